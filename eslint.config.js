@@ -1,0 +1,24 @@
+// Lint is kept fast: no type-aware rules (tsc already runs in `npm run check`).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'dist/**', '.eslintcache'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['fastify', 'fastify/*', '@fastify/*', '**/http/**'], message: 'The core never imports the HTTP layer.' },
+        { group: ['pg'], message: 'The core reaches PostgreSQL only through src/db repositories.' },
+      ] }],
+    },
+  },
+);

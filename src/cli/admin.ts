@@ -1,0 +1,184 @@
+// `hostcloud admin …`: the operator's terminal over the admin API (it never touches the database
+// directly, so it works the same against a local or a remote server).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const HELP = `Usage: hostcloud admin <command> [options]
+
+Accounts
+  accounts create --email E --name N [--company C] [--phone P] [--country CC]
+                  [--deposit AMOUNT] [--key IP_OR_CIDR]... [--test-key] [--scope S]...
+                  creates the account; with --key also an API key (printed once)
+  accounts get ID
+  accounts update ID [--status active|suspended|closed] [--email E] [--name N] ...
+  deposit ACCOUNT_ID AMOUNT [--description TEXT]
+  keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip ...] [--name N] [--test] [--scope S]...
+  keys revoke KEY_ID
+
+Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers)
+  TABLE list
+  TABLE get ID
+  TABLE create --json '{...}'  or  --field value ...   (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
+  TABLE update ID --json '{...}'  or  --field value ...
+
+Connection
+  --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
+  --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
+
+const CATALOG = ['plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers'];
+/** Body fields that carry money and so stay strings ("5.00") even when they look like numbers. */
+const MONEY_FIELDS = new Set(['price', 'register', 'renewal', 'transfer', 'monthly_price', 'yearly_price', 'amount']);
+
+export class CliError extends Error {}
+
+interface Conn { url: string; token: string }
+
+async function connection(opts: { url?: string; token?: string }): Promise<Conn> {
+  const url = (opts.url ?? process.env.HOSTCLOUD_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
+  let token = opts.token ?? process.env.ADMIN_TOKEN;
+  if (!token) {
+    const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'admin-token');
+    token = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
+    if (!token) throw new CliError(`no admin token: pass --token, set ADMIN_TOKEN, or run from where ${file} exists`);
+  }
+  return { url, token };
+}
+
+async function call(conn: Conn, method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(`${conn.url}/admin/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${conn.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new CliError(`cannot reach ${conn.url}: ${(e as Error).message} (is \`npm start\` running?)`);
+  }
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) {
+    const err = (json.error ?? {}) as { code?: string; message?: string; errors?: { field: string; message: string }[] };
+    const fields = (err.errors ?? []).map((f) => `\n  ${f.field}: ${f.message}`).join('');
+    throw new CliError(`${res.status} ${err.code ?? ''}: ${err.message ?? 'request failed'}${fields}`);
+  }
+  return json;
+}
+
+/** `--name x --cpu_cores 2 --available false` → {name:"x", cpu_cores:2, available:false}. */
+function fieldsFrom(args: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('--')) throw new CliError(`unexpected argument "${a}"`);
+    let [k, v] = a.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (v === undefined) {
+      v = args[++i];
+      if (v === undefined) throw new CliError(`--${k} needs a value`);
+    }
+    k = k.replace(/-/g, '_');
+    if (k === 'json') {
+      Object.assign(out, JSON.parse(v));
+      continue;
+    }
+    if (v === 'true' || v === 'false') out[k] = v === 'true';
+    else if (v === 'null') out[k] = null;
+    else if (/^-?\d+(\.\d+)?$/.test(v) && !MONEY_FIELDS.has(k)) out[k] = Number(v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+function print(json: unknown) {
+  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+}
+
+function takeConn(args: string[]): { rest: string[]; url?: string; token?: string } {
+  const rest: string[] = [];
+  let url: string | undefined;
+  let token: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--url') url = args[++i];
+    else if (args[i] === '--token') token = args[++i];
+    else rest.push(args[i]!);
+  }
+  return { rest, url, token };
+}
+
+export async function admin(argv: string[]): Promise<void> {
+  const { rest, url, token } = takeConn(argv);
+  const [group, action, ...args] = rest;
+  if (!group || group === 'help' || group === '--help') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const conn = await connection({ url, token });
+
+  if (group === 'accounts' && action === 'create') {
+    const { values } = parseArgs({
+      args,
+      options: {
+        email: { type: 'string' }, name: { type: 'string' }, company: { type: 'string' }, phone: { type: 'string' },
+        country: { type: 'string' }, deposit: { type: 'string' }, key: { type: 'string', multiple: true },
+        'test-key': { type: 'boolean' }, scope: { type: 'string', multiple: true },
+      },
+    });
+    if (!values.email) throw new CliError('--email is required');
+    const body = { email: values.email, name: values.name ?? values.email.split('@')[0], company: values.company, phone: values.phone, country: values.country };
+    const account = ((await call(conn, 'POST', '/accounts', body)).data) as { id: string };
+    const out: Record<string, unknown> = { account };
+    if (values.deposit) out.deposit = (await call(conn, 'POST', `/accounts/${account.id}/deposits`, { amount: values.deposit, description: 'Initial deposit' })).data;
+    if (values.key?.length) {
+      const key = (await call(conn, 'POST', `/accounts/${account.id}/api-keys`, {
+        name: 'default', ip_allowlist: values.key, is_test: values['test-key'] ?? false, ...(values.scope ? { scopes: values.scope } : {}),
+      })).data as { key: string };
+      out.api_key = key;
+      print(out);
+      process.stdout.write(`\nAPI key (shown once, store it now): ${key.key}\n`);
+      return;
+    }
+    print(out);
+    return;
+  }
+  if (group === 'accounts' && action === 'get' && args[0]) return print(await call(conn, 'GET', `/accounts/${encodeURIComponent(args[0])}`));
+  if (group === 'accounts' && action === 'update' && args[0]) {
+    return print(await call(conn, 'PATCH', `/accounts/${encodeURIComponent(args[0])}`, fieldsFrom(args.slice(1))));
+  }
+  if (group === 'deposit' && action && args[0]) {
+    const { values } = parseArgs({ args: args.slice(1), options: { description: { type: 'string' } } });
+    return print(await call(conn, 'POST', `/accounts/${encodeURIComponent(action)}/deposits`, { amount: args[0], ...(values.description ? { description: values.description } : {}) }));
+  }
+  if (group === 'keys' && action === 'create' && args[0]) {
+    const { values } = parseArgs({
+      args: args.slice(1),
+      options: { ip: { type: 'string', multiple: true }, name: { type: 'string' }, test: { type: 'boolean' }, scope: { type: 'string', multiple: true } },
+    });
+    const res = await call(conn, 'POST', `/accounts/${encodeURIComponent(args[0])}/api-keys`, {
+      name: values.name ?? 'default', ip_allowlist: values.ip ?? [], is_test: values.test ?? false, ...(values.scope ? { scopes: values.scope } : {}),
+    });
+    print(res);
+    process.stdout.write(`\nAPI key (shown once, store it now): ${(res.data as { key: string }).key}\n`);
+    return;
+  }
+  if (group === 'keys' && action === 'revoke' && args[0]) return print(await call(conn, 'DELETE', `/api-keys/${encodeURIComponent(args[0])}`));
+  if (CATALOG.includes(group)) {
+    if (action === 'list') return print(await call(conn, 'GET', `/${group}?per_page=100`));
+    if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/${group}/${encodeURIComponent(args[0])}`));
+    if (action === 'create') return print(await call(conn, 'POST', `/${group}`, fieldsFrom(args)));
+    if (action === 'update' && args[0]) return print(await call(conn, 'PATCH', `/${group}/${encodeURIComponent(args[0])}`, fieldsFrom(args.slice(1))));
+  }
+  throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
+}
+
+export async function runAdmin(argv: string[]): Promise<number> {
+  try {
+    await admin(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof CliError || e instanceof TypeError || e instanceof SyntaxError) {
+      process.stderr.write(`hostcloud admin: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,52 @@
+// hostcloud serve | worker | migrate | admin …
+import { ConfigError, loadConfig } from '../config.ts';
+import { runAdmin } from './admin.ts';
+import { serve } from './serve.ts';
+
+const USAGE = `Usage: hostcloud <command>
+
+Commands:
+  serve            run the HTTP API (and, with WORKER=embedded, the worker)
+  worker           run the worker alone (async operations arrive with the servers issue)
+  migrate          apply database migrations and seed the demo catalog, then exit
+  admin …          operator commands over the admin API (hostcloud admin help)
+
+Settings come from the environment; see the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'admin') return runAdmin(rest);
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return -1;
+    case 'migrate': {
+      const { openStore } = await import('../runtime.ts');
+      const store = await openStore(config);
+      await store.close();
+      process.stdout.write('migrations applied\n');
+      return 0;
+    }
+    case 'worker':
+      process.stderr.write('hostcloud worker: there are no queues yet (they arrive with async operations); nothing to run\n');
+      return 0;
+    default:
+      process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
+      return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e) => {
+    process.stderr.write(`hostcloud: ${e instanceof ConfigError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

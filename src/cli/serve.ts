@@ -1,0 +1,44 @@
+import type { Config } from '../config.ts';
+import { buildApp } from '../http/app.ts';
+import { createLogger } from '../http/logger.ts';
+import { openStore, rateLimiterFor, resolveAdminToken } from '../runtime.ts';
+
+export async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
+  const { token, generated } = await resolveAdminToken(config);
+  const rateLimiter = rateLimiterFor(config);
+  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, logger });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Stop taking requests and let in-flight ones finish, then release the database.
+    await app.close().catch((e) => logger.error({ err: e }, 'closing http'));
+    await rateLimiter.close();
+    await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const where = store.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL';
+  process.stdout.write([
+    '',
+    `  Hostcloud is listening on http://${config.host}:${port}  (public URL ${config.publicUrl})`,
+    `  Database: ${where}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; worker: ${config.worker}`,
+    `  Admin token${generated ? ' (new, saved in DATA_DIR/admin-token)' : ''}: ${token}`,
+    `  Try: curl -s http://${config.host}:${port}/healthz`,
+    `       npx hostcloud admin accounts create --email you@example.com --name You --deposit 100 --key 127.0.0.1/32`,
+    '',
+  ].join('\n') + '\n');
+  if (config.worker === 'embedded') {
+    // Async operations arrive with the servers issue; the embedded worker has nothing to run yet.
+    logger.info('worker: embedded (no queues yet)');
+  }
+}

@@ -1,0 +1,82 @@
+// Settings come from the environment only. Every setting documents its default here and in
+// the README's settings table; a malformed value stops the process with a clear message
+// rather than running with a surprise.
+import path from 'node:path';
+
+export interface Config {
+  /** PORT — listen port. Default 8080. */
+  port: number;
+  /** HOST — listen address. Default 127.0.0.1 (not exposed beyond the machine by accident). */
+  host: string;
+  /** PUBLIC_URL — origin used in `doc_url` and links. Default http://localhost:$PORT. */
+  publicUrl: string;
+  /** DATABASE_URL — PostgreSQL to use. Unset → embedded PostgreSQL under DATA_DIR/pg. */
+  databaseUrl: string | undefined;
+  /** DATA_DIR — embedded database and local state. Default ./data. */
+  dataDir: string;
+  /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
+  adminToken: string | undefined;
+  /** REDIS_URL — shared rate-limit store. Unset → in-process limiter. */
+  redisUrl: string | undefined;
+  /** RATE_LIMIT_MAX — requests per key (or per IP before authentication) per window. Default 600. */
+  rateLimitMax: number;
+  /** RATE_LIMIT_WINDOW_S — window length in seconds. Default 60. */
+  rateLimitWindowS: number;
+  /** TRUST_PROXY — comma-separated proxy addresses/CIDRs whose X-Forwarded-For is honoured. Default off. */
+  trustProxy: string[] | false;
+  /** WORKER — `embedded` runs the worker inside `serve`, `off` does not. Default embedded. */
+  worker: 'embedded' | 'off';
+  /** SIM_DELAY_MS — base delay of each simulated provider step. Default 2000 (realistic). */
+  simDelayMs: number;
+  /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
+  bodyLimitBytes: number;
+  /** LOG_LEVEL — pino level. Default info. */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const worker = str(env, 'WORKER') ?? 'embedded';
+  if (worker !== 'embedded' && worker !== 'off') {
+    throw new ConfigError(`WORKER must be "embedded" or "off", got "${worker}"`);
+  }
+  const trust = str(env, 'TRUST_PROXY');
+  const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  return {
+    port,
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    publicUrl,
+    databaseUrl: str(env, 'DATABASE_URL'),
+    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
+    adminToken: str(env, 'ADMIN_TOKEN'),
+    redisUrl: str(env, 'REDIS_URL'),
+    rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
+    rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    trustProxy: trust === undefined || trust === 'off' ? false : trust.split(',').map((s) => s.trim()).filter(Boolean),
+    worker,
+    simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

@@ -1,0 +1,70 @@
+import { ApiError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { findAccount, insertAccount, updateAccountRow } from '../../db/queries/accounts.ts';
+import { pgCode } from '../../db/connection.ts';
+import type { Account } from '../../db/schema.ts';
+import type { Db } from '../types.ts';
+
+export type AccountStatus = Account['status'];
+
+export interface AccountProfile {
+  email: string;
+  name: string;
+  company?: string | null;
+  phone?: string | null;
+  /** ISO 3166-1 alpha-2, stored upper case. */
+  country?: string | null;
+}
+
+function emailTaken(): ApiError {
+  return new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
+    { field: 'email', code: 'INVALID', message: 'an account with this email already exists' },
+  ]);
+}
+
+export async function createAccount(db: Db, input: AccountProfile): Promise<Account> {
+  try {
+    return await insertAccount(db, {
+      id: newId('acc'),
+      email: input.email.trim(),
+      name: input.name.trim(),
+      company: input.company ?? null,
+      phone: input.phone ?? null,
+      country: input.country?.toUpperCase() ?? null,
+      status: 'active',
+      discount_type: null,
+    });
+  } catch (e) {
+    if (pgCode(e) === '23505') throw emailTaken();
+    throw e;
+  }
+}
+
+export async function getAccount(db: Db, id: string): Promise<Account> {
+  const account = await findAccount(db, id);
+  if (!account) throw notFound('Account');
+  return account;
+}
+
+export async function updateAccount(
+  db: Db,
+  id: string,
+  patch: Partial<AccountProfile> & { status?: AccountStatus },
+): Promise<Account> {
+  const set: Record<string, unknown> = {};
+  if (patch.email !== undefined) set.email = patch.email.trim();
+  if (patch.name !== undefined) set.name = patch.name.trim();
+  if (patch.company !== undefined) set.company = patch.company;
+  if (patch.phone !== undefined) set.phone = patch.phone;
+  if (patch.country !== undefined) set.country = patch.country?.toUpperCase() ?? null;
+  if (patch.status !== undefined) set.status = patch.status;
+  if (Object.keys(set).length === 0) return getAccount(db, id);
+  try {
+    const row = await updateAccountRow(db, id, set);
+    if (!row) throw notFound('Account');
+    return row;
+  } catch (e) {
+    if (pgCode(e) === '23505') throw emailTaken();
+    throw e;
+  }
+}

@@ -1,0 +1,59 @@
+// Who is calling, and may they? Split in two so the HTTP layer can rate-limit per key between
+// finding the key and refusing the request (a refused request still counts against its budget).
+import { ApiError } from '../errors.ts';
+import { findKeyByHash, touchApiKey } from '../../db/queries/api-keys.ts';
+import type { Access, Area, Caller, Db, Scope } from '../types.ts';
+import { ipAllowed } from './ip-allowlist.ts';
+import { KEY_PATTERN, hashSecret } from './secret.ts';
+import type { ApiKey } from '../../db/schema.ts';
+
+export interface Identity {
+  key: ApiKey;
+  accountStatus: string;
+}
+
+/** The key a token names, if it exists and is not revoked. Never throws for a bad token. */
+export async function identify(db: Db, token: string): Promise<Identity | null> {
+  if (!KEY_PATTERN.test(token)) return null;
+  const found = await findKeyByHash(db, hashSecret(token));
+  if (!found || found.key.revoked_at) return null;
+  return { key: found.key, accountStatus: found.account.status };
+}
+
+export interface AuthorizeInput {
+  identity: Identity | null;
+  ip: string;
+  area: Area;
+  access: Access;
+}
+
+/** The checks of the spec's Authentication table, in its order. */
+export function authorize({ identity, ip, area, access }: AuthorizeInput): Caller {
+  if (!identity) throw new ApiError('AUTH_INVALID', 'The API key is invalid or has been revoked');
+  const { key } = identity;
+  if (!ipAllowed(ip, key.ip_allowlist)) {
+    throw new ApiError('AUTH_IP_NOT_ALLOWED', `Requests from ${ip} are not allowed for this API key`);
+  }
+  if (identity.accountStatus !== 'active') {
+    throw new ApiError('ACCOUNT_INACTIVE', `The account is ${identity.accountStatus}`);
+  }
+  const needed: Scope = `${area}:${access}`;
+  const scopes = key.scopes as Scope[] | null;
+  if (scopes !== null && !scopes.includes(needed)) {
+    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `This API key lacks the scope ${needed}`);
+  }
+  return { accountId: key.account_id, keyId: key.id, scopes, sandbox: key.is_test };
+}
+
+// last_used_at is a hint, not an audit log: write it at most once a minute per key and process,
+// so authentication stays a single read on the hot path.
+const TOUCH_INTERVAL_MS = 60_000;
+const touched = new Map<string, number>();
+
+export function noteKeyUsed(db: Db, keyId: string, now: Date): void {
+  const last = touched.get(keyId) ?? 0;
+  if (now.getTime() - last < TOUCH_INTERVAL_MS) return;
+  touched.set(keyId, now.getTime());
+  if (touched.size > 100_000) touched.clear();
+  touchApiKey(db, keyId, now).catch(() => touched.delete(keyId));
+}

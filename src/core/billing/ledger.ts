@@ -1,0 +1,59 @@
+// Every movement of money is one ledger row. The database applies the row to the balance in the
+// same statement and refuses any row that would take the balance below zero, so a charge is
+// race-free without reading the balance first: concurrent charges serialise on the account row
+// and the losers fail the CHECK. Call these inside the transaction of the thing being paid for.
+import { ApiError, notFound } from '../errors.ts';
+import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { findAccount } from '../../db/queries/accounts.ts';
+import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
+import type { Transaction, TransactionType } from '../../db/schema.ts';
+import { type Cents, formatCents } from '../money.ts';
+import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import type { Db } from '../types.ts';
+
+/** Largest single movement: $10,000,000.00. Keeps sums far inside exact integer range. */
+export const MAX_AMOUNT_CENTS = 1_000_000_000;
+
+async function append(db: Db, accountId: string, type: TransactionType, cents: Cents, description: string): Promise<Transaction> {
+  if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) {
+    throw new RangeError(`ledger amount must be 1..${MAX_AMOUNT_CENTS} cents, got ${cents}`);
+  }
+  try {
+    return await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
+  } catch (e) {
+    if (pgCode(e) === '23514' && pgConstraint(e) === 'accounts_balance_not_negative') {
+      throw new ApiError('INSUFFICIENT_BALANCE', `The balance does not cover ${formatCents(cents)} USD`);
+    }
+    if (pgCode(e) === '23503') throw notFound('Account');
+    throw e;
+  }
+}
+
+export function deposit(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
+  return append(db, accountId, 'deposit', cents, description);
+}
+
+/** Fails with INSUFFICIENT_BALANCE, writing nothing, when the balance does not cover `cents`. */
+export function charge(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
+  return append(db, accountId, 'withdraw', cents, description);
+}
+
+export function refund(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
+  return append(db, accountId, 'refund', cents, description);
+}
+
+export async function getBalance(db: Db, accountId: string): Promise<Cents> {
+  const account = await findAccount(db, accountId);
+  if (!account) throw notFound('Account');
+  return account.balance_cents;
+}
+
+export async function listTransactions(
+  db: Db,
+  accountId: string,
+  filter: { type?: TransactionType },
+  page: PageRequest,
+): Promise<Paged<Transaction>> {
+  const { rows, total } = await listTransactionsPage(db, accountId, filter.type, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
+}

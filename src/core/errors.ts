@@ -1,0 +1,64 @@
+// Rules fail with a stable machine-readable code and an English message; they never pick an
+// HTTP status. Each adapter (v2, v1, admin) maps codes to its own statuses and envelope.
+
+/** The error codes of the v2 spec, plus PAYLOAD_TOO_LARGE (a body over BODY_LIMIT_BYTES). */
+export type ErrorCode =
+  | 'REQUEST_MALFORMED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'ENDPOINT_NOT_FOUND'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'AUTH_REQUIRED'
+  | 'AUTH_INVALID'
+  | 'AUTH_IP_NOT_ALLOWED'
+  | 'ACCOUNT_INACTIVE'
+  | 'AUTH_SCOPE_INSUFFICIENT'
+  | 'RESOURCE_NOT_FOUND'
+  | 'STATE_CONFLICT'
+  | 'IDEMPOTENCY_KEY_CONFLICT'
+  | 'VALIDATION_FAILED'
+  | 'INSUFFICIENT_BALANCE'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'LOCATION_INVALID'
+  | 'OS_VERSION_INVALID'
+  | 'INVALID_PASSWORD'
+  | 'HOSTNAME_IN_USE'
+  | 'PLAN_NOT_FOUND'
+  | 'CAPACITY_UNAVAILABLE'
+  | 'NODE_INCOMPATIBLE_LIVE_MIGRATE'
+  | 'SOURCE_NOT_FOUND'
+  | 'NOT_IMPLEMENTED'
+  | 'INTERNAL_ERROR'
+  | 'UPSTREAM_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export interface FieldError {
+  field: string;
+  /** INVALID unless a rule has a more precise reason. */
+  code: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[];
+  /** Extra response headers an adapter should send (e.g. Retry-After, Allow). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, errors: FieldError[] = [], headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.errors = errors;
+    this.headers = headers;
+  }
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError('RESOURCE_NOT_FOUND', `${what} not found`);
+}
+
+export function invalid(field: string, message: string): ApiError {
+  return new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field, code: 'INVALID', message }]);
+}

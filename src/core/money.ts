@@ -1,0 +1,44 @@
+// Money is integer cents in the core and the database (BIGINT), a decimal string on the wire.
+// Never a float: parsing goes through a regex, formatting through integer arithmetic.
+
+export const CURRENCY = 'USD';
+
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
+/** Cents are safe as JS numbers up to 2^53 (≈ 90 trillion dollars). */
+export type Cents = number;
+
+const AMOUNT = /^(0|[1-9]\d{0,11})(?:\.(\d{1,2}))?$/;
+
+/** "150" | "150.5" | "150.50" → 15050. Returns null for anything else (negative, 3 decimals, exponent…). */
+export function parseAmount(text: string): Cents | null {
+  const m = AMOUNT.exec(text);
+  if (!m) return null;
+  const whole = Number(m[1]);
+  const frac = Number((m[2] ?? '').padEnd(2, '0'));
+  return whole * 100 + frac;
+}
+
+export function formatCents(cents: Cents): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`not an integer number of cents: ${cents}`);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+export function money(cents: Cents): Money {
+  return { amount: formatCents(cents), currency: CURRENCY };
+}
+
+/**
+ * The unused share of a period, in whole hours, rounded down to the cent (the customer is never
+ * refunded more than they paid for).
+ */
+export function prorate(cents: Cents, remainingHours: number, periodHours: number): Cents {
+  if (periodHours <= 0 || remainingHours <= 0) return 0;
+  const hours = Math.min(Math.floor(remainingHours), periodHours);
+  return Math.floor((cents * hours) / periodHours);
+}

@@ -1,0 +1,45 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+// BIGINT (cents, ids) as numbers: exact up to 2^53, far beyond any balance we hold.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface PoolOptions {
+  /** Most connections this process opens. Default 10. */
+  max?: number;
+}
+
+export function connect(url: string, opts: PoolOptions = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+  // An idle client that loses its server (restart, failover) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+/** PostgreSQL error code of a failed query, if it was one. */
+export function pgCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}
+
+export function pgConstraint(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'constraint' in e && typeof e.constraint === 'string' ? e.constraint : undefined;
+}

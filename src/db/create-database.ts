@@ -1,0 +1,28 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+/** Creates `name` on the server at `adminUrl` unless it exists (optionally as a copy of `template`). */
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const db = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  try {
+    const found = await db.selectFrom('pg_database').select('datname').where('datname', '=', name).executeTakeFirst();
+    if (found) return;
+    await (template
+      ? sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(template)}`
+      : sql`CREATE DATABASE ${sql.id(name)}`).execute(db);
+  } catch (e) {
+    // Two processes creating it at once: the loser sees duplicate_database, which is fine.
+    if ((e as { code?: string }).code !== '42P04') throw e;
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  try {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,16 @@
+// Versioned migrations, listed here in order (a static list works the same from TypeScript
+// source and from a bundle). Never edit a migration that has shipped: add the next one.
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as m0001 from './migrations/0001_initial.ts';
+
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,89 @@
+// Catalog tables share one shape of access: paged reads, lookup by key, insert, patch.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { DB } from '../schema.ts';
+
+/** Catalog tables keyed by a serial `id`. */
+export type CatalogTable =
+  | 'plans' | 'locations' | 'operating_systems' | 'hosting_packages' | 'departments' | 'reseller_tiers'
+  | 'email_packages' | 'colocation_packages' | 'dedicated_packages' | 'ip_subnet_packages';
+
+export interface CatalogFilter {
+  /** Only rows whose `available`/`active` flag is true. */
+  onlyAvailable?: boolean;
+  provider?: string;
+}
+
+const FLAG: Partial<Record<CatalogTable, 'available' | 'active'>> = {
+  plans: 'available',
+  locations: 'available',
+  operating_systems: 'available',
+  hosting_packages: 'active',
+  departments: 'active',
+};
+
+const ORDER: Partial<Record<CatalogTable, string>> = { reseller_tiers: 'min_servers' };
+
+export async function listCatalogPage<T extends CatalogTable>(
+  db: Db,
+  table: T,
+  filter: CatalogFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: Selectable<DB[T]>[]; total: number }> {
+  // The generic table parameter defeats Kysely's column inference; the column names are checked
+  // against FLAG/ORDER above, which are typed.
+  let q = db.selectFrom(table as 'plans');
+  const flag = FLAG[table];
+  if (filter.onlyAvailable && flag) q = q.where(flag as 'available', '=', true);
+  if (filter.provider && table === 'locations') q = q.where('provider' as 'name', '=', filter.provider);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy((ORDER[table] ?? 'id') as 'id').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as unknown as Selectable<DB[T]>[], total: Number(count.n) };
+}
+
+export async function findCatalogRow<T extends CatalogTable>(db: Db, table: T, id: number): Promise<Selectable<DB[T]> | undefined> {
+  const row = await db.selectFrom(table as 'plans').selectAll().where('id', '=', id).executeTakeFirst();
+  return row as unknown as Selectable<DB[T]> | undefined;
+}
+
+export async function insertCatalogRow<T extends CatalogTable>(db: Db, table: T, values: Insertable<DB[T]>): Promise<Selectable<DB[T]>> {
+  const row = await db.insertInto(table as 'plans').values(values as never).returningAll().executeTakeFirstOrThrow();
+  return row as unknown as Selectable<DB[T]>;
+}
+
+export async function updateCatalogRow<T extends CatalogTable>(
+  db: Db,
+  table: T,
+  id: number,
+  patch: Updateable<DB[T]>,
+): Promise<Selectable<DB[T]> | undefined> {
+  const row = await db.updateTable(table as 'plans').set(patch as never).where('id', '=', id).returningAll().executeTakeFirst();
+  return row as unknown as Selectable<DB[T]> | undefined;
+}
+
+export function listTldPricesPage(db: Db, limit: number, offset: number) {
+  const q = db.selectFrom('tld_prices');
+  return Promise.all([
+    q.selectAll().orderBy('tld').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]).then(([rows, c]) => ({ rows, total: Number(c.n) }));
+}
+
+export function findTldPrice(db: Db, tld: string) {
+  return db.selectFrom('tld_prices').selectAll().where('tld', '=', tld).executeTakeFirst();
+}
+
+export function insertTldPrice(db: Db, values: Insertable<DB['tld_prices']>) {
+  return db.insertInto('tld_prices').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateTldPrice(db: Db, tld: string, patch: Updateable<DB['tld_prices']>) {
+  return db.updateTable('tld_prices').set(patch).where('tld', '=', tld).returningAll().executeTakeFirst();
+}
+
+export function listUnitPrices(db: Db) {
+  return db.selectFrom('unit_prices').selectAll().orderBy('unit').execute();
+}

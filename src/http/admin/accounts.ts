@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { createAccount, getAccount, updateAccount } from '../../core/accounts/service.ts';
+import { deposit } from '../../core/billing/ledger.ts';
+import { ApiError } from '../../core/errors.ts';
+import { parseAmount } from '../../core/money.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { ok } from '../reply.ts';
+import type { RouteDeps, TypedApp } from '../route-types.ts';
+import { AmountString, Envelope, StringEnum, errorResponses } from '../schemas.ts';
+import { AccountSchema, TransactionSchema, accountView, transactionView } from '../v2/presenters.ts';
+
+const admin = { auth: 'admin' as const, rateLimit: false };
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const Profile = {
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  company: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  phone: Type.Optional(Type.Union([Type.String({ minLength: 3, maxLength: 32, pattern: '^\\+?[0-9 ()-]+$' }), Type.Null()])),
+  country: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z]{2}$' }), Type.Null()])),
+};
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.post('/accounts', {
+    config: admin,
+    schema: {
+      tags: ['Admin'],
+      body: Type.Object(Profile, { additionalProperties: false }),
+      response: { 201: Envelope(AccountSchema), ...errorResponses },
+    },
+  }, async (request, reply) => reply.code(201).send(ok(request, accountView(await createAccount(db, request.body)))));
+
+  app.get('/accounts/:id', {
+    config: admin,
+    schema: { tags: ['Admin'], params: Id, response: { 200: Envelope(AccountSchema), ...errorResponses } },
+  }, async (request) => ok(request, accountView(await getAccount(db, request.params.id))));
+
+  app.patch('/accounts/:id', {
+    config: admin,
+    schema: {
+      tags: ['Admin'],
+      params: Id,
+      body: Type.Object({
+        status: Type.Optional(StringEnum(['active', 'suspended', 'closed'] as const)),
+        email: Type.Optional(Profile.email),
+        name: Type.Optional(Profile.name),
+        company: Profile.company,
+        phone: Profile.phone,
+        country: Profile.country,
+      }, { additionalProperties: false }),
+      response: { 200: Envelope(AccountSchema), ...errorResponses },
+    },
+  }, async (request) => ok(request, accountView(await updateAccount(db, request.params.id, request.body))));
+
+  app.post('/accounts/:id/deposits', {
+    config: admin,
+    schema: {
+      tags: ['Admin'],
+      params: Id,
+      body: Type.Object({
+        amount: AmountString,
+        description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(TransactionSchema), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const cents = parseAmount(request.body.amount);
+    if (cents === null || cents === 0) {
+      throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'amount', code: 'INVALID', message: 'must be a positive amount such as "150.00"' }]);
+    }
+    const tx = await inTransaction(db, (trx) => deposit(trx, request.params.id, cents, request.body.description ?? 'Deposit'));
+    return reply.code(201).send(ok(request, transactionView(tx)));
+  });
+}

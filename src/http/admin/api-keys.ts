@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import { createApiKey, revokeApiKey } from '../../core/api-keys/service.ts';
+import { ALL_SCOPES } from '../../core/types.ts';
+import { ok } from '../reply.ts';
+import type { RouteDeps, TypedApp } from '../route-types.ts';
+import { Envelope, StringEnum, errorResponses } from '../schemas.ts';
+import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
+
+const admin = { auth: 'admin' as const, rateLimit: false };
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.post('/accounts/:id/api-keys', {
+    config: admin,
+    schema: {
+      tags: ['Admin'],
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+      body: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 100 }),
+        ip_allowlist: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, description: 'IPs or CIDR ranges, IPv4 or IPv6; at least one' }),
+        is_test: Type.Optional(Type.Boolean({ description: 'A test key routes to the sandbox. Default false.' })),
+        scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })])), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { key, secret } = await createApiKey(db, request.params.id, {
+      name: request.body.name,
+      ipAllowlist: request.body.ip_allowlist,
+      isTest: request.body.is_test,
+      scopes: request.body.scopes,
+    });
+    return reply.code(201).send(ok(request, { ...apiKeyView(key), key: secret }));
+  });
+
+  app.delete('/api-keys/:id', {
+    config: admin,
+    schema: {
+      tags: ['Admin'],
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+      response: { 200: Envelope(ApiKeySchema), ...errorResponses },
+    },
+  }, async (request) => ok(request, apiKeyView(await revokeApiKey(db, request.params.id))));
+}

@@ -1,0 +1,11 @@
+// The admin API (/admin/v1): the operator's panel and `hostcloud admin` drive it with ADMIN_TOKEN.
+// v2 envelope and errors; not rate limited; not part of the customer OpenAPI document.
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps, TypedApp } from '../route-types.ts';
+import * as accounts from './accounts.ts';
+import * as apiKeys from './api-keys.ts';
+import * as catalog from './catalog.ts';
+
+export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  for (const r of [accounts, apiKeys, catalog]) r.register(app as TypedApp, deps);
+}

@@ -1,0 +1,102 @@
+// Builds the HTTP application: conventions shared by every route (request id, body parsing,
+// 404/405, error envelope, auth and rate limit), then the route families.
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.ts';
+import secureJson from 'secure-json-parse';
+import type { Config } from '../config.ts';
+import { ApiError } from '../core/errors.ts';
+import { base62 } from '../core/ids.ts';
+import type { Db } from '../core/types.ts';
+import { registerAdminRoutes } from './admin/index.ts';
+import { registerAuth } from './auth.ts';
+import { registerHealthRoutes } from './health.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { sendError } from './errors.ts';
+import { ErrorEnvelope, MoneySchema } from './schemas.ts';
+import { registerV2 } from './v2/index.ts';
+import type { TypedApp } from './route-types.ts';
+import { addSharedSchema, validatorCompiler } from './validation.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  rateLimiter: RateLimiter;
+  adminToken: string;
+  /** Default: createLogger(LOG_LEVEL), JSON to stdout. */
+  logger?: Logger;
+  now?: () => Date;
+}
+
+export type App = TypedApp;
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const app = Fastify({
+    loggerInstance: (deps.logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
+    genReqId: () => `req_${base62(20)}`,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    trustProxy: config.trustProxy === false ? false : config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  for (const s of [ErrorEnvelope, MoneySchema] as (object & { $id: string })[]) {
+    app.addSchema(s);
+    addSharedSchema(s);
+  }
+
+  // Empty bodies are fine (actions without a body); anything else must be valid JSON.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new ApiError('REQUEST_MALFORMED', 'The request body is not valid JSON'), undefined);
+    }
+  });
+
+  // 405 needs to know which methods a path has: mirror every route into a find-my-way router.
+  const routes = FindMyWay();
+  app.addHook('onRoute', (r) => {
+    for (const method of ([] as string[]).concat(r.method)) {
+      const m = method.toUpperCase() as HTTPMethod;
+      if (!METHODS.includes(m)) continue;
+      try {
+        routes.on(m, r.url, () => {});
+      } catch {
+        // Already known (HEAD mirrors of GET routes).
+      }
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, now });
+
+  app.setErrorHandler((err, request, reply) => sendError(config.publicUrl, err, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
+    if (allowed.length > 0) {
+      return sendError(config.publicUrl, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }), request, reply);
+    }
+    return sendError(config.publicUrl, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`), request, reply);
+  });
+
+  await app.register(registerHealthRoutes, { db: deps.db });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now });
+  await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now });
+  return app;
+}

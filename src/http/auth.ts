@@ -1,0 +1,84 @@
+// The onRequest hook that runs before any body is read, in the order of DESIGN.md:
+// identify the key → rate limit (headers on every response) → refuse if not authorised.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Area, Caller, Db } from '../core/types.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+export type AuthMode = 'customer' | 'admin' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call. Default: `customer` when `area` is set, else `none`. */
+    auth?: AuthMode;
+    /** The API area whose scope the route needs (GET → `<area>:read`, otherwise `<area>:write`). */
+    area?: Area;
+    /** false exempts the route from rate limiting (health probes). Default true. */
+    rateLimit?: boolean;
+  }
+  interface FastifyRequest {
+    /** The authenticated customer; null on admin and public routes. */
+    caller: Caller | null;
+  }
+}
+
+function bearer(request: FastifyRequest): string | null | undefined {
+  const h = request.headers.authorization;
+  if (h === undefined) return undefined;
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export interface AuthDeps {
+  db: Db;
+  rateLimiter: RateLimiter;
+  adminToken: string;
+  now: () => Date;
+}
+
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.decorateRequest('caller', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config ?? {};
+    const mode: AuthMode = config.auth ?? (config.area ? 'customer' : 'none');
+
+    if (mode === 'admin') {
+      const token = bearer(request);
+      if (token === undefined) throw new ApiError('AUTH_REQUIRED', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
+      if (token === null || !sameSecret(token, deps.adminToken)) throw new ApiError('AUTH_INVALID', 'The admin token is invalid');
+      return;
+    }
+
+    const token = bearer(request);
+    let identity: Identity | null = null;
+    if (token) identity = await identify(deps.db, token);
+
+    if (config.rateLimit !== false) {
+      const d = await deps.rateLimiter.consume(identity ? `key:${identity.key.id}` : `ip:${request.ip}`);
+      reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
+      if (!d.allowed) {
+        throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+      }
+    }
+
+    if (mode === 'none') return;
+    if (token === undefined) {
+      const viaQuery = typeof (request.query as Record<string, unknown> | undefined)?.api_key === 'string';
+      throw new ApiError('AUTH_REQUIRED', viaQuery
+        ? 'The ?api_key= query parameter is not supported in v2; send Authorization: Bearer <API_KEY>'
+        : 'Send the API key as Authorization: Bearer <API_KEY>');
+    }
+    const access = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+    request.caller = authorize({ identity, ip: request.ip, area: config.area!, access });
+    noteKeyUsed(deps.db, request.caller.keyId, deps.now());
+  });
+}

@@ -1,0 +1,20 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Caller, Db } from '../core/types.ts';
+import { ApiError } from '../core/errors.ts';
+
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What a route file may use: the database handle for the core, settings, and the clock. */
+export interface RouteDeps {
+  db: Db;
+  config: Config;
+  now: () => Date;
+}
+
+/** The caller of a customer route (the auth hook guarantees one). */
+export function callerOf(request: { caller: Caller | null }): Caller {
+  if (!request.caller) throw new ApiError('AUTH_REQUIRED', 'Authentication is required');
+  return request.caller;
+}

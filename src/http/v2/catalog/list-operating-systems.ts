@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import { listCatalog } from '../../../core/catalog/service.ts';
+import { page, pageOf } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
+import { OperatingSystemSchema, operatingSystemView } from '../presenters.ts';
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.get('/operating-systems', {
+    config: { area: 'catalog' },
+    schema: {
+      tags: ['Catalog'],
+      summary: 'Installable OS versions (flat list; `id` is the os_version_id)',
+      querystring: Type.Object(PageQuery()),
+      response: { 200: ListEnvelope(OperatingSystemSchema), ...errorResponses },
+    },
+  }, async (request) => page(request, await listCatalog(db, 'operating_systems', { onlyAvailable: true }, pageOf(request.query)), operatingSystemView));
+}

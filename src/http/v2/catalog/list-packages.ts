@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import { listCatalog } from '../../../core/catalog/service.ts';
+import { page, pageOf } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
+import { PackageSchema, packageView } from '../presenters.ts';
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.get('/packages', {
+    config: { area: 'catalog' },
+    schema: {
+      tags: ['Catalog'],
+      summary: 'The plan catalog without bandwidth_gb',
+      querystring: Type.Object(PageQuery()),
+      response: { 200: ListEnvelope(PackageSchema), ...errorResponses },
+    },
+  }, async (request) => page(request, await listCatalog(db, 'plans', {}, pageOf(request.query)), packageView));
+}

@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import { listCatalog } from '../../../core/catalog/service.ts';
+import { page, pageOf } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
+import { PlanSchema, planView } from '../presenters.ts';
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.get('/plans', {
+    config: { area: 'catalog' },
+    schema: {
+      tags: ['Catalog'],
+      summary: 'Server plans; `id` is the plan_id of POST /servers',
+      querystring: Type.Object(PageQuery()),
+      response: { 200: ListEnvelope(PlanSchema), ...errorResponses },
+    },
+  }, async (request) => page(request, await listCatalog(db, 'plans', {}, pageOf(request.query)), planView));
+}

@@ -1,0 +1,19 @@
+import { Type } from '@sinclair/typebox';
+import { listCatalog } from '../../../core/catalog/service.ts';
+import { page, pageOf } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
+import { WebHostingPackageSchema, webHostingPackageView } from '../presenters.ts';
+
+// Not in the spec: v2 has no other way to discover a package_id for POST /web-hosting (DESIGN.md).
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.get('/web-hosting-packages', {
+    config: { area: 'catalog' },
+    schema: {
+      tags: ['Catalog'],
+      summary: 'Active web-hosting packages; `id` is the package_id of POST /web-hosting',
+      querystring: Type.Object(PageQuery()),
+      response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses },
+    },
+  }, async (request) => page(request, await listCatalog(db, 'hosting_packages', { onlyAvailable: true }, pageOf(request.query)), webHostingPackageView));
+}

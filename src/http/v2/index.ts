@@ -1,0 +1,30 @@
+// The v2 API: every route file registers itself here. Docs routes come first so the OpenAPI
+// generator (scoped to /v2) sees every route registered after it.
+import type { FastifyInstance } from 'fastify';
+import { registerDocs } from '../docs/index.ts';
+import type { RouteDeps, TypedApp } from '../route-types.ts';
+import * as getAccount from './account/get-account.ts';
+import * as getIpAllowlist from './account/get-ip-allowlist.ts';
+import * as listApiKeys from './account/list-api-keys.ts';
+import * as getBalance from './billing/get-balance.ts';
+import * as listTransactions from './billing/list-transactions.ts';
+import * as getPlan from './catalog/get-plan.ts';
+import * as listDepartments from './catalog/list-departments.ts';
+import * as listLocations from './catalog/list-locations.ts';
+import * as listOperatingSystems from './catalog/list-operating-systems.ts';
+import * as listPackages from './catalog/list-packages.ts';
+import * as listPlans from './catalog/list-plans.ts';
+import * as listWebHostingPackages from './catalog/list-web-hosting-packages.ts';
+import * as notImplemented from './not-implemented.ts';
+
+const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
+  getAccount, listApiKeys, getIpAllowlist,
+  getBalance, listTransactions,
+  listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
+  notImplemented,
+];
+
+export async function registerV2(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  await registerDocs(app as TypedApp, deps);
+  for (const r of ROUTES) r.register(app as TypedApp, deps);
+}

@@ -1,0 +1,32 @@
+// Panel-only writes (DESIGN.md): authenticated and scope-checked like any route, then 501.
+import type { HTTPMethods } from 'fastify';
+import { ApiError } from '../../core/errors.ts';
+import type { Area } from '../../core/types.ts';
+import type { TypedApp } from '../route-types.ts';
+import { errorResponses } from '../schemas.ts';
+
+const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area; what: string }[] = [
+  { method: 'POST', url: '/sub-users', area: 'sub_users', what: 'Inviting sub-users' },
+  { method: 'PATCH', url: '/account', area: 'account', what: 'Editing account data' },
+  { method: 'POST', url: '/account/api-keys', area: 'account', what: 'Creating API keys' },
+  { method: 'DELETE', url: '/account/api-keys/:id', area: 'account', what: 'Deleting API keys' },
+  { method: 'POST', url: '/account/ip-allowlist', area: 'account', what: 'Changing the IP allowlist' },
+  { method: 'DELETE', url: '/account/ip-allowlist/*', area: 'account', what: 'Changing the IP allowlist' },
+  { method: 'POST', url: '/billing/deposits', area: 'billing', what: 'Topping up the balance' },
+  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/billing/invoices', area: 'billing', what: 'Invoice management' },
+  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/billing/invoices/*', area: 'billing', what: 'Invoice management' },
+];
+
+export function register(app: TypedApp) {
+  for (const r of PANEL_ONLY) {
+    app.route({
+      method: r.method,
+      url: r.url,
+      config: { area: r.area },
+      schema: { tags: ['Panel only'], summary: `${r.what} is done in the web panel (501)`, response: { ...errorResponses } },
+      handler: async () => {
+        throw new ApiError('NOT_IMPLEMENTED', `${r.what} is done in the web panel, not through the API`);
+      },
+    });
+  }
+}

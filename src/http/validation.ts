@@ -1,0 +1,57 @@
+// Two Ajv instances: query strings, params and headers arrive as text and are coerced to the
+// schema's types; JSON bodies are not coerced ("5" is not an integer there). Both report every
+// error (allErrors) so the client sees one errors[] item per bad field, and neither strips
+// unknown body fields: an unknown field is an error the client should hear about.
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from '../core/errors.ts';
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, strict: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+
+const coercing = makeAjv(true);
+const strict = makeAjv(false);
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? strict : coercing).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+
+/** Adds the shared schemas ($ref targets) to both instances. */
+export function addSharedSchema(schema: object & { $id: string }): void {
+  coercing.addSchema(schema);
+  strict.addSchema(schema);
+}
+
+function fieldOf(e: ErrorObject, context: string): string {
+  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'required') parts.push(String((e.params as { missingProperty: string }).missingProperty));
+  if (e.keyword === 'additionalProperties') parts.push(String((e.params as { additionalProperty: string }).additionalProperty));
+  if (parts.length === 0) return context === 'body' ? 'body' : context;
+  return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function messageOf(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'is not a known field';
+    case 'type': return `must be ${(e.params as { type: string }).type === 'integer' ? 'an integer' : `of type ${(e.params as { type: string }).type}`}`;
+    case 'enum': return `must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`;
+    default: return e.message ?? 'is invalid';
+  }
+}
+
+/** Ajv errors → one FieldError per field (the first problem found for each). */
+export function fieldErrors(errors: ErrorObject[], context: string): FieldError[] {
+  const out = new Map<string, FieldError>();
+  for (const e of errors) {
+    // anyOf/oneOf wrappers repeat what their branches already said.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const field = fieldOf(e, context);
+    if (!out.has(field)) out.set(field, { field, code: 'INVALID', message: messageOf(e) });
+  }
+  if (out.size === 0 && errors.length) out.set(context, { field: context, code: 'INVALID', message: 'is invalid' });
+  return [...out.values()];
+}

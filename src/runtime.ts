@@ -1,0 +1,66 @@
+// The wiring module: picks each dependency's implementation from the settings, in one place.
+// PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { type Database, connect } from './db/connection.ts';
+import { ensureDatabase } from './db/create-database.ts';
+import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoCatalog } from './db/seed.ts';
+import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
+
+export const EMBEDDED_DATABASE = 'hostcloud';
+
+export interface Store {
+  database: Database;
+  embedded: EmbeddedServer | null;
+  close(): Promise<void>;
+}
+
+/** Connects (starting the embedded server if needed), migrates and seeds. */
+export async function openStore(config: Config, log: (msg: string) => void = () => {}): Promise<Store> {
+  let embedded: EmbeddedServer | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbedded(config.dataDir, log);
+    await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
+    url = embedded.urlFor(EMBEDDED_DATABASE);
+  }
+  const database = connect(url);
+  try {
+    await migrateToLatest(database.db);
+    await seedDemoCatalog(database.db);
+  } catch (e) {
+    await database.close();
+    await embedded?.stop();
+    throw e;
+  }
+  return {
+    database,
+    embedded,
+    async close() {
+      await database.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** ADMIN_TOKEN, or the one generated on first start and kept in DATA_DIR/admin-token. */
+export async function resolveAdminToken(config: Config): Promise<{ token: string; generated: boolean }> {
+  if (config.adminToken) return { token: config.adminToken, generated: false };
+  const file = path.join(config.dataDir, 'admin-token');
+  const existing = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
+  if (existing) return { token: existing, generated: false };
+  await fs.mkdir(config.dataDir, { recursive: true });
+  const token = `hcadm_${randomBytes(24).toString('base64url')}`;
+  await fs.writeFile(file, `${token}\n`, { mode: 0o600, flag: 'wx' }).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+  });
+  return { token: (await fs.readFile(file, 'utf8')).trim(), generated: true };
+}
+
+export function rateLimiterFor(config: Config, prefix?: string): RateLimiter {
+  return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix });
+}
