@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Starts `npm start` on a fresh DATA_DIR (embedded PostgreSQL), waits for /healthz, creates a
+# customer with `hostcloud admin`, reads the balance with the new key, then stops with SIGTERM.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=$(mktemp -d)
+chmod 755 "$dir"
+port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+log="$dir/serve.log"
+DATA_DIR="$dir/data" PORT=$port LOG_LEVEL=warn npm start >"$log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
+
+for i in $(seq 1 60); do
+  if curl -fs "http://127.0.0.1:$port/healthz" >/dev/null; then break; fi
+  sleep 0.5
+  if [ "$i" = 60 ]; then echo "server did not answer /healthz in 30 s"; cat "$log"; exit 1; fi
+done
+echo "healthz answered after ~$((i / 2)) s"
+grep -q "Admin token" "$log" || { echo "admin token was not printed"; cat "$log"; exit 1; }
+
+out=$(DATA_DIR="$dir/data" node bin/hostcloud.js admin --url "http://127.0.0.1:$port" accounts create \
+  --email smoke@example.com --name Smoke --deposit 100 --key 127.0.0.1/32)
+key=$(printf '%s\n' "$out" | sed -n 's/^API key (shown once, store it now): //p')
+[ -n "$key" ] || { echo "no key printed"; echo "$out"; exit 1; }
+balance=$(curl -fs -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v2/billing/balance")
+echo "balance: $balance"
+echo "$balance" | grep -q '"amount":"100.00"' || { echo "unexpected balance"; exit 1; }
+
+kill -TERM "$pid"
+for i in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+if kill -0 "$pid" 2>/dev/null; then echo "server did not stop on SIGTERM"; exit 1; fi
+echo "smoke: ok"

@@ -1,0 +1,136 @@
+// Boots the real app on a database of this test file's own (a copy of the run's template).
+import { randomBytes } from 'node:crypto';
+import { after } from 'node:test';
+import { Writable } from 'node:stream';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type Database, connect } from '../../src/db/connection.ts';
+import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
+import { type App, buildApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/http/logger.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/http/rate-limit.ts';
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  adminToken: string;
+  /** Every log line the app wrote, as text. */
+  logs: string[];
+  /** A second app on the same database (e.g. to prove a shared rate limit). */
+  sibling(overrides?: Partial<Config>): Promise<App>;
+}
+
+const adminUrl = () => {
+  const url = process.env.HC_TEST_ADMIN_URL;
+  if (!url) throw new Error('run tests with `npm test` (test/run.ts prepares the database)');
+  return url;
+};
+
+let dbForFile: Promise<{ name: string; url: string }> | undefined;
+
+function fileDatabase() {
+  dbForFile ??= (async () => {
+    const name = `${process.env.HC_TEST_PREFIX}_${randomBytes(5).toString('hex')}`;
+    await ensureDatabase(adminUrl(), name, process.env.HC_TEST_TEMPLATE);
+    const u = new URL(adminUrl());
+    u.pathname = `/${name}`;
+    after(() => dropDatabase(adminUrl(), name));
+    return { name, url: u.toString() };
+  })();
+  return dbForFile;
+}
+
+export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { url } = await fileDatabase();
+  const database = connect(url);
+  const logs: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const config: Config = {
+    ...loadConfig({}),
+    publicUrl: 'http://api.test',
+    rateLimitMax: 10_000,
+    simDelayMs: 0,
+    logLevel: 'info',
+    worker: 'off',
+    ...overrides,
+  };
+  const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
+  const prefix = `hct:${randomBytes(6).toString('hex')}`;
+  const limiters: RateLimiter[] = [];
+  const apps: App[] = [];
+  const make = async (cfg: Config) => {
+    const rateLimiter = createRateLimiter({ max: cfg.rateLimitMax, windowS: cfg.rateLimitWindowS, redisUrl: cfg.redisUrl, prefix });
+    limiters.push(rateLimiter);
+    const app = await buildApp({ config: cfg, db: database.db, rateLimiter, adminToken, logger: createLogger(cfg.logLevel, sink) });
+    apps.push(app);
+    return app;
+  };
+  const app = await make(config);
+  after(async () => {
+    for (const a of apps) await a.close();
+    for (const l of limiters) await l.close();
+    await database.close();
+  });
+  return { app, database, config, adminToken, logs, sibling: (o = {}) => make({ ...config, ...o }) };
+}
+
+export interface Call {
+  key?: string;
+  ip?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+export async function call(app: App, method: InjectOptions['method'], url: string, c: Call = {}): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    remoteAddress: c.ip ?? '127.0.0.1',
+    headers: { ...(c.key ? { authorization: `Bearer ${c.key}` } : {}), ...c.headers },
+    ...(c.query ? { query: c.query } : {}),
+    ...(c.body !== undefined ? { payload: c.body as object } : {}),
+  });
+}
+
+/** JSON body of a response, typed loosely for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function json(res: LightMyRequestResponse): any {
+  return JSON.parse(res.body);
+}
+
+export interface Customer {
+  accountId: string;
+  key: string;
+  keyId: string;
+}
+
+/** An account (optionally funded) with one API key, made through the admin API like an operator would. */
+export async function createCustomer(t: TestApp, opts: {
+  deposit?: string;
+  ipAllowlist?: string[];
+  isTest?: boolean;
+  scopes?: string[];
+  email?: string;
+} = {}): Promise<Customer> {
+  const admin = { authorization: `Bearer ${t.adminToken}` };
+  const email = opts.email ?? `c-${randomBytes(6).toString('hex')}@example.com`;
+  const acc = await t.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { email, name: 'Test Customer' } });
+  if (acc.statusCode !== 201) throw new Error(`create account: ${acc.statusCode} ${acc.body}`);
+  const accountId = json(acc).data.id as string;
+  if (opts.deposit) {
+    const d = await t.app.inject({ method: 'POST', url: `/admin/v1/accounts/${accountId}/deposits`, headers: admin, payload: { amount: opts.deposit } });
+    if (d.statusCode !== 201) throw new Error(`deposit: ${d.statusCode} ${d.body}`);
+  }
+  const k = await t.app.inject({
+    method: 'POST', url: `/admin/v1/accounts/${accountId}/api-keys`, headers: admin,
+    payload: { name: 'test', ip_allowlist: opts.ipAllowlist ?? ['127.0.0.1', '::1'], is_test: opts.isTest ?? false, ...(opts.scopes ? { scopes: opts.scopes } : {}) },
+  });
+  if (k.statusCode !== 201) throw new Error(`create key: ${k.statusCode} ${k.body}`);
+  return { accountId, key: json(k).data.key, keyId: json(k).data.id };
+}
+
+export function adminCall(t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) {
+  return call(t.app, method, url, { headers: { authorization: `Bearer ${t.adminToken}` }, body });
+}

@@ -1,0 +1,86 @@
+// `npm test`: one PostgreSQL for the run (embedded unless TEST_DATABASE_URL is set), a template
+// database migrated and seeded once, then node's test runner with one process per test file;
+// each file copies the template into a database of its own (test/helpers/app.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { connect } from '../src/db/connection.ts';
+import { ensureDatabase } from '../src/db/create-database.ts';
+import { startEmbedded } from '../src/db/embedded.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedDemoCatalog } from '../src/db/seed.ts';
+
+async function findTests(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await findTests(p)));
+    else if (e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out.sort();
+}
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void> {
+  const k = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  try {
+    const rows = await k.selectFrom('pg_database').select('datname').where('datname', 'like', `${prefix}%`).execute();
+    for (const r of rows) await sql`DROP DATABASE IF EXISTS ${sql.id(r.datname)} WITH (FORCE)`.execute(k);
+  } finally {
+    await k.destroy();
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const files = args.length ? args : await findTests(path.resolve('test'));
+  const started = Date.now();
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let tmp: string | undefined;
+  if (!adminUrl) {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'hostcloud-test-'));
+    await fs.chmod(tmp, 0o755);
+    const server = await startEmbedded(tmp);
+    adminUrl = server.adminUrl;
+    stopEmbedded = () => server.stop();
+  }
+  const prefix = `hct_${process.pid}_${Date.now().toString(36)}`;
+  const template = `${prefix}_tpl`;
+  try {
+    await ensureDatabase(adminUrl, template);
+    const t = connect(withDatabase(adminUrl, template), { max: 1 });
+    await migrateToLatest(t.db);
+    await seedDemoCatalog(t.db);
+    await t.close();
+    process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files (setup ${Date.now() - started} ms)\n`);
+
+    const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+        stdio: 'inherit',
+        env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
+      });
+      child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+    });
+    return code;
+  } finally {
+    await dropRunDatabases(adminUrl, prefix).catch((e) => process.stderr.write(`cleanup: ${e}\n`));
+    await stopEmbedded?.();
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => process.exit(code), (e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : e}\n`);
+  process.exit(1);
+});
+
