@@ -54,8 +54,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     addSharedSchema(s);
   }
 
-  // Empty bodies are fine (actions without a body); anything else must be valid JSON.
-  app.removeContentTypeParser('application/json');
+  // JSON is the only body type (text/plain too is refused with 415). Empty bodies are fine
+  // (actions without a body); anything else must be valid JSON.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

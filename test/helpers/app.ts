@@ -29,13 +29,20 @@ const adminUrl = () => {
 
 let dbForFile: Promise<{ name: string; url: string }> | undefined;
 
+// Cleanups run once, after every test of the file. `after` is registered here, at import time
+// (the file's root context): registered from inside a `before` hook it would run right after it.
+const cleanups: (() => Promise<unknown>)[] = [];
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn().catch(() => {});
+});
+
 function fileDatabase() {
   dbForFile ??= (async () => {
     const name = `${process.env.HC_TEST_PREFIX}_${randomBytes(5).toString('hex')}`;
     await ensureDatabase(adminUrl(), name, process.env.HC_TEST_TEMPLATE);
     const u = new URL(adminUrl());
     u.pathname = `/${name}`;
-    after(() => dropDatabase(adminUrl(), name));
+    cleanups.push(() => dropDatabase(adminUrl(), name));
     return { name, url: u.toString() };
   })();
   return dbForFile;
@@ -67,7 +74,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     return app;
   };
   const app = await make(config);
-  after(async () => {
+  cleanups.push(async () => {
     for (const a of apps) await a.close();
     for (const l of limiters) await l.close();
     await database.close();
