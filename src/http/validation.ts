@@ -21,8 +21,8 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
 
 /** Adds the shared schemas ($ref targets) to both instances. */
 export function addSharedSchema(schema: object & { $id: string }): void {
-  coercing.addSchema(schema);
-  strict.addSchema(schema);
+  // The instances are shared by every app in the process (tests build several): add once.
+  for (const ajv of [coercing, strict]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
 }
 
 function fieldOf(e: ErrorObject, context: string): string {

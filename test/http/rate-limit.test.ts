@@ -1,0 +1,88 @@
+// Request budgets: per key once authenticated, per IP before; headers on every response; 429
+// with Retry-After; one budget across API processes when they share Redis.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { call, createCustomer, json, startApp } from '../helpers/app.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('in-process limiter', () => {
+  test('RateLimit headers count down; the request over the budget gets 429 with Retry-After', async () => {
+    const t = await startApp({ rateLimitMax: 3, rateLimitWindowS: 60 });
+    const c = await createCustomer(t);
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await call(t.app, 'GET', '/v2/account', { key: c.key });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['ratelimit-limit'], '3');
+      seen.push(res.headers['ratelimit-remaining']);
+      const reset = Number(res.headers['ratelimit-reset']);
+      assert.ok(reset >= 1 && reset <= 60, `reset ${reset}`);
+      assert.equal(res.headers['retry-after'], undefined, 'Retry-After only on 429');
+    }
+    assert.deepEqual(seen, ['2', '1', '0']);
+    const limited = await call(t.app, 'GET', '/v2/account', { key: c.key });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(json(limited).error.code, 'RATE_LIMITED');
+    assert.equal(limited.headers['ratelimit-remaining'], '0');
+    const retry = Number(limited.headers['retry-after']);
+    assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+
+    const other = await createCustomer(t);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: other.key })).statusCode, 200, 'each key has its own budget');
+  });
+
+  test('unauthenticated requests are limited per IP, and error responses carry the headers too', async () => {
+    const t = await startApp({ rateLimitMax: 2, rateLimitWindowS: 60 });
+    const first = await call(t.app, 'GET', '/v2/account', { ip: '198.51.100.1' });
+    assert.equal(first.statusCode, 401);
+    assert.equal(first.headers['ratelimit-remaining'], '1');
+    const notFound = await call(t.app, 'GET', '/v2/nope', { ip: '198.51.100.1' });
+    assert.equal(notFound.statusCode, 404);
+    assert.equal(notFound.headers['ratelimit-remaining'], '0');
+    const third = await call(t.app, 'GET', '/v2/account', { ip: '198.51.100.1', key: `hc_live_${'x'.repeat(40)}` });
+    assert.equal(third.statusCode, 429, 'an invalid key draws on the IP budget');
+    assert.equal((await call(t.app, 'GET', '/v2/account', { ip: '198.51.100.2' })).statusCode, 401, 'another IP is not limited');
+  });
+
+  test('the budget comes back after the window', async () => {
+    const t = await startApp({ rateLimitMax: 1, rateLimitWindowS: 1 });
+    const c = await createCustomer(t);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 200);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 429);
+    await sleep(1100);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 200);
+  });
+
+  test('health probes and the admin API are not limited', async () => {
+    const t = await startApp({ rateLimitMax: 1, rateLimitWindowS: 60 });
+    for (let i = 0; i < 3; i++) {
+      const h = await call(t.app, 'GET', '/healthz');
+      assert.equal(h.statusCode, 200);
+      assert.equal(h.headers['ratelimit-limit'], undefined);
+    }
+  });
+
+  test('an unreachable Redis degrades to per-process limits instead of failing requests', async () => {
+    const t = await startApp({ rateLimitMax: 2, rateLimitWindowS: 60, redisUrl: 'redis://127.0.0.1:1' });
+    const c = await createCustomer(t);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 200);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 200);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 429);
+  });
+});
+
+describe('shared through Redis (REDIS_URL)', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, () => {
+  test('two API processes draw on one budget', async () => {
+    const t = await startApp({ rateLimitMax: 4, rateLimitWindowS: 60, redisUrl: process.env.REDIS_URL });
+    const second = await t.sibling();
+    const c = await createCustomer(t);
+    const codes = [];
+    for (const app of [t.app, second, t.app, second, t.app, second]) {
+      codes.push((await call(app, 'GET', '/v2/account', { key: c.key })).statusCode);
+    }
+    assert.deepEqual(codes, [200, 200, 200, 200, 429, 429]);
+    const last = await call(second, 'GET', '/v2/account', { key: c.key });
+    assert.equal(last.headers['ratelimit-remaining'], '0');
+  });
+});
