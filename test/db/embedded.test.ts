@@ -1,0 +1,68 @@
+// The embedded PostgreSQL of `npm start`: real server, data kept across restarts, free ports so
+// instances (and the machine's own PostgreSQL) run side by side; the admin token is made once.
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { connect } from '../../src/db/connection.ts';
+import { openStore, resolveAdminToken } from '../../src/runtime.ts';
+
+const dirs: string[] = [];
+async function tmpDir(): Promise<string> {
+  const d = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-embedded-'));
+  await fs.chmod(d, 0o755);
+  dirs.push(d);
+  return d;
+}
+after(async () => {
+  for (const d of dirs) await fs.rm(d, { recursive: true, force: true });
+});
+
+test('data survives a restart; two instances run side by side on different ports', async () => {
+  const a = loadConfig({ DATA_DIR: await tmpDir() });
+  const b = loadConfig({ DATA_DIR: await tmpDir() });
+  const [sa, sb] = await Promise.all([openStore(a), openStore(b)]);
+  try {
+    assert.ok(sa.embedded && sb.embedded);
+    const portA = new URL(sa.embedded.adminUrl).port;
+    const portB = new URL(sb.embedded.adminUrl).port;
+    assert.notEqual(portA, portB);
+    assert.notEqual(portA, '5432');
+    const plans = await sa.database.db.selectFrom('plans').select('id').execute();
+    assert.ok(plans.length >= 5, 'seeded on first start');
+    await sa.database.db.insertInto('accounts').values({ id: 'acc_persist', email: 'p@example.com', name: 'P', company: null, phone: null, country: null, status: 'active', discount_type: null }).execute();
+  } finally {
+    await sb.close();
+    await sa.close();
+  }
+  const again = await openStore(a);
+  try {
+    const row = await again.database.db.selectFrom('accounts').select('email').where('id', '=', 'acc_persist').executeTakeFirst();
+    assert.equal(row?.email, 'p@example.com');
+    const plans = await again.database.db.selectFrom('plans').select('id').execute();
+    const first = await sa.database.db.selectFrom('plans').select('id').execute().catch(() => null);
+    assert.equal(first, null, 'the first connection is closed');
+    assert.equal(plans.length, 6, 'the seed did not run twice');
+  } finally {
+    await again.close();
+  }
+  // After close the server is gone: nothing listens on its port any more.
+  const probe = connect(again.embedded!.adminUrl, { max: 1 });
+  await assert.rejects(probe.db.selectFrom('accounts').selectAll().execute());
+  await probe.close();
+});
+
+test('the admin token is generated once and kept in DATA_DIR; ADMIN_TOKEN wins', async () => {
+  const dir = await tmpDir();
+  const first = await resolveAdminToken(loadConfig({ DATA_DIR: dir }));
+  assert.equal(first.generated, true);
+  assert.match(first.token, /^hcadm_[A-Za-z0-9_-]{32}$/);
+  const stat = await fs.stat(path.join(dir, 'admin-token'));
+  assert.equal(stat.mode & 0o077, 0, 'only the owner can read the token file');
+  const second = await resolveAdminToken(loadConfig({ DATA_DIR: dir }));
+  assert.deepEqual(second, { token: first.token, generated: false });
+  const env = await resolveAdminToken(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'from-env' }));
+  assert.equal(env.token, 'from-env');
+});
