@@ -13,6 +13,7 @@ import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
 import { registerAuth } from './auth.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { sendError } from './errors.ts';
 import { ErrorEnvelope, MoneySchema } from './schemas.ts';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return sendError(config.publicUrl, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`), request, reply);
   });
 
+  await registerMetrics(app);
   await app.register(registerHealthRoutes, { db: deps.db });
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now });

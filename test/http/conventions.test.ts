@@ -201,3 +201,16 @@ describe('health', () => {
     assert.deepEqual(json(r), { status: 'ready' });
   });
 });
+
+describe('metrics', () => {
+  test('/metrics needs the admin token and counts requests by route pattern', async () => {
+    assert.equal((await call(t.app, 'GET', '/metrics')).statusCode, 401);
+    assert.equal((await call(t.app, 'GET', '/metrics', { key: c.key })).statusCode, 401, 'a customer key is not the admin token');
+    await call(t.app, 'GET', '/v2/plans/1', { key: c.key });
+    const res = await call(t.app, 'GET', '/metrics', { headers: { authorization: `Bearer ${t.adminToken}` } });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/plain/);
+    assert.match(res.body, /hostcloud_http_requests_total\{method="GET",route="\/v2\/plans\/:id",status="200"\} \d+/);
+    assert.match(res.body, /process_cpu_seconds_total/);
+  });
+});
