@@ -6,8 +6,15 @@ import { ApiError } from '../core/errors.ts';
 import { ERROR_CODES } from './error-codes.ts';
 import { fieldErrors } from './validation.ts';
 
+// The database is down, restarting or out of connections: the client should retry, not report a bug.
+const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE.has(code)) {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
+  }
   const e = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(e.validation)) {
     return new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', fieldErrors(e.validation, e.validationContext ?? 'body'));

@@ -214,3 +214,14 @@ describe('metrics', () => {
     assert.match(res.body, /process_cpu_seconds_total/);
   });
 });
+
+describe('logs', () => {
+  test('JSON log lines carry the request id of the response', async () => {
+    const res = await call(t.app, 'GET', '/v2/account', { key: c.key });
+    const id = String(res.headers['x-request-id']);
+    const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const mine = lines.filter((l) => l.request_id === id);
+    assert.ok(mine.length >= 1, 'a log line names the request');
+    assert.ok(mine.some((l) => l.res?.statusCode === 200), 'the completion line has the status');
+  });
+});

@@ -1,0 +1,62 @@
+// `hostcloud migrate` against DATABASE_URL: applies migrations and the seed, and is idempotent.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { connect } from '../../src/db/connection.ts';
+import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/http/logger.ts';
+import { createRateLimiter } from '../../src/http/rate-limit.ts';
+
+const run = promisify(execFile);
+const adminUrl = process.env.HC_TEST_ADMIN_URL!;
+const name = `${process.env.HC_TEST_PREFIX}_cli_${randomBytes(4).toString('hex')}`;
+const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+after(() => dropDatabase(adminUrl, name));
+
+test('hostcloud migrate creates the schema and seeds once', async () => {
+  await ensureDatabase(adminUrl, name);
+  const env = { ...process.env, DATABASE_URL: url };
+  const first = await run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env });
+  assert.match(first.stdout, /migrations applied/);
+  await run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env });
+  const db = connect(url, { max: 1 });
+  try {
+    const plans = await db.db.selectFrom('plans').select('id').execute();
+    assert.equal(plans.length, 6, 'seeded exactly once');
+    const migrations = await db.db.selectFrom('kysely_migration' as never).selectAll().execute();
+    assert.ok(migrations.length >= 1);
+  } finally {
+    await db.close();
+  }
+});
+
+test('a bad setting stops the command with a clear message', async () => {
+  await assert.rejects(run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env: { ...process.env, PORT: 'eighty' } }), (e: { stderr: string; code: number }) => {
+    assert.equal(e.code, 1);
+    assert.match(e.stderr, /PORT must be a whole number/);
+    assert.doesNotMatch(e.stderr, /at .*\.ts/, 'no stack trace for a configuration error');
+    return true;
+  });
+});
+
+test('/readyz answers 503 SERVICE_UNAVAILABLE when the database is unreachable; /healthz stays 200', async () => {
+  const broken = connect('postgres://postgres@127.0.0.1:1/none', { max: 1 });
+  const rateLimiter = createRateLimiter({ max: 100, windowS: 60 });
+  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: broken.db, rateLimiter, adminToken: 'x', logger: createLogger('silent') });
+  try {
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(JSON.parse(ready.body).error.code, 'SERVICE_UNAVAILABLE');
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    const customer = await app.inject({ method: 'GET', url: '/v2/account', headers: { authorization: `Bearer hc_live_${'a'.repeat(40)}` } });
+    assert.equal(customer.statusCode, 503, 'a database outage is retryable, not an internal error');
+    assert.equal(JSON.parse(customer.body).error.code, 'SERVICE_UNAVAILABLE');
+  } finally {
+    await app.close();
+    await broken.close();
+  }
+});
