@@ -27,8 +27,14 @@ Connection
   --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
 
 const CATALOG = ['plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers'];
-/** Body fields that carry money and so stay strings ("5.00") even when they look like numbers. */
-const MONEY_FIELDS = new Set(['price', 'register', 'renewal', 'transfer', 'monthly_price', 'yearly_price', 'amount']);
+/**
+ * Body fields that are JSON numbers. Every other `--field value` stays a string, even when it looks
+ * like a number: money ("5.00"), OS versions ("24.04", "12"), phone numbers, names.
+ */
+const NUMBER_FIELDS = new Set([
+  'cpu_cores', 'ram_mb', 'storage_gb', 'bandwidth_gb', 'disk_quota_mb', 'max_domains',
+  'years_min', 'years_max', 'min_servers', 'max_servers', 'discount_percentage',
+]);
 
 export class CliError extends Error {}
 
@@ -65,7 +71,7 @@ async function call(conn: Conn, method: string, p: string, body?: unknown): Prom
   return json;
 }
 
-/** `--name x --cpu_cores 2 --available false` → {name:"x", cpu_cores:2, available:false}. */
+/** `--name x --cpu_cores 2 --available false --max_servers null` → {name:"x", cpu_cores:2, available:false, max_servers:null}. */
 function fieldsFrom(args: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i++) {
@@ -83,33 +89,41 @@ function fieldsFrom(args: string[]): Record<string, unknown> {
     }
     if (v === 'true' || v === 'false') out[k] = v === 'true';
     else if (v === 'null') out[k] = null;
-    else if (/^-?\d+(\.\d+)?$/.test(v) && !MONEY_FIELDS.has(k)) out[k] = Number(v);
+    else if (NUMBER_FIELDS.has(k) && /^-?\d+(\.\d+)?$/.test(v)) out[k] = Number(v);
     else out[k] = v;
   }
   return out;
 }
 
-function print(json: unknown) {
-  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+/** Where a command writes: the process's streams, or a caller's own (tests run commands in-process). */
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
+
+const processIo: Io = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
 
 function takeConn(args: string[]): { rest: string[]; url?: string; token?: string } {
   const rest: string[] = [];
   let url: string | undefined;
   let token: string | undefined;
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--url') url = args[++i];
-    else if (args[i] === '--token') token = args[++i];
-    else rest.push(args[i]!);
+    const a = args[i]!;
+    if (a === '--url') url = args[++i];
+    else if (a === '--token') token = args[++i];
+    else if (a.startsWith('--url=')) url = a.slice('--url='.length);
+    else if (a.startsWith('--token=')) token = a.slice('--token='.length);
+    else rest.push(a);
   }
   return { rest, url, token };
 }
 
-export async function admin(argv: string[]): Promise<void> {
+export async function admin(argv: string[], io: Io = processIo): Promise<void> {
+  const print = (json: unknown) => io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   const { rest, url, token } = takeConn(argv);
   const [group, action, ...args] = rest;
   if (!group || group === 'help' || group === '--help') {
-    process.stdout.write(`${HELP}\n`);
+    io.stdout(`${HELP}\n`);
     return;
   }
   const conn = await connection({ url, token });
@@ -127,15 +141,25 @@ export async function admin(argv: string[]): Promise<void> {
     const body = { email: values.email, name: values.name ?? values.email.split('@')[0], company: values.company, phone: values.phone, country: values.country };
     const account = ((await call(conn, 'POST', '/accounts', body)).data) as { id: string };
     const out: Record<string, unknown> = { account };
-    if (values.deposit) out.deposit = (await call(conn, 'POST', `/accounts/${account.id}/deposits`, { amount: values.deposit, description: 'Initial deposit' })).data;
-    if (values.key?.length) {
-      const key = (await call(conn, 'POST', `/accounts/${account.id}/api-keys`, {
-        name: 'default', ip_allowlist: values.key, is_test: values['test-key'] ?? false, ...(values.scope ? { scopes: values.scope } : {}),
-      })).data as { key: string };
-      out.api_key = key;
+    // The account exists from here on: if a later step fails, show what was made and how to go on,
+    // or the operator (who only sees an error) would retry and hit "email already exists".
+    let step = 'deposit';
+    try {
+      if (values.deposit) out.deposit = (await call(conn, 'POST', `/accounts/${account.id}/deposits`, { amount: values.deposit, description: 'Initial deposit' })).data;
+      step = 'keys create';
+      if (values.key?.length) {
+        const key = (await call(conn, 'POST', `/accounts/${account.id}/api-keys`, {
+          name: 'default', ip_allowlist: values.key, is_test: values['test-key'] ?? false, ...(values.scope ? { scopes: values.scope } : {}),
+        })).data as { key: string };
+        out.api_key = key;
+        print(out);
+        io.stdout(`\nAPI key (shown once, store it now): ${key.key}\n`);
+        return;
+      }
+    } catch (e) {
+      if (!(e instanceof CliError)) throw e;
       print(out);
-      process.stdout.write(`\nAPI key (shown once, store it now): ${key.key}\n`);
-      return;
+      throw new CliError(`account ${account.id} was created, but ${e.message}\n  finish with: hostcloud admin ${step} ${account.id} …`);
     }
     print(out);
     return;
@@ -157,7 +181,7 @@ export async function admin(argv: string[]): Promise<void> {
       name: values.name ?? 'default', ip_allowlist: values.ip ?? [], is_test: values.test ?? false, ...(values.scope ? { scopes: values.scope } : {}),
     });
     print(res);
-    process.stdout.write(`\nAPI key (shown once, store it now): ${(res.data as { key: string }).key}\n`);
+    io.stdout(`\nAPI key (shown once, store it now): ${(res.data as { key: string }).key}\n`);
     return;
   }
   if (group === 'keys' && action === 'revoke' && args[0]) return print(await call(conn, 'DELETE', `/api-keys/${encodeURIComponent(args[0])}`));
@@ -170,13 +194,13 @@ export async function admin(argv: string[]): Promise<void> {
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
 
-export async function runAdmin(argv: string[]): Promise<number> {
+export async function runAdmin(argv: string[], io: Io = processIo): Promise<number> {
   try {
-    await admin(argv);
+    await admin(argv, io);
     return 0;
   } catch (e) {
     if (e instanceof CliError || e instanceof TypeError || e instanceof SyntaxError) {
-      process.stderr.write(`hostcloud admin: ${e.message}\n`);
+      io.stderr(`hostcloud admin: ${e.message}\n`);
       return 2;
     }
     throw e;

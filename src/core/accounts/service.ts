@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { findAccount, insertAccount, updateAccountRow } from '../../db/queries/accounts.ts';
 import { pgCode } from '../../db/connection.ts';
@@ -22,12 +22,20 @@ function emailTaken(): ApiError {
   ]);
 }
 
+/** Names are trimmed; one of only spaces would be stored empty, so it is refused. */
+function nameOf(text: string): string {
+  const name = text.trim();
+  if (!name) throw invalid('name', 'must not be blank');
+  return name;
+}
+
 export async function createAccount(db: Db, input: AccountProfile): Promise<Account> {
+  const name = nameOf(input.name);
   try {
     return await insertAccount(db, {
       id: newId('acc'),
       email: input.email.trim(),
-      name: input.name.trim(),
+      name,
       company: input.company ?? null,
       phone: input.phone ?? null,
       country: input.country?.toUpperCase() ?? null,
@@ -53,7 +61,7 @@ export async function updateAccount(
 ): Promise<Account> {
   const set: Record<string, unknown> = {};
   if (patch.email !== undefined) set.email = patch.email.trim();
-  if (patch.name !== undefined) set.name = patch.name.trim();
+  if (patch.name !== undefined) set.name = nameOf(patch.name);
   if (patch.company !== undefined) set.company = patch.company;
   if (patch.phone !== undefined) set.phone = patch.phone;
   if (patch.country !== undefined) set.country = patch.country?.toUpperCase() ?? null;

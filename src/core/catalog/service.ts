@@ -2,7 +2,7 @@
 // each adapter shapes them for its API version.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { ApiError, notFound } from '../errors.ts';
-import { pgCode } from '../../db/connection.ts';
+import { pgCode, pgConstraint } from '../../db/connection.ts';
 import {
   type CatalogFilter, type CatalogTable, findCatalogRow, findTldPrice, insertCatalogRow, insertTldPrice,
   listCatalogPage, listTldPricesPage, updateCatalogRow, updateTldPrice,
@@ -40,11 +40,32 @@ export async function getCatalogRow<T extends CatalogTable>(db: Db, table: T, id
   return row;
 }
 
+/**
+ * The body field a refused constraint is about. PostgreSQL names single-column constraints
+ * `<table>_<column>_key` / `_check`, and money columns are the body field plus `_cents`; those
+ * over several columns (the maximum-above-minimum checks) are listed.
+ */
+const CONSTRAINT_FIELD: Record<string, string> = {
+  tld_prices_pkey: 'tld',
+  tld_prices_check: 'years_max',
+  reseller_tiers_check: 'max_servers',
+  operating_systems_family_version_key: 'version',
+};
+
+function constraintField(table: string, constraint: string | undefined): string {
+  if (!constraint) return 'body';
+  const listed = CONSTRAINT_FIELD[constraint];
+  if (listed) return listed;
+  const m = /^(\w+?)_(key|check)$/.exec(constraint.startsWith(`${table}_`) ? constraint.slice(table.length + 1) : '');
+  return m ? m[1]!.replace(/_cents$/, '') : 'body';
+}
+
 /** A constraint the database refused (duplicate code, max below min…) is the caller's input error. */
-function constraintError(e: unknown, table: string): never {
+function constraintError(e: unknown, table: string, label: string): never {
   const code = pgCode(e);
-  if (code === '23505') throw new ApiError('VALIDATION_FAILED', `A ${table} row with this key already exists`, [{ field: 'body', code: 'INVALID', message: 'duplicates an existing row' }]);
-  if (code === '23514') throw new ApiError('VALIDATION_FAILED', `The ${table} row breaks a catalog rule`, [{ field: 'body', code: 'INVALID', message: 'values are inconsistent (for example a maximum below its minimum)' }]);
+  const field = constraintField(table, pgConstraint(e));
+  if (code === '23505') throw new ApiError('VALIDATION_FAILED', `A ${label} row with this ${field === 'body' ? 'key' : field} already exists`, [{ field, code: 'INVALID', message: 'duplicates an existing row' }]);
+  if (code === '23514') throw new ApiError('VALIDATION_FAILED', `The ${label} row breaks a catalog rule`, [{ field, code: 'INVALID', message: 'is inconsistent with the other values (for example a maximum below its minimum)' }]);
   throw e;
 }
 
@@ -52,7 +73,7 @@ export async function createCatalogRow<T extends CatalogTable>(db: Db, table: T,
   try {
     return await insertCatalogRow(db, table, values);
   } catch (e) {
-    constraintError(e, LABEL[table]);
+    constraintError(e, table, LABEL[table]);
   }
 }
 
@@ -62,7 +83,7 @@ export async function patchCatalogRow<T extends CatalogTable>(db: Db, table: T, 
   try {
     row = await updateCatalogRow(db, table, id, patch);
   } catch (e) {
-    constraintError(e, LABEL[table]);
+    constraintError(e, table, LABEL[table]);
   }
   if (!row) throw notFound(LABEL[table]);
   return row;
@@ -89,7 +110,7 @@ export async function createTldPrice(db: Db, values: Insertable<DB['tld_prices']
   try {
     return await insertTldPrice(db, { ...values, tld: normaliseTld(values.tld) });
   } catch (e) {
-    constraintError(e, 'TLD price');
+    constraintError(e, 'tld_prices', 'TLD price');
   }
 }
 
@@ -97,9 +118,10 @@ export async function patchTldPrice(db: Db, tld: string, patch: Updateable<DB['t
   if (Object.keys(patch).length === 0) return getTldPrice(db, tld);
   let row: TldPrice | undefined;
   try {
-    row = await updateTldPrice(db, normaliseTld(tld), patch);
+    // A rename is spelled like a new TLD ("Shop" → ".shop"), or it would miss the CHECK or a lookup.
+    row = await updateTldPrice(db, normaliseTld(tld), patch.tld === undefined ? patch : { ...patch, tld: normaliseTld(String(patch.tld)) });
   } catch (e) {
-    constraintError(e, 'TLD price');
+    constraintError(e, 'tld_prices', 'TLD price');
   }
   if (!row) throw notFound('TLD');
   return row;

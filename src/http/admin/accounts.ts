@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { createAccount, getAccount, updateAccount } from '../../core/accounts/service.ts';
-import { deposit } from '../../core/billing/ledger.ts';
+import { MAX_AMOUNT_CENTS, deposit } from '../../core/billing/ledger.ts';
 import { ApiError } from '../../core/errors.ts';
-import { parseAmount } from '../../core/money.ts';
+import { formatCents, parseAmount } from '../../core/money.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
@@ -47,7 +47,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         company: Profile.company,
         phone: Profile.phone,
         country: Profile.country,
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false, minProperties: 1 }),
       response: { 200: Envelope(AccountSchema), ...errorResponses },
     },
   }, async (request) => ok(request, accountView(await updateAccount(db, request.params.id, request.body))));
@@ -64,9 +64,13 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       response: { 201: Envelope(TransactionSchema), ...errorResponses },
     },
   }, async (request, reply) => {
+    // The schema's pattern allows more than the ledger takes in one row; above that the ledger
+    // would throw a RangeError (a 500), so the limit is checked here as the client's error.
     const cents = parseAmount(request.body.amount);
-    if (cents === null || cents === 0) {
-      throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'amount', code: 'INVALID', message: 'must be a positive amount such as "150.00"' }]);
+    if (cents === null || cents === 0 || cents > MAX_AMOUNT_CENTS) {
+      throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
+        { field: 'amount', code: 'INVALID', message: `must be a positive amount up to ${formatCents(MAX_AMOUNT_CENTS)}, such as "150.00"` },
+      ]);
     }
     const tx = await inTransaction(db, (trx) => deposit(trx, request.params.id, cents, request.body.description ?? 'Deposit'));
     return reply.code(201).send(ok(request, transactionView(tx)));

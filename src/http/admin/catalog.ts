@@ -4,7 +4,7 @@ import { type TObject, type TProperties, Type } from '@sinclair/typebox';
 import {
   type CatalogTable, createCatalogRow, createTldPrice, getCatalogRow, getTldPrice, listCatalog, listTldPrices, patchCatalogRow, patchTldPrice,
 } from '../../core/catalog/service.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, type FieldError } from '../../core/errors.ts';
 import { formatCents, parseAmount } from '../../core/money.ts';
 import type { TldPrice } from '../../db/schema.ts';
 import { ok, page, pageOf } from '../reply.ts';
@@ -24,6 +24,8 @@ interface TableSpec {
   required: string[];
   /** Body fields holding money ("5.00") and the *_cents column each fills. */
   money: Record<string, string>;
+  /** Numeric body fields with at most 2 decimals (stored NUMERIC(…, 2)). */
+  decimals?: string[];
 }
 
 const SPECS: TableSpec[] = [
@@ -51,7 +53,7 @@ const SPECS: TableSpec[] = [
   {
     path: 'tld-prices', table: 'tld_prices',
     fields: {
-      tld: Type.String({ pattern: '^\\.?[a-z0-9-]+(\\.[a-z0-9-]+)*$', maxLength: 63 }), register: AmountString, renewal: AmountString, transfer: AmountString,
+      tld: Type.String({ pattern: '^\\.?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$', maxLength: 63, description: 'With or without the dot, any case: "COM" is stored as ".com"' }), register: AmountString, renewal: AmountString, transfer: AmountString,
       supports_whois_privacy: Flag, years_min: Type.Integer({ minimum: 1, maximum: 10 }), years_max: Type.Integer({ minimum: 1, maximum: 10 }),
     },
     required: ['tld', 'register', 'renewal', 'transfer'],
@@ -73,10 +75,12 @@ const SPECS: TableSpec[] = [
     path: 'reseller-tiers', table: 'reseller_tiers',
     fields: {
       min_servers: Count(0), max_servers: Type.Union([Count(0), Type.Null()], { description: 'null = open-ended top tier' }),
-      discount_percentage: Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01 }),
+      // Not `multipleOf: 0.01`: Ajv checks it in floating point and refuses 0.07 or 33.33.
+      discount_percentage: Type.Number({ minimum: 0, maximum: 100, description: 'Up to 2 decimals' }),
     },
     required: ['min_servers', 'discount_percentage'],
     money: {},
+    decimals: ['discount_percentage'],
   },
 ];
 
@@ -88,16 +92,23 @@ function bodySchema(spec: TableSpec, create: boolean): TObject {
 
 function toRow(spec: TableSpec, body: Record<string, unknown>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
   for (const [k, v] of Object.entries(body)) {
     const column = spec.money[k];
     if (column) {
       const cents = parseAmount(String(v));
-      if (cents === null) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: k, code: 'INVALID', message: 'must be an amount such as "5.00"' }]);
+      if (cents === null) errors.push({ field: k, code: 'INVALID', message: 'must be an amount such as "5.00"' });
       row[column] = cents;
+    } else if (spec.decimals?.includes(k) && typeof v === 'number') {
+      // Hundredths as an integer, tolerating the float error of e.g. 33.33 * 100; stored as exact text.
+      const hundredths = Math.round(v * 100);
+      if (Math.abs(hundredths - v * 100) > 1e-6) errors.push({ field: k, code: 'INVALID', message: 'must have at most 2 decimals' });
+      row[k] = formatCents(hundredths);
     } else {
       row[k] = v;
     }
   }
+  if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   return row;
 }
 
