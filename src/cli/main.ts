@@ -1,7 +1,6 @@
 // hostcloud serve | worker | migrate | admin …
 import { ConfigError, loadConfig } from '../config.ts';
 import { runAdmin } from './admin.ts';
-import { serve } from './serve.ts';
 
 const USAGE = `Usage: hostcloud <command>
 
@@ -22,9 +21,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   switch (command) {
-    case 'serve':
+    case 'serve': {
+      // Loaded on demand: `hostcloud admin` should not pay for loading the whole server.
+      const { serve } = await import('./serve.ts');
       await serve(config);
       return -1;
+    }
     case 'migrate': {
       const { openStore } = await import('../runtime.ts');
       const store = await openStore(config);
