@@ -19,7 +19,8 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
       { name: 'Frankfurt', code: 'fra1', country: 'DE', provider: 'primary' },
       { name: 'Amsterdam', code: 'ams1', country: 'NL', provider: 'primary' },
       { name: 'New York', code: 'nyc1', country: 'US', provider: 'primary' },
-      // Served by a partner platform: listed, but servers cannot be created there (LOCATION_INVALID).
+      // Served by a partner platform: in the catalog, but not in /v2/locations, and servers cannot be
+      // created there (LOCATION_INVALID).
       { name: 'Singapore', code: 'sin1', country: 'SG', provider: 'partner' },
     ]).execute();
 

@@ -33,7 +33,10 @@ export function deposit(db: Db, accountId: string, cents: Cents, description: st
   return append(db, accountId, 'deposit', cents, description);
 }
 
-/** Fails with INSUFFICIENT_BALANCE, writing nothing, when the balance does not cover `cents`. */
+/**
+ * Fails with INSUFFICIENT_BALANCE, writing nothing, when the balance does not cover `cents`; a
+ * caller's transaction stays usable (the row is tried under a savepoint), so it may go on.
+ */
 export function charge(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
   return append(db, accountId, 'withdraw', cents, description);
 }

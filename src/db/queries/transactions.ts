@@ -1,12 +1,33 @@
+import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { Transaction, TransactionType } from '../schema.ts';
 
-/** Appends a ledger row; the trigger applies it to the balance (and the CHECK refuses an overdraft). */
-export function insertTransaction(
-  db: Db,
-  row: { account_id: string; type: TransactionType; amount_cents: number; description: string },
-): Promise<Transaction> {
-  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+let savepoints = 0;
+
+type NewRow = { account_id: string; type: TransactionType; amount_cents: number; description: string };
+
+/**
+ * Appends a ledger row; the trigger applies it to the balance (and the CHECK refuses an overdraft).
+ * Inside a caller's transaction the insert runs under a savepoint: a refused row (overdraft) would
+ * otherwise abort the whole transaction, and a caller that handles INSUFFICIENT_BALANCE and goes on
+ * (bulk orders, partial success) could not write anything else.
+ */
+export async function insertTransaction(db: Db, row: NewRow): Promise<Transaction> {
+  const insert = () => db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+  if (!db.isTransaction) return insert();
+  // A name of its own: should two appends ever share a transaction concurrently, a reused name
+  // could roll back the other one's row; a unique one at worst fails loudly.
+  const savepoint = sql.id(`ledger_append_${++savepoints}`);
+  await sql`SAVEPOINT ${savepoint}`.execute(db);
+  try {
+    const inserted = await insert();
+    await sql`RELEASE SAVEPOINT ${savepoint}`.execute(db);
+    return inserted;
+  } catch (e) {
+    // If even this fails the connection is gone; the insert's error is the one worth reporting.
+    await sql`ROLLBACK TO SAVEPOINT ${savepoint}`.execute(db).catch(() => undefined);
+    throw e;
+  }
 }
 
 export async function listTransactionsPage(

@@ -11,6 +11,8 @@ const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area
   { method: 'POST', url: '/account/api-keys', area: 'account', what: 'Creating API keys' },
   { method: 'DELETE', url: '/account/api-keys/:id', area: 'account', what: 'Deleting API keys' },
   { method: 'POST', url: '/account/ip-allowlist', area: 'account', what: 'Changing the IP allowlist' },
+  // Both forms: the entry in the path (a CIDR has a slash, hence the wildcard) or in a body.
+  { method: 'DELETE', url: '/account/ip-allowlist', area: 'account', what: 'Changing the IP allowlist' },
   { method: 'DELETE', url: '/account/ip-allowlist/*', area: 'account', what: 'Changing the IP allowlist' },
   { method: 'POST', url: '/billing/deposits', area: 'billing', what: 'Topping up the balance' },
   { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/billing/invoices', area: 'billing', what: 'Invoice management' },
