@@ -80,9 +80,9 @@ test('a refused charge inside a transaction leaves that transaction usable', asy
 test('amounts must be whole positive cents within the limit', async () => {
   const c = await createCustomer(t, { deposit: '1.00' });
   for (const bad of [0, -1, 1.5, Number.NaN, MAX_AMOUNT_CENTS + 1]) {
-    await assert.rejects(deposit(db, c.accountId, bad, 'x'), RangeError, String(bad));
-    await assert.rejects(charge(db, c.accountId, bad, 'x'), RangeError, String(bad));
-    await assert.rejects(refund(db, c.accountId, bad, 'x'), RangeError, String(bad));
+    await assert.rejects(deposit(db, c.accountId, bad, 'x'), isCode('VALIDATION_FAILED'), String(bad));
+    await assert.rejects(charge(db, c.accountId, bad, 'x'), isCode('VALIDATION_FAILED'), String(bad));
+    await assert.rejects(refund(db, c.accountId, bad, 'x'), isCode('VALIDATION_FAILED'), String(bad));
   }
   assert.equal(await rowCount(c.accountId), 1);
   const big = await deposit(db, c.accountId, MAX_AMOUNT_CENTS, 'largest single movement');

@@ -6,9 +6,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { connect } from '../src/db/connection.ts';
-import { ensureDatabase } from '../src/db/create-database.ts';
+import { adminPool, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
@@ -30,7 +29,7 @@ function withDatabase(url: string, db: string): string {
 }
 
 async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void> {
-  const k = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  const k = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: adminPool(adminUrl) }) });
   try {
     const rows = await k.selectFrom('pg_database').select('datname').where('datname', 'like', `${prefix}%`).execute();
     for (const r of rows) await sql`DROP DATABASE IF EXISTS ${sql.id(r.datname)} WITH (FORCE)`.execute(k);

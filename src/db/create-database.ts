@@ -1,9 +1,18 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
+/** A one-connection pool to a maintenance database; a dropped connection must not crash us. */
+function adminPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => {});
+  return pool;
+}
+
 /** Creates `name` on the server at `adminUrl` unless it exists (optionally as a copy of `template`). */
+export { adminPool };
+
 export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
-  const db = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  const db = new Kysely<{ pg_database: { datname: string } }>({ dialect: new PostgresDialect({ pool: adminPool(adminUrl) }) });
   try {
     const found = await db.selectFrom('pg_database').select('datname').where('datname', '=', name).executeTakeFirst();
     if (found) return;
@@ -19,7 +28,7 @@ export async function ensureDatabase(adminUrl: string, name: string, template?: 
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: adminPool(adminUrl) }) });
   try {
     await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(db);
   } finally {

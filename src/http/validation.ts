@@ -16,8 +16,36 @@ function makeAjv(coerce: boolean): Ajv {
 const coercing = makeAjv(true);
 const strict = makeAjv(false);
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strict : coercing).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * Ajv coerces text with Number(), so "1e1", "0x10", "5.0" and " 5 " would pass as integers.
+ * Query and path integers must be written as plain digits; anything else is reported as the
+ * same `type` error Ajv would give, so it names the parameter like every other error.
+ */
+function strictIntegers(schema: { properties?: Record<string, { type?: unknown }> }, validate: Validate): Validate {
+  const names = Object.entries(schema.properties ?? {}).filter(([, s]) => s.type === 'integer').map(([k]) => k);
+  if (names.length === 0) return validate;
+  const wrapped: Validate = (data) => {
+    const bad = names.filter((k) => {
+      const v = (data as Record<string, unknown> | null)?.[k];
+      return typeof v === 'string' && !INTEGER_TEXT.test(v);
+    });
+    const ok = validate(data);
+    const rest = (validate.errors ?? []).filter((e) => !bad.some((k) => e.instancePath === `/${k}`));
+    const own: ErrorObject[] = bad.map((k) => ({ instancePath: `/${k}`, schemaPath: '#/type', keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }));
+    wrapped.errors = [...own, ...rest];
+    return ok && bad.length === 0;
+  };
+  return wrapped;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') return strict.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  return strictIntegers(schema as never, coercing.compile(schema) as Validate) as ReturnType<FastifySchemaCompiler<object>>;
+};
 
 /** Adds the shared schemas ($ref targets) to both instances. */
 export function addSharedSchema(schema: object & { $id: string }): void {

@@ -225,3 +225,19 @@ describe('logs', () => {
     assert.ok(mine.some((l) => l.res?.statusCode === 200), 'the completion line has the status');
   });
 });
+
+describe('integers in query and path are plain digits', () => {
+  for (const qs of ['per_page=1e1', 'per_page=0x10', 'per_page=5.0', 'per_page=5.', 'per_page=+5', 'per_page=%205%20']) {
+    test(`${qs} → 422 naming per_page`, async () => {
+      const res = await call(t.app, 'GET', `/v2/plans?${qs}`, { key: c.key });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(json(res).error.errors.map((e: { field: string }) => e.field), ['per_page']);
+    });
+  }
+  test('a path id of 1e0 → 422 naming id; a plain one works', async () => {
+    const res = await call(t.app, 'GET', '/v2/plans/1e0', { key: c.key });
+    assert.equal(res.statusCode, 422);
+    assert.equal(json(res).error.errors[0].field, 'id');
+    assert.equal((await call(t.app, 'GET', '/v2/plans/1', { key: c.key })).statusCode, 200);
+  });
+});

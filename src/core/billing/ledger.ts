@@ -16,7 +16,9 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000;
 
 async function append(db: Db, accountId: string, type: TransactionType, cents: Cents, description: string): Promise<Transaction> {
   if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) {
-    throw new RangeError(`ledger amount must be 1..${MAX_AMOUNT_CENTS} cents, got ${cents}`);
+    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
+      { field: 'amount', code: 'INVALID', message: `must be a positive amount up to ${formatCents(MAX_AMOUNT_CENTS)}, such as "150.00"` },
+    ]);
   }
   try {
     return await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });

@@ -56,6 +56,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END $$;
     CREATE TRIGGER transactions_immutable BEFORE UPDATE OR DELETE ON transactions
       FOR EACH ROW EXECUTE FUNCTION transactions_immutable();
+    CREATE TRIGGER transactions_no_truncate BEFORE TRUNCATE ON transactions
+      FOR EACH STATEMENT EXECUTE FUNCTION transactions_immutable();
 
     CREATE TABLE api_keys (
       id           text PRIMARY KEY,
