@@ -2,6 +2,7 @@
 // identify the key → rate limit (headers on every response) → refuse if not authorised.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Area, Caller, Db } from '../core/types.ts';
@@ -29,6 +30,23 @@ function bearer(request: FastifyRequest): string | null | undefined {
   if (h === undefined) return undefined;
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h);
   return m ? m[1]! : null;
+}
+
+/**
+ * The budget an unauthenticated caller draws on: its IPv4 address, or its IPv6 /64 (one host
+ * usually owns a whole /64, so per-address budgets would be trivially multiplied).
+ */
+export function ipBudget(ip: string): string {
+  try {
+    const addr = ipaddr.process(ip);
+    if (addr.kind() === 'ipv6') {
+      const parts = (addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+      return `ip6:${parts.join(':')}::/64`;
+    }
+    return `ip:${addr.toString()}`;
+  } catch {
+    return `ip:${ip}`;
+  }
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -63,7 +81,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (token) identity = await identify(deps.db, token);
 
     if (config.rateLimit !== false) {
-      const d = await deps.rateLimiter.consume(identity ? `key:${identity.key.id}` : `ip:${request.ip}`);
+      const d = await deps.rateLimiter.consume(identity ? `key:${identity.key.id}` : ipBudget(request.ip));
       reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
       if (!d.allowed) {
         throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });

@@ -86,3 +86,16 @@ describe('shared through Redis (REDIS_URL)', { skip: process.env.REDIS_URL ? fal
     assert.equal(last.headers['ratelimit-remaining'], '0');
   });
 });
+
+describe('per-IP budgets', () => {
+  test('IPv6 callers share a budget per /64; IPv4-mapped addresses count as IPv4', async () => {
+    const { ipBudget } = await import('../../src/http/auth.ts');
+    assert.equal(ipBudget('2001:db8:1:2::1'), ipBudget('2001:db8:1:2:ffff::9'));
+    assert.notEqual(ipBudget('2001:db8:1:2::1'), ipBudget('2001:db8:1:3::1'));
+    assert.equal(ipBudget('::ffff:203.0.113.5'), ipBudget('203.0.113.5'));
+    assert.notEqual(ipBudget('203.0.113.5'), ipBudget('203.0.113.6'));
+    const t = await startApp({ rateLimitMax: 1, rateLimitWindowS: 60 });
+    assert.equal((await call(t.app, 'GET', '/v2/account', { ip: '2001:db8:5:5::1' })).statusCode, 401);
+    assert.equal((await call(t.app, 'GET', '/v2/account', { ip: '2001:db8:5:5::2' })).statusCode, 429);
+  });
+});
