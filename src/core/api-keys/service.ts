@@ -65,6 +65,13 @@ export async function getApiKey(db: Db, id: string): Promise<ApiKey> {
   return key;
 }
 
+/** The IP allowlist of one key (the calling key, for GET /account/ip-allowlist), paged. */
+export async function listKeyAllowlist(db: Db, keyId: string, page: PageRequest): Promise<Paged<string>> {
+  const key = await getApiKey(db, keyId);
+  const start = offsetOf(page);
+  return { items: key.ip_allowlist.slice(start, start + page.perPage), total: key.ip_allowlist.length, ...page };
+}
+
 export async function listApiKeys(db: Db, accountId: string, page: PageRequest): Promise<Paged<ApiKey>> {
   const { rows, total } = await listAccountKeysPage(db, accountId, page.perPage, offsetOf(page));
   return { items: rows, total, ...page };

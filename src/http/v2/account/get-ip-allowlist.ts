@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { getApiKey } from '../../../core/api-keys/service.ts';
+import { listKeyAllowlist } from '../../../core/api-keys/service.ts';
 import { page, pageOf } from '../../reply.ts';
 import { type RouteDeps, type TypedApp, callerOf } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
@@ -15,9 +15,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       response: { 200: ListEnvelope(IpAllowlistEntrySchema), ...errorResponses },
     },
   }, async (request) => {
-    const key = await getApiKey(db, callerOf(request).keyId);
-    const { page: p, perPage } = pageOf(request.query);
-    const items = key.ip_allowlist.slice((p - 1) * perPage, p * perPage);
-    return page(request, { items, page: p, perPage, total: key.ip_allowlist.length }, allowlistEntryView);
+    const entries = await listKeyAllowlist(db, callerOf(request).keyId, pageOf(request.query));
+    return page(request, entries, allowlistEntryView);
   });
 }
