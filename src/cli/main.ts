@@ -1,5 +1,6 @@
 // hostcloud serve | worker | migrate | admin …
 import { ConfigError, loadConfig } from '../config.ts';
+import { EmbeddedError } from '../db/embedded.ts';
 import { runAdmin } from './admin.ts';
 
 const USAGE = `Usage: hostcloud <command>
@@ -48,7 +49,9 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (e) => {
-    process.stderr.write(`hostcloud: ${e instanceof ConfigError ? e.message : (e as Error).stack ?? String(e)}\n`);
+    // Setting and start-up problems are the operator's to fix: say what, without a stack trace.
+    const known = e instanceof ConfigError || e instanceof EmbeddedError;
+    process.stderr.write(`hostcloud: ${known ? e.message : e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     process.exit(1);
   },
 );

@@ -80,10 +80,10 @@ async function postgresUser(): Promise<RunAs> {
   }
 }
 
-/** Whether `user` can run `file` with `cwd` as working directory (spawn fails otherwise). */
-async function canRun(file: string, args: string[], user: RunAs, cwd?: string): Promise<boolean> {
+/** Whether `user` can run `file` successfully. */
+async function canRun(file: string, args: string[], user: RunAs): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { ...user, cwd, stdio: 'ignore' });
+    const child = spawn(file, args, { ...user, stdio: 'ignore' });
     child.on('error', () => resolve(false));
     child.on('exit', (code) => resolve(code === 0));
   });
@@ -246,7 +246,8 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
   if (typeof process.getuid === 'function' && process.getuid() === 0) {
     user = await postgresUser();
     bins = await reachableBinaries(bins, user);
-    if (!(await canRun(bins.postgres, ['--version'], user, dataDir))) {
+    // The child changes directory before it drops privileges, so ask a shell running as the user.
+    if (!(await canRun('/bin/sh', ['-c', 'cd "$0"', dataDir], user))) {
       throw new EmbeddedError(`running as root, PostgreSQL runs as the "postgres" user, which cannot reach DATA_DIR ${dataDir}. `
         + 'Choose a DATA_DIR it can reach (e.g. DATA_DIR=/var/lib/hostcloud), run as a normal user, or set DATABASE_URL.');
     }

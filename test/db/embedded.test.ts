@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { after, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connection.ts';
+import { EmbeddedError, startEmbedded } from '../../src/db/embedded.ts';
 import { openStore, resolveAdminToken } from '../../src/runtime.ts';
 
 const dirs: string[] = [];
@@ -65,4 +67,66 @@ test('the admin token is generated once and kept in DATA_DIR; ADMIN_TOKEN wins',
   assert.deepEqual(second, { token: first.token, generated: false });
   const env = await resolveAdminToken(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'from-env' }));
   assert.equal(env.token, 'from-env');
+});
+
+function postmasterPid(dataDir: string): Promise<number> {
+  return fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').then((t) => Number(t.split('\n')[0]));
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('a postmaster orphaned by a SIGKILLed process is stopped on the next start', async () => {
+  const dir = await tmpDir();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/start-embedded.ts', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c) => resolve(String(c).trim()));
+    child.on('exit', (code) => reject(new Error(`fixture exited ${code}`)));
+  });
+  assert.match(url, /^postgres:\/\//);
+  const orphan = await postmasterPid(dir);
+  child.kill('SIGKILL');
+  await new Promise((r) => child.on('exit', r));
+  assert.ok(running(orphan), 'PostgreSQL outlives a SIGKILLed parent (it runs in its own process group)');
+  const stat = await fs.readFile(`/proc/${orphan}/stat`, 'utf8');
+  assert.notEqual(Number(stat.split(') ')[1]!.split(' ')[2]), process.pid, 'not in our process group');
+
+  const server = await startEmbedded(dir);
+  try {
+    assert.equal(running(orphan), false, 'the orphan was stopped');
+    const db = connect(server.adminUrl, { max: 1 });
+    await db.pool.query('select 1');
+    await db.close();
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a PostgreSQL that cannot start reports why, without a stack trace in the message', async () => {
+  const dir = await tmpDir();
+  const first = await startEmbedded(dir);
+  await first.stop();
+  await fs.appendFile(path.join(dir, 'pg', 'postgresql.conf'), '\nthis_is_not_a_setting = 1\n');
+  await assert.rejects(startEmbedded(dir), (e: Error) => {
+    assert.ok(e instanceof EmbeddedError);
+    assert.match(e.message, /this_is_not_a_setting/);
+    return true;
+  });
+});
+
+test('as root, a DATA_DIR the postgres user cannot reach is refused with advice', { skip: process.getuid?.() !== 0 && 'needs root' }, async () => {
+  const closed = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-closed-'));
+  dirs.push(closed);
+  await fs.chmod(closed, 0o700);
+  await assert.rejects(startEmbedded(path.join(closed, 'data')), (e: Error) => {
+    assert.ok(e instanceof EmbeddedError);
+    assert.match(e.message, /cannot reach DATA_DIR .*DATA_DIR=\/var\/lib\/hostcloud/);
+    return true;
+  });
 });
