@@ -179,3 +179,14 @@ test('deposits show in GET /v2/billing/transactions with decimal-string amounts'
   const bal = json(await call(t.app, 'GET', '/v2/billing/balance', { key: c.key })).data.balance;
   assert.deepEqual(bal, { amount: '1012.29', currency: 'USD' });
 });
+
+test('the balance can only change through a ledger row, even for a direct SQL writer', async () => {
+  const c = await createCustomer(t, { deposit: '3.00' });
+  await assert.rejects(
+    db.updateTable('accounts').set({ balance_cents: 99_900 } as never).where('id', '=', c.accountId).execute(),
+    /only through a transactions row/,
+  );
+  await db.updateTable('accounts').set({ name: 'Renamed' }).where('id', '=', c.accountId).execute();
+  const row = await db.selectFrom('accounts').select(['balance_cents', 'name']).where('id', '=', c.accountId).executeTakeFirstOrThrow();
+  assert.deepEqual(row, { balance_cents: 300, name: 'Renamed' });
+});

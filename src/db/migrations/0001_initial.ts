@@ -49,6 +49,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE TRIGGER transactions_apply_to_balance BEFORE INSERT ON transactions
       FOR EACH ROW EXECUTE FUNCTION transactions_apply_to_balance();
 
+    -- The balance is the sum of the ledger: only the ledger trigger above may change it.
+    CREATE FUNCTION accounts_balance_via_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.balance_cents IS DISTINCT FROM OLD.balance_cents AND pg_trigger_depth() < 2 THEN
+        RAISE EXCEPTION 'balance_cents changes only through a transactions row' USING ERRCODE = 'integrity_constraint_violation';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER accounts_balance_via_ledger BEFORE UPDATE OF balance_cents ON accounts
+      FOR EACH ROW EXECUTE FUNCTION accounts_balance_via_ledger();
+
     -- Ledger rows are history: they are never edited or removed.
     CREATE FUNCTION transactions_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -130,11 +141,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       active boolean NOT NULL DEFAULT true
     );
 
+    -- A ladder: tiers never overlap, so each server count has at most one tier, and only the
+    -- top tier can be open-ended (two open-ended tiers, or one below another, would overlap).
     CREATE TABLE reseller_tiers (
       id                  serial PRIMARY KEY,
       min_servers         int NOT NULL UNIQUE CHECK (min_servers >= 0),
       max_servers         int CHECK (max_servers IS NULL OR max_servers >= min_servers),
-      discount_percentage numeric(5, 2) NOT NULL CHECK (discount_percentage >= 0 AND discount_percentage <= 100)
+      discount_percentage numeric(5, 2) NOT NULL CHECK (discount_percentage >= 0 AND discount_percentage <= 100),
+      CONSTRAINT reseller_tiers_no_overlap EXCLUDE USING gist (int4range(min_servers, max_servers, '[]') WITH &&)
     );
 
     -- Per-unit prices of custom-mode servers and add-ons, per monthly cycle.
@@ -174,6 +188,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     DROP TABLE system_markers, ip_subnet_packages, dedicated_packages, colocation_packages, email_packages,
       unit_prices, reseller_tiers, departments, hosting_packages, tld_prices, operating_systems, plans,
       locations, api_keys, transactions, accounts CASCADE;
-    DROP FUNCTION transactions_apply_to_balance(), transactions_immutable();
+    DROP FUNCTION transactions_apply_to_balance(), transactions_immutable(), accounts_balance_via_ledger();
   `.execute(db);
 }
