@@ -15,6 +15,7 @@ import { registerAuth } from './auth.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { sendError } from './errors.ts';
 import { ErrorEnvelope, MoneySchema } from './schemas.ts';
 import { registerV2 } from './v2/index.ts';
@@ -36,6 +37,20 @@ export type App = TypedApp;
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 
+/**
+ * PostgreSQL text cannot hold NUL (U+0000); refuse it at the door, naming the field, rather than
+ * letting it fail deep in a query.
+ */
+function refuseNul(key: string, value: unknown): unknown {
+  const texts = Array.isArray(value) ? value : [value];
+  if (texts.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
+      { field: key === '' ? 'body' : key, code: 'INVALID', message: 'must not contain the NUL character' },
+    ]);
+  }
+  return value;
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const now = deps.now ?? (() => new Date());
@@ -46,6 +61,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    frameworkErrors: (err, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      const api = err.code === 'FST_ERR_BAD_URL'
+        ? new ApiError('REQUEST_MALFORMED', 'The URL is not validly encoded')
+        : new ApiError('REQUEST_MALFORMED', 'The request could not be read');
+      return sendError(config.publicUrl, api, request, reply);
+    },
+    clientErrorHandler: clientErrorHandler(config.publicUrl),
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -62,9 +85,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch {
-      done(new ApiError('REQUEST_MALFORMED', 'The request body is not valid JSON'), undefined);
+      done(null, secureJson.parse(text, refuseNul, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (e) {
+      done(e instanceof ApiError ? e : new ApiError('REQUEST_MALFORMED', 'The request body is not valid JSON'), undefined);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    for (const part of [request.params, request.query] as Record<string, unknown>[]) {
+      for (const [k, v] of Object.entries(part ?? {})) refuseNul(k, v);
     }
   });
 

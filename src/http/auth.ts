@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
+import { ipAllowed } from '../core/api-keys/ip-allowlist.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Area, Caller, Db } from '../core/types.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -81,7 +82,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (token) identity = await identify(deps.db, token);
 
     if (config.rateLimit !== false) {
-      const d = await deps.rateLimiter.consume(identity ? `key:${identity.key.id}` : ipBudget(request.ip));
+      // A key spends its own budget only when used from an address it allows: a leaked key used
+      // from elsewhere spends that caller's IP budget and cannot exhaust the owner's.
+      const ownBudget = identity !== null && ipAllowed(request.ip, identity.key.ip_allowlist);
+      const d = await deps.rateLimiter.consume(ownBudget ? `key:${identity!.key.id}` : ipBudget(request.ip));
       reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
       if (!d.allowed) {
         throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });

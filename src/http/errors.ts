@@ -12,6 +12,10 @@ const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUN
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown }).code;
+  // Text PostgreSQL cannot store (a NUL that slipped past the door, invalid UTF-8): bad input.
+  if (code === '22021' || code === '22P05') {
+    return new ApiError('VALIDATION_FAILED', 'A parameter contains characters that cannot be stored');
+  }
   if (typeof code === 'string' && UNAVAILABLE.has(code)) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
   }

@@ -241,3 +241,52 @@ describe('integers in query and path are plain digits', () => {
     assert.equal((await call(t.app, 'GET', '/v2/plans/1', { key: c.key })).statusCode, 200);
   });
 });
+
+describe('requests that fail before routing', () => {
+  test('an undecodable URL → 400 REQUEST_MALFORMED in the envelope', async () => {
+    const res = await call(t.app, 'GET', '/v2/%zz', { key: c.key });
+    assertErrorEnvelope(res, 400, 'REQUEST_MALFORMED');
+  });
+
+  test('over a real socket: oversized headers and a broken Content-Length → the envelope', async () => {
+    const net = await import('node:net');
+    const app = await t.sibling();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as { port: number }).port;
+    const raw = (text: string) => new Promise<string>((resolve, reject) => {
+      const s = net.connect(port, '127.0.0.1', () => s.write(text));
+      let out = '';
+      s.on('data', (d) => (out += d));
+      s.on('end', () => resolve(out));
+      s.on('error', reject);
+    });
+    for (const req of [
+      `GET /v2/plans HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      'POST /v2/plans HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
+      const out = await raw(req);
+      assert.match(out, /^HTTP\/1\.1 400 /);
+      const body = JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4));
+      assert.equal(body.error.code, 'REQUEST_MALFORMED');
+      assert.match(body.error.request_id, /^req_/);
+      assert.equal(body.error.doc_url, 'http://api.test/v2/docs/errors#REQUEST_MALFORMED');
+    }
+  });
+});
+
+describe('NUL characters', () => {
+  test('in a body string, a path id or a query value → 422 naming the field, never a 500', async () => {
+    const admin = { authorization: `Bearer ${t.adminToken}` };
+    const body = await call(t.app, 'POST', '/admin/v1/accounts', { headers: admin, body: { email: 'nul@example.com', name: 'a\u0000b' } });
+    assert.equal(body.statusCode, 422, body.body);
+    assert.deepEqual(json(body).error.errors.map((e: { field: string }) => e.field), ['name']);
+    const param = await call(t.app, 'GET', '/admin/v1/accounts/acc%00x', { headers: admin });
+    assert.equal(param.statusCode, 422);
+    assert.equal(json(param).error.errors[0].field, 'id');
+    const query = await call(t.app, 'GET', '/v2/billing/transactions?type=dep%00osit', { key: c.key });
+    assert.equal(query.statusCode, 422);
+    assert.equal(json(query).error.errors[0].field, 'type');
+    const escaped = await call(t.app, 'POST', '/admin/v1/accounts', { headers: admin, body: { email: 'bs@example.com', name: 'back\\u0000slash' } });
+    assert.equal(escaped.statusCode, 201, 'a literal backslash-u text is fine');
+  });
+});

@@ -99,3 +99,17 @@ describe('per-IP budgets', () => {
     assert.equal((await call(t.app, 'GET', '/v2/account', { ip: '2001:db8:5:5::2' })).statusCode, 429);
   });
 });
+
+describe('whose budget', () => {
+  test('a key used from a disallowed IP spends that IP budget, not the owner key budget', async () => {
+    const t = await startApp({ rateLimitMax: 3, rateLimitWindowS: 60 });
+    const c = await createCustomer(t, { ipAllowlist: ['203.0.113.10'] });
+    for (let i = 0; i < 4; i++) {
+      const res = await call(t.app, 'GET', '/v2/account', { key: c.key, ip: '198.51.100.66' });
+      assert.equal(res.statusCode, i < 3 ? 403 : 429);
+    }
+    const owner = await call(t.app, 'GET', '/v2/account', { key: c.key, ip: '203.0.113.10' });
+    assert.equal(owner.statusCode, 200, 'the owner still has their whole budget');
+    assert.equal(owner.headers['ratelimit-remaining'], '2');
+  });
+});
