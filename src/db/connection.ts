@@ -16,10 +16,19 @@ export interface Database {
 export interface PoolOptions {
   /** Most connections this process opens. Default 10. */
   max?: number;
+  /** How long to wait for a connection before failing. Default 5000 ms. */
+  connectTimeoutMs?: number;
 }
 
 export function connect(url: string, opts: PoolOptions = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    // A database that hangs must not hang requests: fail fast, answer 503, let the client retry.
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+    statement_timeout: 30_000,
+    idle_in_transaction_session_timeout: 60_000,
+  });
   // An idle client that loses its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

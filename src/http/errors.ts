@@ -7,7 +7,9 @@ import { ERROR_CODES } from './error-codes.ts';
 import { fieldErrors } from './validation.ts';
 
 // The database is down, restarting or out of connections: the client should retry, not report a bug.
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+// 57014 is a statement cancelled by statement_timeout; the pool's own connect timeout has no code.
+const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '57014']);
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/;
 
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
@@ -16,7 +18,7 @@ export function toApiError(err: unknown): ApiError | null {
   if (code === '22021' || code === '22P05') {
     return new ApiError('VALIDATION_FAILED', 'A parameter contains characters that cannot be stored');
   }
-  if (typeof code === 'string' && UNAVAILABLE.has(code)) {
+  if ((typeof code === 'string' && UNAVAILABLE.has(code)) || (err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message))) {
     return new ApiError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
   }
   const e = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };

@@ -60,3 +60,28 @@ test('/readyz answers 503 SERVICE_UNAVAILABLE when the database is unreachable; 
     await broken.close();
   }
 });
+
+test('a database that accepts connections but never answers: /readyz says 503 within seconds', async () => {
+  const net = await import('node:net');
+  const sockets: import('node:net').Socket[] = [];
+  const blackHole = net.createServer((s) => sockets.push(s));
+  await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
+  const port = (blackHole.address() as { port: number }).port;
+  const hung = connect(`postgres://postgres@127.0.0.1:${port}/none`, { max: 1, connectTimeoutMs: 1_000 });
+  const rateLimiter = createRateLimiter({ max: 100, windowS: 60 });
+  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: hung.db, rateLimiter, adminToken: 'x', logger: createLogger('silent') });
+  try {
+    const started = Date.now();
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.ok(Date.now() - started < 4_000, `took ${Date.now() - started} ms`);
+    const customer = await app.inject({ method: 'GET', url: '/v2/account', headers: { authorization: `Bearer hc_live_${'b'.repeat(40)}` } });
+    assert.equal(customer.statusCode, 503, 'the pool gives up after its connect timeout');
+    assert.equal(JSON.parse(customer.body).error.code, 'SERVICE_UNAVAILABLE');
+  } finally {
+    await app.close();
+    for (const s of sockets) s.destroy();
+    blackHole.close();
+    await hung.close().catch(() => {});
+  }
+});
