@@ -63,13 +63,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
   }
+  const adminToken = str(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 24) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 24 characters (or leave it unset to have one generated)');
+  }
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl: str(env, 'DATABASE_URL'),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
-    adminToken: str(env, 'ADMIN_TOKEN'),
+    adminToken,
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),

@@ -33,9 +33,14 @@ export async function serve(config: Config): Promise<void> {
     '',
     `  Hostcloud is listening on http://${config.host}:${port}  (public URL ${config.publicUrl})`,
     `  Database: ${where}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; worker: ${config.worker}`,
-    `  Admin token${generated ? ' (new, saved in DATA_DIR/admin-token)' : ''}: ${token}`,
+    // Printed in full once, when it is made; afterwards only recognisably, so restarts do not
+    // keep writing the secret into service logs.
+    generated
+      ? `  Admin token (new, saved in ${config.dataDir}/admin-token): ${token}`
+      : `  Admin token: ${token.slice(0, 10)}… (${config.adminToken ? 'from ADMIN_TOKEN' : `in ${config.dataDir}/admin-token`})`,
     `  Try: curl -s http://${config.host}:${port}/healthz`,
-    `       npx hostcloud admin accounts create --email you@example.com --name You --deposit 100 --key 127.0.0.1/32`,
+    `       DATA_DIR=${config.dataDir} npx hostcloud admin --url http://127.0.0.1:${port} accounts create \\
+         --email you@example.com --name You --deposit 100 --key 127.0.0.1/32`,
     '',
   ].join('\n') + '\n');
   if (config.worker === 'embedded') {

@@ -73,7 +73,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (mode === 'admin') {
       const token = bearer(request);
       if (token === undefined) throw new ApiError('AUTH_REQUIRED', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
-      if (token === null || !sameSecret(token, deps.adminToken)) throw new ApiError('AUTH_INVALID', 'The admin token is invalid');
+      if (token === null || !sameSecret(token, deps.adminToken)) {
+        // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
+        const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);
+        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+        throw new ApiError('AUTH_INVALID', 'The admin token is invalid');
+      }
       return;
     }
 

@@ -113,3 +113,19 @@ describe('whose budget', () => {
     assert.equal(owner.headers['ratelimit-remaining'], '2');
   });
 });
+
+describe('admin API', () => {
+  test('the operator is not throttled; wrong admin tokens spend a per-IP budget', async () => {
+    const t = await startApp({ rateLimitMax: 2, rateLimitWindowS: 60 });
+    const good = { authorization: `Bearer ${t.adminToken}` };
+    for (let i = 0; i < 4; i++) {
+      assert.equal((await call(t.app, 'GET', '/admin/v1/plans', { headers: good })).statusCode, 200);
+    }
+    const bad = { authorization: 'Bearer guess-guess-guess-guess' };
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await call(t.app, 'GET', '/admin/v1/plans', { headers: bad, ip: '198.51.100.9' })).statusCode);
+    assert.deepEqual(codes, [401, 401, 429]);
+    assert.equal((await call(t.app, 'GET', '/admin/v1/plans', { headers: bad, ip: '198.51.100.10' })).statusCode, 401, 'another IP has its own budget');
+    assert.equal((await call(t.app, 'GET', '/admin/v1/plans', { headers: good, ip: '198.51.100.9' })).statusCode, 200, 'the right token still works');
+  });
+});
