@@ -6,8 +6,9 @@ import { ApiError, notFound } from '../errors.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Transaction, TransactionType } from '../../db/schema.ts';
-import { type Cents, formatCents } from '../money.ts';
+import { type Cents, formatCents, parseAmount } from '../money.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 
@@ -33,6 +34,15 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
 
 export function deposit(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
   return append(db, accountId, 'deposit', cents, description);
+}
+
+/** An operator's top-up: a decimal amount ("150.00") as typed, in a transaction of its own. */
+export function depositAmount(db: Db, accountId: string, amount: string, description = 'Deposit'): Promise<Transaction> {
+  const cents = parseAmount(amount);
+  if (cents === null) {
+    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'amount', code: 'INVALID', message: 'must be an amount such as "150.00"' }]);
+  }
+  return inTransaction(db, (trx) => deposit(trx, accountId, cents, description));
 }
 
 /**

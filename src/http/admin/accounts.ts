@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { createAccount, getAccount, updateAccount } from '../../core/accounts/service.ts';
-import { deposit } from '../../core/billing/ledger.ts';
-import { parseAmount } from '../../core/money.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { depositAmount } from '../../core/billing/ledger.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, StringEnum, errorResponses } from '../schemas.ts';
@@ -63,9 +61,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       response: { 201: Envelope(TransactionSchema), ...errorResponses },
     },
   }, async (request, reply) => {
-    // The schema has checked the form; the ledger checks the range (0 and over the maximum → 422).
-    const cents = parseAmount(request.body.amount) ?? 0;
-    const tx = await inTransaction(db, (trx) => deposit(trx, request.params.id, cents, request.body.description ?? 'Deposit'));
+    const tx = await depositAmount(db, request.params.id, request.body.amount, request.body.description);
     return reply.code(201).send(ok(request, transactionView(tx)));
   });
 }
