@@ -18,6 +18,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['fastify', 'fastify/*', '@fastify/*', '**/http/**'], message: 'The core never imports the HTTP layer.' },
         { group: ['pg'], message: 'The core reaches PostgreSQL only through src/db repositories.' },
+        { group: ['kysely'], importNames: ['sql'], message: 'SQL text belongs in src/db, not in the core.' },
       ] }],
     },
   },

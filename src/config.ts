@@ -2,6 +2,7 @@
 // the README's settings table; a malformed value stops the process with a clear message
 // rather than running with a surprise.
 import path from 'node:path';
+import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
 
 export interface Config {
   /** PORT — listen port. Default 8080. */
@@ -22,7 +23,7 @@ export interface Config {
   rateLimitMax: number;
   /** RATE_LIMIT_WINDOW_S — window length in seconds. Default 60. */
   rateLimitWindowS: number;
-  /** TRUST_PROXY — comma-separated proxy addresses/CIDRs whose X-Forwarded-For is honoured. Default off. */
+  /** TRUST_PROXY — comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-For is honoured. Default off. */
   trustProxy: string[] | false;
   /** WORKER — `embedded` runs the worker inside `serve`, `off` does not. Default embedded. */
   worker: 'embedded' | 'off';
@@ -35,6 +36,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -57,6 +61,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`WORKER must be "embedded" or "off", got "${worker}"`);
   }
   const trust = str(env, 'TRUST_PROXY');
+  const proxies = trust === undefined || trust === 'off' ? false : trust.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const p of proxies || []) {
+    // proxy-addr also knows these names; "true"/"*" (trust anyone) is refused on purpose.
+    if (!PROXY_NAMES.includes(p) && normaliseEntry(p) === null) {
+      throw new ConfigError(`TRUST_PROXY must list proxy IP addresses or CIDRs (comma-separated) or loopback/linklocal/uniquelocal, got "${p}"`);
+    }
+  }
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicUrl);
@@ -77,10 +90,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
-    trustProxy: trust === undefined || trust === 'off' ? false : trust.split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: proxies,
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
-    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logLevel,
   };
 }

@@ -68,3 +68,15 @@ test('doc_url of an error points at its anchor on the errors page', async () => 
   const page = (await call(t.app, 'GET', '/v2/docs/errors')).body;
   assert.ok(page.includes(`id="${err.doc_url.split('#')[1]}"`));
 });
+
+test('no wildcard paths in the OpenAPI document; every path parameter is declared', async () => {
+  const doc = json(await call(t.app, 'GET', '/v2/openapi.json'));
+  for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>)) {
+    assert.ok(!p.includes('*'), `wildcard path ${p}`);
+    const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const op of Object.values(ops)) {
+      const declared = (op.parameters ?? []).filter((x) => x.in === 'path').map((x) => x.name);
+      assert.deepEqual(declared.sort(), [...names].sort(), `${p} path parameters`);
+    }
+  }
+});

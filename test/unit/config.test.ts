@@ -24,7 +24,9 @@ test('values are read and checked', () => {
   assert.deepEqual(c.trustProxy, ['10.0.0.1', '10.1.0.0/16']);
   assert.equal(c.worker, 'off');
   assert.equal(c.rateLimitMax, 5);
-  for (const env of [{ PORT: 'abc' }, { PORT: '70000' }, { WORKER: 'maybe' }, { RATE_LIMIT_MAX: '0' }, { PUBLIC_URL: 'not a url' }, { SIM_DELAY_MS: '-1' }, { ADMIN_TOKEN: 'short' }]) {
+  assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback, 2001:db8::/32' }).trustProxy, ['loopback', '2001:db8::/32']);
+  assert.equal(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, false);
+  for (const env of [{ PORT: 'abc' }, { PORT: '70000' }, { WORKER: 'maybe' }, { RATE_LIMIT_MAX: '0' }, { PUBLIC_URL: 'not a url' }, { SIM_DELAY_MS: '-1' }, { ADMIN_TOKEN: 'short' }, { LOG_LEVEL: 'verbose' }, { TRUST_PROXY: 'true' }, { TRUST_PROXY: '10.0.0.1 10.0.0.2' }]) {
     assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
   }
 });

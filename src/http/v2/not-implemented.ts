@@ -5,18 +5,24 @@ import type { Area } from '../../core/types.ts';
 import type { TypedApp } from '../route-types.ts';
 import { errorResponses } from '../schemas.ts';
 
-const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area; what: string }[] = [
+const ALL: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+// `hidden` routes catch deeper paths (an unencoded CIDR slash, /invoices/{id}/pdf) without
+// putting wildcard paths, which client generators cannot use, into the OpenAPI document.
+const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area; what: string; hidden?: boolean }[] = [
   { method: 'POST', url: '/sub-users', area: 'sub_users', what: 'Inviting sub-users' },
   { method: 'PATCH', url: '/account', area: 'account', what: 'Editing account data' },
   { method: 'POST', url: '/account/api-keys', area: 'account', what: 'Creating API keys' },
   { method: 'DELETE', url: '/account/api-keys/:id', area: 'account', what: 'Deleting API keys' },
   { method: 'POST', url: '/account/ip-allowlist', area: 'account', what: 'Changing the IP allowlist' },
-  // Both forms: the entry in the path (a CIDR has a slash, hence the wildcard) or in a body.
+  // Both forms: the entry in the path (a CIDR's slash URL-encoded as %2F) or in a body.
   { method: 'DELETE', url: '/account/ip-allowlist', area: 'account', what: 'Changing the IP allowlist' },
-  { method: 'DELETE', url: '/account/ip-allowlist/*', area: 'account', what: 'Changing the IP allowlist' },
+  { method: 'DELETE', url: '/account/ip-allowlist/:entry', area: 'account', what: 'Changing the IP allowlist' },
+  { method: 'DELETE', url: '/account/ip-allowlist/:entry/*', area: 'account', what: 'Changing the IP allowlist', hidden: true },
   { method: 'POST', url: '/billing/deposits', area: 'billing', what: 'Topping up the balance' },
-  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/billing/invoices', area: 'billing', what: 'Invoice management' },
-  { method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/billing/invoices/*', area: 'billing', what: 'Invoice management' },
+  { method: ALL, url: '/billing/invoices', area: 'billing', what: 'Invoice management' },
+  { method: ALL, url: '/billing/invoices/:id', area: 'billing', what: 'Invoice management' },
+  { method: ALL, url: '/billing/invoices/:id/*', area: 'billing', what: 'Invoice management', hidden: true },
 ];
 
 export function register(app: TypedApp) {
@@ -25,7 +31,7 @@ export function register(app: TypedApp) {
       method: r.method,
       url: r.url,
       config: { area: r.area },
-      schema: { tags: ['Panel only'], summary: `${r.what} is done in the web panel (501)`, response: { ...errorResponses } },
+      schema: { hide: r.hidden ?? false, tags: ['Panel only'], summary: `${r.what} is done in the web panel (501)`, response: { ...errorResponses } },
       handler: async () => {
         throw new ApiError('NOT_IMPLEMENTED', `${r.what} is done in the web panel, not through the API`);
       },
