@@ -99,6 +99,9 @@ describe('IP allowlist', () => {
     assert.equal(ok.statusCode, 200);
     const untrustedPeer = await call(proxied, 'GET', '/v2/account', { key: k.key, ip: '198.51.100.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
     assert.equal(code(untrustedPeer), 'AUTH_IP_NOT_ALLOWED', 'only the named proxy may speak for the client');
+    // A client that prepends an allowed address of its own: the proxy appended the real one.
+    const chain = await call(proxied, 'GET', '/v2/account', { key: k.key, ip: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' } });
+    assert.equal(code(chain), 'AUTH_IP_NOT_ALLOWED', 'only the address the trusted proxy saw counts');
   });
 });
 
