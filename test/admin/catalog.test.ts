@@ -1,5 +1,6 @@
-// Admin catalog management: the same routes for seven tables. One table-driven suite checks each
-// table's create/get/list/patch and validation; specific tests cover DB rules and the v2 side.
+// Admin catalog management: the same routes for eleven tables. One table-driven suite checks each
+// table's create/get/list/patch and validation; specific tests cover the catalog rules (the tier
+// ladder, the price ceiling, discount decimals) and the v2 side. Unit prices: unit-prices.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
@@ -39,6 +40,8 @@ interface Case {
   missing: string;
   /** The key the row is addressed by (the id, or the TLD). */
   keyOf?: (row: Body) => string;
+  /** Runs before the first POST (e.g. to make room in the tier ladder). */
+  setup?: () => Promise<void>;
 }
 
 const CASES: Case[] = [
@@ -93,11 +96,51 @@ const CASES: Case[] = [
   },
   {
     path: 'reseller-tiers', seeded: 4,
+    // The seeded top tier (100+) is open-ended and every tier must stay clear of the others: close
+    // it at 499 so that 500–999 is free. The ladder tests below start from this state.
+    setup: async () => {
+      const top = json(await adminCall(t, 'GET', '/admin/v1/reseller-tiers?per_page=100')).data.at(-1);
+      assert.deepEqual([top.min_servers, top.max_servers], [100, null]);
+      const res = await adminCall(t, 'PATCH', `/admin/v1/reseller-tiers/${top.id}`, { max_servers: 499 });
+      assert.equal(res.statusCode, 200, res.body);
+    },
     create: { min_servers: 500, max_servers: 999, discount_percentage: 20 },
     shown: { min_servers: 500, max_servers: 999, discount_percentage: 20 },
     required: ['min_servers', 'discount_percentage'],
     patch: { discount_percentage: 33.33 }, patched: { discount_percentage: 33.33 },
     wrongType: { discount_percentage: '20' }, outOfRange: { discount_percentage: 100.5 }, missing: '999999',
+  },
+  {
+    path: 'email-packages', seeded: 2,
+    create: { name: 'Mail Test', disk_quota_mb: 1024, max_accounts: 3, monthly_price: '2.5' },
+    shown: { name: 'Mail Test', disk_quota_mb: 1024, max_accounts: 3, monthly_price: '2.50' },
+    required: ['name', 'disk_quota_mb', 'max_accounts', 'monthly_price'],
+    patch: { max_accounts: 10, monthly_price: '3' }, patched: { max_accounts: 10, monthly_price: '3.00' },
+    wrongType: { max_accounts: '3' }, outOfRange: { disk_quota_mb: 0 }, missing: '999999',
+  },
+  {
+    path: 'colocation-packages', seeded: 2,
+    create: { name: 'Half Rack', type: 'half_rack', monthly_price: '499' },
+    shown: { name: 'Half Rack', type: 'half_rack', monthly_price: '499.00' },
+    required: ['name', 'type', 'monthly_price'],
+    patch: { name: 'Half Rack Plus', monthly_price: '549.99' }, patched: { name: 'Half Rack Plus', monthly_price: '549.99' },
+    wrongType: { type: 2 }, outOfRange: { type: 'half rack!' }, missing: '999999',
+  },
+  {
+    path: 'dedicated-packages', seeded: 2,
+    create: { name: 'Dedicated Xeon', cpu_cores: 16, ram_gb: 128, storage_gb: 2000, monthly_price: '149' },
+    shown: { name: 'Dedicated Xeon', cpu_cores: 16, ram_gb: 128, storage_gb: 2000, monthly_price: '149.00' },
+    required: ['name', 'cpu_cores', 'ram_gb', 'storage_gb', 'monthly_price'],
+    patch: { ram_gb: 256 }, patched: { ram_gb: 256 },
+    wrongType: { cpu_cores: 'many' }, outOfRange: { storage_gb: 0 }, missing: '999999',
+  },
+  {
+    path: 'ip-subnet-packages', seeded: 3,
+    create: { name: 'IPv4 /27', subnet_size: 27, monthly_price: '55' },
+    shown: { name: 'IPv4 /27', subnet_size: 27, monthly_price: '55.00' },
+    required: ['name', 'subnet_size', 'monthly_price'],
+    patch: { name: 'IPv4 /26', subnet_size: 26 }, patched: { name: 'IPv4 /26', subnet_size: 26 },
+    wrongType: { subnet_size: '27' }, outOfRange: { subnet_size: 7 }, missing: '999999',
   },
 ];
 
@@ -108,13 +151,14 @@ for (const c of CASES) {
     let created: Body;
 
     test('POST → 201 with the row (money as strings, defaults filled)', async () => {
+      await c.setup?.();
       const res = await adminCall(t, 'POST', base, c.create);
       assert.equal(res.statusCode, 201, res.body);
       const body = json(res);
       assert.equal(body.meta.version, '2.0.0');
       created = body.data;
       const { id, ...rest } = created;
-      if (!c.keyOf) assert.ok(Number.isInteger(id) && (id as number) > 0);
+      if (!c.keyOf) assert.ok(Number.isInteger(id) && (id as number) > 0, 'Number.isInteger(id) && (id as number) > 0');
       assert.deepEqual(rest, c.shown);
       // No *_cents column leaks next to the money strings.
       assert.equal(Object.keys(created).some((k) => k.endsWith('_cents')), false);
@@ -133,7 +177,7 @@ for (const c of CASES) {
       assert.deepEqual(all.meta.pagination, { page: 1, per_page: 100, total, total_pages: 1 });
       assert.deepEqual(all.data.find((r: Body) => keyOf(r) === keyOf(created)), created);
       const p2 = json(await adminCall(t, 'GET', `${base}?per_page=2&page=2`));
-      assert.equal(p2.data.length, 2);
+      assert.equal(p2.data.length, Math.min(2, total - 2));
       assert.deepEqual(p2.data, all.data.slice(2, 4));
       assert.deepEqual(p2.meta.pagination, { page: 2, per_page: 2, total, total_pages: Math.ceil(total / 2) });
       const past = json(await adminCall(t, 'GET', `${base}?page=99`));
@@ -199,9 +243,31 @@ test('money fields take decimal strings only', async () => {
   const res = await adminCall(t, 'POST', '/admin/v1/plans', { ...plan, price: '0' });
   assert.equal(res.statusCode, 201, res.body);
   assert.equal(json(res).data.price, '0.00');
-  const big = await adminCall(t, 'PATCH', `/admin/v1/plans/${json(res).data.id}`, { price: '99999999.99' });
-  assert.equal(big.statusCode, 200, big.body);
-  assert.equal(json(big).data.price, '99999999.99');
+});
+
+test('prices above the largest ledger movement (10000000.00) → 422 naming the field; the maximum itself is accepted', async () => {
+  const plan = { name: 'Ceiling', cpu_cores: 1, ram_mb: 512, storage_gb: 10, bandwidth_gb: 100 };
+  // The wire format admits up to 99999999.99; the catalog may not price what the ledger cannot charge.
+  for (const price of ['10000000.01', '10000001', '99999999.99']) {
+    assertInvalid(await adminCall(t, 'POST', '/admin/v1/plans', { ...plan, price }), ['price']);
+  }
+  const res = await adminCall(t, 'POST', '/admin/v1/plans', { ...plan, price: '10000000.00' });
+  assert.equal(res.statusCode, 201, res.body);
+  assert.equal(json(res).data.price, '10000000.00');
+  const url = `/admin/v1/plans/${json(res).data.id}`;
+  const refused = await adminCall(t, 'PATCH', url, { price: '10000000.01' });
+  assertInvalid(refused, ['price']);
+  assert.match(json(refused).error.errors[0].message, /10000000\.00/);
+  assert.equal(json(await adminCall(t, 'GET', url)).data.price, '10000000.00');
+  // Every money field of every family, several at once.
+  assertInvalid(await adminCall(t, 'POST', '/admin/v1/tld-prices', { tld: '.ceil', register: '10000000.01', renewal: '99999999.99', transfer: '1' }), ['register', 'renewal']);
+  assertNotFound(await adminCall(t, 'GET', '/admin/v1/tld-prices/ceil'));
+  assertInvalid(await adminCall(t, 'PATCH', '/admin/v1/hosting-packages/1', { yearly_price: '20000000' }), ['yearly_price']);
+  assertInvalid(await adminCall(t, 'POST', '/admin/v1/email-packages', { name: 'M', disk_quota_mb: 1, max_accounts: 1, monthly_price: '10000000.01' }), ['monthly_price']);
+  assertInvalid(await adminCall(t, 'PATCH', '/admin/v1/colocation-packages/1', { monthly_price: '10000000.01' }), ['monthly_price']);
+  assertInvalid(await adminCall(t, 'PATCH', '/admin/v1/dedicated-packages/1', { monthly_price: '10000000.01' }), ['monthly_price']);
+  assertInvalid(await adminCall(t, 'PATCH', '/admin/v1/ip-subnet-packages/1', { monthly_price: '10000000.01' }), ['monthly_price']);
+  assert.equal(json(await adminCall(t, 'GET', '/admin/v1/colocation-packages/1')).data.monthly_price, '49.00');
 });
 
 // ---- database rules come back as 422 naming the field -----------------------------------------
@@ -252,25 +318,94 @@ test('TLD years_max below years_min → 422 naming years_max', async () => {
   assertNotFound(await adminCall(t, 'GET', '/admin/v1/tld-prices/yy'));
 });
 
-test('reseller tiers: max below min, duplicate min → 422 naming the field; open-ended top tier', async () => {
-  assertInvalid(await adminCall(t, 'POST', '/admin/v1/reseller-tiers', { min_servers: 1000, max_servers: 10, discount_percentage: 1 }), ['max_servers']);
-  assertInvalid(await adminCall(t, 'POST', '/admin/v1/reseller-tiers', { min_servers: 10, max_servers: 20, discount_percentage: 1 }), ['min_servers']);
-  const list = json(await adminCall(t, 'GET', '/admin/v1/reseller-tiers?per_page=100')).data;
-  const first = list[0];
-  assertInvalid(await adminCall(t, 'PATCH', `/admin/v1/reseller-tiers/${first.id}`, { max_servers: -1 }), ['max_servers']);
-  assertInvalid(await adminCall(t, 'PATCH', `/admin/v1/reseller-tiers/${first.id}`, { min_servers: 10, max_servers: 10 }), ['min_servers']);
-  assertInvalid(await adminCall(t, 'PATCH', `/admin/v1/reseller-tiers/${first.id}`, { min_servers: 20 }), ['max_servers']);
-  assert.deepEqual(json(await adminCall(t, 'GET', `/admin/v1/reseller-tiers/${first.id}`)).data, first);
-  // Tiers are listed by min_servers; the top one is open-ended with a null maximum.
-  const mins = list.map((r: Body) => r.min_servers);
-  assert.deepEqual(mins, [...mins].sort((a, b) => a - b));
-  assert.equal(list.find((r: Body) => r.min_servers === 100).max_servers, null);
-  const open = await adminCall(t, 'POST', '/admin/v1/reseller-tiers', { min_servers: 5000, max_servers: null, discount_percentage: 0.07 });
-  assert.equal(open.statusCode, 201, open.body);
-  assert.equal(json(open).data.max_servers, null);
-  assert.equal(json(open).data.discount_percentage, 0.07);
-  assertInvalid(await adminCall(t, 'POST', '/admin/v1/reseller-tiers', { min_servers: 6000, discount_percentage: 1.005 }), ['discount_percentage']);
-  assertInvalid(await adminCall(t, 'POST', '/admin/v1/reseller-tiers', { min_servers: 6000, discount_percentage: -1 }), ['discount_percentage']);
+// ---- the reseller tier ladder ----------------------------------------------------------------
+
+describe('reseller tiers form a ladder: no overlaps, one open-ended top tier', () => {
+  const url = '/admin/v1/reseller-tiers';
+  const ladder = async (): Promise<Body[]> => json(await adminCall(t, 'GET', `${url}?per_page=100`)).data;
+  const ranges = (rows: Body[]) => rows.map((r) => [r.min_servers, r.max_servers]);
+  const tier = async (min: number) => (await ladder()).find((r) => r.min_servers === min)!;
+  function assertOverlap(res: Res) {
+    assertInvalid(res, ['min_servers']);
+    assert.match(json(res).error.errors[0].message, /overlaps an existing tier \(tiers form a ladder; only the top tier is open-ended\)/);
+  }
+
+  test('the starting ladder (the table suite closed the seeded top tier at 499 and added 500–999)', async () => {
+    const rows = await ladder();
+    assert.deepEqual(ranges(rows), [[0, 9], [10, 49], [50, 99], [100, 499], [500, 999]]);
+  });
+
+  test('max below min, duplicate min → 422 naming the field; nothing changes', async () => {
+    const before = await ladder();
+    assertInvalid(await adminCall(t, 'POST', url, { min_servers: 1000, max_servers: 10, discount_percentage: 1 }), ['max_servers']);
+    assertInvalid(await adminCall(t, 'POST', url, { min_servers: 10, max_servers: 20, discount_percentage: 1 }), ['min_servers']);
+    const first = before[0]!;
+    assertInvalid(await adminCall(t, 'PATCH', `${url}/${first.id}`, { max_servers: -1 }), ['max_servers']);
+    assertInvalid(await adminCall(t, 'PATCH', `${url}/${first.id}`, { min_servers: 10, max_servers: 10 }), ['min_servers']);
+    assertInvalid(await adminCall(t, 'PATCH', `${url}/${first.id}`, { min_servers: 20 }), ['max_servers']);
+    assert.deepEqual(await ladder(), before);
+  });
+
+  test('a tier overlapping another → 422 naming min_servers; nothing added', async () => {
+    const before = await ladder();
+    const overlapping: [number, number | null][] = [[5, 7], [40, 60], [990, 2000], [999, null], [1, null], [1, 1_000_000]];
+    for (const [min, max] of overlapping) {
+      assertOverlap(await adminCall(t, 'POST', url, { min_servers: min, max_servers: max, discount_percentage: 1 }));
+    }
+    assert.deepEqual(await ladder(), before);
+  });
+
+  test('an open-ended top tier above the ladder → 201; a second open-ended tier → 422', async () => {
+    const open = await adminCall(t, 'POST', url, { min_servers: 2000, max_servers: null, discount_percentage: 0.07 });
+    assert.equal(open.statusCode, 201, open.body);
+    assert.equal(json(open).data.max_servers, null);
+    assert.equal(json(open).data.discount_percentage, 0.07);
+    // Above it, below it (it would reach into the open tier), and omitting max_servers (null by default).
+    assertOverlap(await adminCall(t, 'POST', url, { min_servers: 3000, max_servers: null, discount_percentage: 1 }));
+    assertOverlap(await adminCall(t, 'POST', url, { min_servers: 1000, max_servers: null, discount_percentage: 1 }));
+    assertOverlap(await adminCall(t, 'POST', url, { min_servers: 5000, discount_percentage: 1 }));
+    assert.equal((await ladder()).filter((r) => r.max_servers === null).length, 1);
+  });
+
+  test('a tier that fits a gap of the ladder → 201, listed in min_servers order', async () => {
+    const res = await adminCall(t, 'POST', url, { min_servers: 1000, max_servers: 1999, discount_percentage: 25 });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(json(res).data, { id: json(res).data.id, min_servers: 1000, max_servers: 1999, discount_percentage: 25 });
+    assert.deepEqual(ranges(await ladder()), [[0, 9], [10, 49], [50, 99], [100, 499], [500, 999], [1000, 1999], [2000, null]]);
+  });
+
+  test('a PATCH that would overlap → 422 naming min_servers; the row is unchanged', async () => {
+    const before = await ladder();
+    const mid = await tier(1000);
+    assertOverlap(await adminCall(t, 'PATCH', `${url}/${mid.id}`, { max_servers: 2000 }));
+    assertOverlap(await adminCall(t, 'PATCH', `${url}/${mid.id}`, { min_servers: 999 }));
+    assertOverlap(await adminCall(t, 'PATCH', `${url}/${mid.id}`, { max_servers: null }));
+    assertOverlap(await adminCall(t, 'PATCH', `${url}/${before[0]!.id}`, { max_servers: 10 }));
+    assert.deepEqual(await ladder(), before);
+    // Moving two tiers apart one after the other keeps the ladder clear at each step.
+    const top = await tier(2000);
+    assert.equal((await adminCall(t, 'PATCH', `${url}/${top.id}`, { min_servers: 2500 })).statusCode, 200);
+    const grown = await adminCall(t, 'PATCH', `${url}/${mid.id}`, { max_servers: 2499 });
+    assert.equal(grown.statusCode, 200, grown.body);
+    assert.deepEqual(ranges(await ladder()).slice(-2), [[1000, 2499], [2500, null]]);
+  });
+
+  test('discount_percentage: at most 2 decimals, judged exactly (no float error either way)', async () => {
+    const mid = await tier(1000);
+    for (const bad of [1.005, 0.001, 33.333, 1e-7, 1e-9, 99.999]) {
+      assertInvalid(await adminCall(t, 'PATCH', `${url}/${mid.id}`, { discount_percentage: bad }), ['discount_percentage']);
+    }
+    // The decimal rule runs before the database: a new tier far from the ladder is refused for it alone.
+    assertInvalid(await adminCall(t, 'POST', url, { min_servers: 2100, max_servers: 2200, discount_percentage: 1.005 }), ['discount_percentage']);
+    assertInvalid(await adminCall(t, 'POST', url, { min_servers: 6000, discount_percentage: -1 }), ['discount_percentage']);
+    for (const good of [0.07, 0.29, 33.33, 1.1, 99.99, 100, 0, 20.5]) {
+      const res = await adminCall(t, 'PATCH', `${url}/${mid.id}`, { discount_percentage: good });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(json(res).data.discount_percentage, good);
+    }
+    const row = await t.database.db.selectFrom('reseller_tiers').select('discount_percentage').where('id', '=', mid.id as number).executeTakeFirstOrThrow();
+    assert.equal(row.discount_percentage, '20.50');
+  });
 });
 
 // ---- the customer side sees operator changes ---------------------------------------------------
@@ -302,10 +437,11 @@ test('GET /v2/locations shows only available locations of the primary provider',
   const off = await mk('sto3', 'primary', false);
   const codes = async () => json(await call(t.app, 'GET', '/v2/locations', { key: c.key, query: { per_page: '100' } })).data.map((l: Body) => l.code);
   let list = await codes();
-  assert.ok(list.includes('sto1'));
-  assert.ok(!list.includes('sto2'));
-  assert.ok(!list.includes('sto3'));
-  assert.ok(!list.includes('sin1'));
+  // (Messages on assert.ok: without one, a failure under tsx can hang while Node reads the source.)
+  assert.ok(list.includes('sto1'), 'sto1: available, primary');
+  assert.ok(!list.includes('sto2'), 'sto2: partner');
+  assert.ok(!list.includes('sto3'), 'sto3: unavailable');
+  assert.ok(!list.includes('sin1'), 'sin1: partner (seeded)');
   // Flipping the flags moves them in and out.
   await adminCall(t, 'PATCH', `/admin/v1/locations/${shown}`, { available: false });
   await adminCall(t, 'PATCH', `/admin/v1/locations/${hidden}`, { provider: 'primary' });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { isServerLocation } from '../../src/core/catalog/customer-lists.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 
 const t = await startApp();
@@ -21,7 +22,7 @@ function listOk(res: LightMyRequestResponse): any {
   assert.equal(res.statusCode, 200, res.body);
   const body = json(res);
   assert.deepEqual(Object.keys(body).sort(), ['data', 'meta']);
-  assert.ok(Array.isArray(body.data));
+  assert.ok(Array.isArray(body.data), 'Array.isArray(body.data)');
   assert.deepEqual(Object.keys(body.meta).sort(), ['pagination', 'request_id', 'version']);
   assert.equal(body.meta.version, '2.0.0');
   assert.equal(body.meta.request_id, res.headers['x-request-id']);
@@ -48,13 +49,13 @@ function assertValidation(res: LightMyRequestResponse, field: string) {
 test('GET /v2/plans: every plan has the exact plan shape and matches its row', async () => {
   const body = listOk(await get('/v2/plans'));
   const rows = await db.selectFrom('plans').selectAll().orderBy('id').execute();
-  assert.ok(rows.length >= 5);
+  assert.ok(rows.length >= 5, 'rows.length >= 5');
   assert.equal(body.data.length, rows.length);
   assert.deepEqual(body.meta.pagination, { page: 1, per_page: 25, total: rows.length, total_pages: 1 });
   for (const [i, p] of body.data.entries()) {
     assert.deepEqual(Object.keys(p).sort(), ['available', 'id', 'name', 'price', 'specs']);
     assert.deepEqual(Object.keys(p.specs).sort(), ['bandwidth_gb', 'cpu_cores', 'ram_mb', 'storage_gb']);
-    for (const v of Object.values(p.specs)) assert.ok(Number.isInteger(v));
+    for (const v of Object.values(p.specs)) assert.ok(Number.isInteger(v), 'Number.isInteger(v)');
     assertMoney(p.price);
     assert.equal(typeof p.available, 'boolean');
     const r = rows[i]!;
@@ -147,11 +148,11 @@ test('GET /v2/packages: the plan catalog without bandwidth_gb', async () => {
 test('GET /v2/operating-systems: flat list of available versions with integer ids', async () => {
   await db.insertInto('operating_systems').values({ family: 'CentOS', version: '7', slug: 'centos-7', available: false }).execute();
   const body = listOk(await get('/v2/operating-systems'));
-  assert.ok(body.data.length >= 4);
+  assert.ok(body.data.length >= 4, 'body.data.length >= 4');
   const rows = await db.selectFrom('operating_systems').selectAll().where('available', '=', true).orderBy('id').execute();
   assert.deepEqual(body.data, rows.map((o) => ({ id: o.id, name: `${o.family} ${o.version}`, family: o.family, version: o.version, slug: o.slug })));
   for (const o of body.data) {
-    assert.ok(Number.isInteger(o.id));
+    assert.ok(Number.isInteger(o.id), 'Number.isInteger(o.id)');
     for (const k of ['name', 'family', 'version', 'slug']) assert.equal(typeof o[k], 'string');
   }
   assert.ok(!body.data.some((o: { slug: string }) => o.slug === 'centos-7'), 'withdrawn versions are not installable');
@@ -161,7 +162,7 @@ test('GET /v2/locations: only available locations of the primary provider', asyn
   await db.insertInto('locations').values({ name: 'Closed DC', code: 'zzz-closed', country: 'FR', provider: 'primary', available: false }).execute();
   const body = listOk(await get('/v2/locations'));
   const primary = await db.selectFrom('locations').selectAll().where('provider', '=', 'primary').where('available', '=', true).orderBy('id').execute();
-  assert.ok(primary.length >= 3);
+  assert.ok(primary.length >= 3, 'primary.length >= 3');
   assert.deepEqual(body.data, primary.map((l) => ({ id: l.id, name: l.name, code: l.code, country: l.country })));
   assert.equal(body.meta.pagination.total, primary.length);
   const codes = body.data.map((l: { code: string }) => l.code);
@@ -174,7 +175,7 @@ test('GET /v2/locations: only available locations of the primary provider', asyn
 test('GET /v2/web-hosting-packages: active packages only, monthly and yearly prices', async () => {
   const body = listOk(await get('/v2/web-hosting-packages'));
   const active = await db.selectFrom('hosting_packages').selectAll().where('active', '=', true).orderBy('id').execute();
-  assert.ok(active.length >= 3);
+  assert.ok(active.length >= 3, 'active.length >= 3');
   const inactive = await db.selectFrom('hosting_packages').select('id').where('active', '=', false).execute();
   assert.ok(inactive.length >= 1, 'the seed has an inactive package to filter out');
   assert.deepEqual(body.data.map((p: { id: number }) => p.id), active.map((p) => p.id));
@@ -183,7 +184,7 @@ test('GET /v2/web-hosting-packages: active packages only, monthly and yearly pri
     assert.deepEqual(Object.keys(p.price).sort(), ['monthly', 'yearly']);
     assertMoney(p.price.monthly);
     assertMoney(p.price.yearly);
-    assert.ok(Number.isInteger(p.disk_quota_mb) && Number.isInteger(p.max_domains));
+    assert.ok(Number.isInteger(p.disk_quota_mb) && Number.isInteger(p.max_domains), 'Number.isInteger(p.disk_quota_mb) && Number.isInteger(p.max_domains)');
   }
   const starter = body.data.find((p: { name: string }) => p.name === 'Web Starter');
   assert.deepEqual(starter.price, { monthly: { amount: '3.99', currency: 'USD' }, yearly: { amount: '39.90', currency: 'USD' } });
@@ -192,11 +193,11 @@ test('GET /v2/web-hosting-packages: active packages only, monthly and yearly pri
 test('GET /v2/departments: active departments only', async () => {
   const body = listOk(await get('/v2/departments'));
   const active = await db.selectFrom('departments').select(['id', 'name']).where('active', '=', true).orderBy('id').execute();
-  assert.ok(active.length >= 3);
+  assert.ok(active.length >= 3, 'active.length >= 3');
   assert.deepEqual(body.data, active);
   const inactive = await db.selectFrom('departments').select('id').where('active', '=', false).execute();
-  assert.ok(inactive.length >= 1);
-  for (const d of inactive) assert.ok(!body.data.some((x: { id: number }) => x.id === d.id));
+  assert.ok(inactive.length >= 1, 'inactive.length >= 1');
+  for (const d of inactive) assert.ok(!body.data.some((x: { id: number }) => x.id === d.id), '!body.data.some((x: { id: number }) => x.id === d.id)');
   assert.ok(!JSON.stringify(body).includes('@'), 'staff mailboxes are not exposed');
 });
 
@@ -216,4 +217,19 @@ test('catalog reads need an API key', async () => {
     assert.equal(res.statusCode, 401, url);
     assert.equal(json(res).error.code, 'AUTH_REQUIRED');
   }
+});
+
+// Runs last: it adds locations, which the exact-list tests above would otherwise see.
+test('GET /v2/locations and isServerLocation (the rule server creation will use) agree on every location', async () => {
+  await db.insertInto('locations').values([
+    { name: 'Both', code: 'agree-1', country: 'FI', provider: 'primary', available: true },
+    { name: 'Closed primary', code: 'agree-2', country: 'FI', provider: 'primary', available: false },
+    { name: 'Open partner', code: 'agree-3', country: 'FI', provider: 'partner', available: true },
+    { name: 'Closed partner', code: 'agree-4', country: 'FI', provider: 'partner', available: false },
+  ]).execute();
+  const listed = listOk(await get('/v2/locations', { per_page: '100' })).data.map((l: { id: number }) => l.id);
+  const rows = await db.selectFrom('locations').selectAll().execute();
+  assert.ok(rows.some(isServerLocation) && rows.some((r) => !isServerLocation(r)), 'rows.some(isServerLocation) && rows.some((r) => !isServerLocation(r))');
+  for (const r of rows) assert.equal(listed.includes(r.id), isServerLocation(r), r.code);
+  assert.equal(listed.length, rows.filter(isServerLocation).length);
 });

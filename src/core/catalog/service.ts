@@ -1,20 +1,18 @@
-// Catalog reads for customers and catalog writes for the operator. Rows are returned as stored;
-// each adapter shapes them for its API version.
+// Catalog rows as the operator manages them: every row, any flag. Rows are returned as stored;
+// each adapter shapes them. What a customer's list shows is decided in customer-lists.ts.
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { ApiError, notFound } from '../errors.ts';
-import { pgCode, pgConstraint } from '../../db/connection.ts';
 import {
-  type CatalogFilter, type CatalogTable, findCatalogRow, findTldPrice, insertCatalogRow, insertTldPrice,
+  type CatalogTable, findCatalogRow, findTldPrice, insertCatalogRow, insertTldPrice,
   listCatalogPage, listTldPricesPage, updateCatalogRow, updateTldPrice,
 } from '../../db/queries/catalog.ts';
 import type { DB, TldPrice } from '../../db/schema.ts';
+import { notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
+import { constraintError } from './constraints.ts';
+import { checkCatalogValues } from './rules.ts';
 
 export type { CatalogTable };
-
-/** The provider name of locations that route to the primary virtualization platform. */
-export const PRIMARY_PROVIDER = 'primary';
 
 const LABEL: Record<CatalogTable, string> = {
   plans: 'Plan',
@@ -29,8 +27,9 @@ const LABEL: Record<CatalogTable, string> = {
   ip_subnet_packages: 'IP subnet package',
 };
 
-export async function listCatalog<T extends CatalogTable>(db: Db, table: T, filter: CatalogFilter, page: PageRequest): Promise<Paged<Selectable<DB[T]>>> {
-  const { rows, total } = await listCatalogPage(db, table, filter, page.perPage, offsetOf(page));
+/** Every row of a table, available or not (the operator's view). */
+export async function listCatalog<T extends CatalogTable>(db: Db, table: T, page: PageRequest): Promise<Paged<Selectable<DB[T]>>> {
+  const { rows, total } = await listCatalogPage(db, table, {}, page.perPage, offsetOf(page));
   return { items: rows, total, ...page };
 }
 
@@ -40,38 +39,10 @@ export async function getCatalogRow<T extends CatalogTable>(db: Db, table: T, id
   return row;
 }
 
-/**
- * The body field a refused constraint is about. PostgreSQL names single-column constraints
- * `<table>_<column>_key` / `_check`, and money columns are the body field plus `_cents`; those
- * over several columns (the maximum-above-minimum checks) are listed.
- */
-const CONSTRAINT_FIELD: Record<string, string> = {
-  tld_prices_pkey: 'tld',
-  tld_prices_check: 'years_max',
-  reseller_tiers_check: 'max_servers',
-  operating_systems_family_version_key: 'version',
-};
-
-function constraintField(table: string, constraint: string | undefined): string {
-  if (!constraint) return 'body';
-  const listed = CONSTRAINT_FIELD[constraint];
-  if (listed) return listed;
-  const m = /^(\w+?)_(key|check)$/.exec(constraint.startsWith(`${table}_`) ? constraint.slice(table.length + 1) : '');
-  return m ? m[1]!.replace(/_cents$/, '') : 'body';
-}
-
-/** A constraint the database refused (duplicate code, max below min…) is the caller's input error. */
-function constraintError(e: unknown, table: string, label: string): never {
-  const code = pgCode(e);
-  const field = constraintField(table, pgConstraint(e));
-  if (code === '23505') throw new ApiError('VALIDATION_FAILED', `A ${label} row with this ${field === 'body' ? 'key' : field} already exists`, [{ field, code: 'INVALID', message: 'duplicates an existing row' }]);
-  if (code === '23514') throw new ApiError('VALIDATION_FAILED', `The ${label} row breaks a catalog rule`, [{ field, code: 'INVALID', message: 'is inconsistent with the other values (for example a maximum below its minimum)' }]);
-  throw e;
-}
-
 export async function createCatalogRow<T extends CatalogTable>(db: Db, table: T, values: Insertable<DB[T]>): Promise<Selectable<DB[T]>> {
+  const checked = checkCatalogValues(values);
   try {
-    return await insertCatalogRow(db, table, values);
+    return await insertCatalogRow(db, table, checked);
   } catch (e) {
     constraintError(e, table, LABEL[table]);
   }
@@ -79,9 +50,10 @@ export async function createCatalogRow<T extends CatalogTable>(db: Db, table: T,
 
 export async function patchCatalogRow<T extends CatalogTable>(db: Db, table: T, id: number, patch: Updateable<DB[T]>): Promise<Selectable<DB[T]>> {
   if (Object.keys(patch).length === 0) return getCatalogRow(db, table, id);
+  const checked = checkCatalogValues(patch);
   let row: Selectable<DB[T]> | undefined;
   try {
-    row = await updateCatalogRow(db, table, id, patch);
+    row = await updateCatalogRow(db, table, id, checked);
   } catch (e) {
     constraintError(e, table, LABEL[table]);
   }
@@ -107,8 +79,9 @@ export async function getTldPrice(db: Db, tld: string): Promise<TldPrice> {
 }
 
 export async function createTldPrice(db: Db, values: Insertable<DB['tld_prices']>): Promise<TldPrice> {
+  const checked = checkCatalogValues({ ...values, tld: normaliseTld(values.tld) });
   try {
-    return await insertTldPrice(db, { ...values, tld: normaliseTld(values.tld) });
+    return await insertTldPrice(db, checked);
   } catch (e) {
     constraintError(e, 'tld_prices', 'TLD price');
   }
@@ -116,10 +89,11 @@ export async function createTldPrice(db: Db, values: Insertable<DB['tld_prices']
 
 export async function patchTldPrice(db: Db, tld: string, patch: Updateable<DB['tld_prices']>): Promise<TldPrice> {
   if (Object.keys(patch).length === 0) return getTldPrice(db, tld);
+  // A rename is spelled like a new TLD ("Shop" → ".shop"), or it would miss the CHECK or a lookup.
+  const checked = checkCatalogValues(patch.tld === undefined ? patch : { ...patch, tld: normaliseTld(String(patch.tld)) });
   let row: TldPrice | undefined;
   try {
-    // A rename is spelled like a new TLD ("Shop" → ".shop"), or it would miss the CHECK or a lookup.
-    row = await updateTldPrice(db, normaliseTld(tld), patch.tld === undefined ? patch : { ...patch, tld: normaliseTld(String(patch.tld)) });
+    row = await updateTldPrice(db, normaliseTld(tld), checked);
   } catch (e) {
     constraintError(e, 'tld_prices', 'TLD price');
   }

@@ -87,3 +87,21 @@ export function updateTldPrice(db: Db, tld: string, patch: Updateable<DB['tld_pr
 export function listUnitPrices(db: Db) {
   return db.selectFrom('unit_prices').selectAll().orderBy('unit').execute();
 }
+
+export function listUnitPricesPage(db: Db, limit: number, offset: number) {
+  const q = db.selectFrom('unit_prices');
+  return Promise.all([
+    q.selectAll().orderBy('unit').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]).then(([rows, c]) => ({ rows, total: Number(c.n) }));
+}
+
+export function findUnitPrice(db: Db, unit: string) {
+  return db.selectFrom('unit_prices').selectAll().where('unit', '=', unit).executeTakeFirst();
+}
+
+export function upsertUnitPrice(db: Db, unit: string, priceCents: number) {
+  return db.insertInto('unit_prices').values({ unit, price_cents: priceCents })
+    .onConflict((oc) => oc.column('unit').doUpdateSet({ price_cents: priceCents }))
+    .returningAll().executeTakeFirstOrThrow();
+}

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { getCatalogRow } from '../../../core/catalog/service.ts';
+import { getPlan } from '../../../core/catalog/customer-lists.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IntId, errorResponses } from '../../schemas.ts';
@@ -14,5 +14,5 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       params: Type.Object({ id: IntId }),
       response: { 200: Envelope(PlanSchema), ...errorResponses },
     },
-  }, async (request) => ok(request, planView(await getCatalogRow(db, 'plans', request.params.id))));
+  }, async (request) => ok(request, planView(await getPlan(db, request.params.id))));
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listCatalog } from '../../../core/catalog/service.ts';
+import { listActiveDepartments } from '../../../core/catalog/customer-lists.ts';
 import { page, pageOf } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
@@ -14,5 +14,5 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       querystring: Type.Object(PageQuery()),
       response: { 200: ListEnvelope(DepartmentSchema), ...errorResponses },
     },
-  }, async (request) => page(request, await listCatalog(db, 'departments', { onlyAvailable: true }, pageOf(request.query)), departmentView));
+  }, async (request) => page(request, await listActiveDepartments(db, pageOf(request.query)), departmentView));
 }

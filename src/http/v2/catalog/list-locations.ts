@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PRIMARY_PROVIDER, listCatalog } from '../../../core/catalog/service.ts';
+import { listServerLocations } from '../../../core/catalog/customer-lists.ts';
 import { page, pageOf } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
@@ -14,8 +14,5 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       querystring: Type.Object(PageQuery()),
       response: { 200: ListEnvelope(LocationSchema), ...errorResponses },
     },
-  }, async (request) => {
-    const filter = { onlyAvailable: true, provider: PRIMARY_PROVIDER };
-    return page(request, await listCatalog(db, 'locations', filter, pageOf(request.query)), locationView);
-  });
+  }, async (request) => page(request, await listServerLocations(db, pageOf(request.query)), locationView));
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listCatalog } from '../../../core/catalog/service.ts';
+import { listPlans } from '../../../core/catalog/customer-lists.ts';
 import { page, pageOf } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
@@ -14,5 +14,5 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       querystring: Type.Object(PageQuery()),
       response: { 200: ListEnvelope(PackageSchema), ...errorResponses },
     },
-  }, async (request) => page(request, await listCatalog(db, 'plans', {}, pageOf(request.query)), packageView));
+  }, async (request) => page(request, await listPlans(db, pageOf(request.query)), packageView));
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listCatalog } from '../../../core/catalog/service.ts';
+import { listActiveHostingPackages } from '../../../core/catalog/customer-lists.ts';
 import { page, pageOf } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
@@ -15,5 +15,5 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       querystring: Type.Object(PageQuery()),
       response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses },
     },
-  }, async (request) => page(request, await listCatalog(db, 'hosting_packages', { onlyAvailable: true }, pageOf(request.query)), webHostingPackageView));
+  }, async (request) => page(request, await listActiveHostingPackages(db, pageOf(request.query)), webHostingPackageView));
 }

@@ -1,0 +1,54 @@
+// Which catalog rows a customer sees. Each rule lives here once, so that every API version and
+// the checks made when a resource is created (its location, OS, package…) agree on it.
+import type { Selectable } from 'kysely';
+import { type CatalogFilter, type CatalogTable, listCatalogPage } from '../../db/queries/catalog.ts';
+import type { DB, Department, HostingPackage, Location, OperatingSystem, Plan } from '../../db/schema.ts';
+import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import type { Db } from '../types.ts';
+import { getCatalogRow } from './service.ts';
+
+/** The provider name of locations that route to the primary virtualization platform. */
+export const PRIMARY_PROVIDER = 'primary';
+
+/**
+ * A location usable for server creation: available, and routed to the primary virtualization
+ * platform (others are served by partners this API does not drive).
+ */
+export function isServerLocation(location: Pick<Location, 'available' | 'provider'>): boolean {
+  return location.available && location.provider === PRIMARY_PROVIDER;
+}
+
+/** isServerLocation as a query filter; the two must say the same. */
+const SERVER_LOCATIONS: CatalogFilter = { onlyAvailable: true, provider: PRIMARY_PROVIDER };
+const ONLY_AVAILABLE: CatalogFilter = { onlyAvailable: true };
+
+async function listWhere<T extends CatalogTable>(db: Db, table: T, filter: CatalogFilter, page: PageRequest): Promise<Paged<Selectable<DB[T]>>> {
+  const { rows, total } = await listCatalogPage(db, table, filter, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
+}
+
+export function listServerLocations(db: Db, page: PageRequest): Promise<Paged<Location>> {
+  return listWhere(db, 'locations', SERVER_LOCATIONS, page);
+}
+
+export function listInstallableOperatingSystems(db: Db, page: PageRequest): Promise<Paged<OperatingSystem>> {
+  return listWhere(db, 'operating_systems', ONLY_AVAILABLE, page);
+}
+
+export function listActiveHostingPackages(db: Db, page: PageRequest): Promise<Paged<HostingPackage>> {
+  return listWhere(db, 'hosting_packages', ONLY_AVAILABLE, page);
+}
+
+export function listActiveDepartments(db: Db, page: PageRequest): Promise<Paged<Department>> {
+  return listWhere(db, 'departments', ONLY_AVAILABLE, page);
+}
+
+/** Every plan: an unavailable one stays listed (marked `available: false`) so customers see the range. */
+export function listPlans(db: Db, page: PageRequest): Promise<Paged<Plan>> {
+  return listWhere(db, 'plans', {}, page);
+}
+
+/** Any plan by id, available or not (the customer sees its flag). */
+export function getPlan(db: Db, id: number): Promise<Plan> {
+  return getCatalogRow(db, 'plans', id);
+}
