@@ -140,6 +140,11 @@ test('catalog commands: create from flags (money stays a string), list, get, upd
   const plan = printed(created).data;
   assert.deepEqual({ ...plan, id: 0 }, { id: 0, name: 'CLI plan', cpu_cores: 2, ram_mb: 2048, storage_gb: 40, bandwidth_gb: 1000, price: '9.99', available: true });
 
+  // Tiers form a ladder: close the seeded open-ended top tier (100+) before adding one above it.
+  const tiers = printed(await cli(['reseller-tiers', 'list'])).data as { id: number; min_servers: number }[];
+  const top = tiers.find((x) => x.min_servers === 100)!;
+  assert.equal((await cli(['reseller-tiers', 'update', String(top.id), '--max_servers', '999'])).code, 0);
+
   const [list, os, tld, tier] = await Promise.all([
     cli(['plans', 'list']),
     // "13" is an OS version, not a number.
@@ -170,6 +175,19 @@ test('catalog commands: create from flags (money stays a string), list, get, upd
   assert.equal(printed(got).data.transfer, '3.00');
   const row = json(await adminCall(t, 'GET', `/admin/v1/plans/${plan.id}`)).data;
   assert.equal(row.price, '12.50');
+});
+
+test('v1 package families and unit prices from the terminal', async () => {
+  const mail = await cli(['email-packages', 'create', '--name', 'Mail CLI', '--disk_quota_mb', '2048', '--max_accounts', '3', '--monthly_price', '1.50']);
+  assert.equal(mail.code, 0, mail.stderr);
+  assert.equal(printed(mail).data.monthly_price, '1.50');
+  const set = await cli(['unit-prices', 'set', 'cpu_core', '4.25']);
+  assert.equal(set.code, 0, set.stderr);
+  const got = await cli(['unit-prices', 'get', 'cpu_core']);
+  assert.equal(printed(got).data.price, '4.25');
+  const unknown = await cli(['unit-prices', 'set', 'gpu', '1.00']);
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /RESOURCE_NOT_FOUND/);
 });
 
 test('errors: non-zero exit, message on stderr, nothing on stdout', async () => {

@@ -62,9 +62,10 @@ async function main(): Promise<number> {
     await t.close();
     process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files (setup ${Date.now() - started} ms)\n`);
 
+    // The per-test timeout is a backstop: a hung test fails on its own instead of stalling CI.
     const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files], {
         stdio: 'inherit',
         env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
       });

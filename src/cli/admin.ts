@@ -16,17 +16,22 @@ Accounts
   keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip ...] [--name N] [--test] [--scope S]...
   keys revoke KEY_ID
 
-Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers)
+Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers
+                email-packages colocation-packages dedicated-packages ip-subnet-packages)
   TABLE list
   TABLE get ID
   TABLE create --json '{...}'  or  --field value ...   (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --json '{...}'  or  --field value ...
+  unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 Connection
   --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
   --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
 
-const CATALOG = ['plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers'];
+const CATALOG = [
+  'plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers',
+  'email-packages', 'colocation-packages', 'dedicated-packages', 'ip-subnet-packages',
+];
 /**
  * Body fields that are JSON numbers. Every other `--field value` stays a string, even when it looks
  * like a number: money ("5.00"), OS versions ("24.04", "12"), phone numbers, names.
@@ -34,6 +39,7 @@ const CATALOG = ['plans', 'locations', 'operating-systems', 'tld-prices', 'hosti
 const NUMBER_FIELDS = new Set([
   'cpu_cores', 'ram_mb', 'storage_gb', 'bandwidth_gb', 'disk_quota_mb', 'max_domains',
   'years_min', 'years_max', 'min_servers', 'max_servers', 'discount_percentage',
+  'max_accounts', 'ram_gb', 'subnet_size',
 ]);
 
 export class CliError extends Error {}
@@ -190,6 +196,11 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/${group}/${encodeURIComponent(args[0])}`));
     if (action === 'create') return print(await call(conn, 'POST', `/${group}`, fieldsFrom(args)));
     if (action === 'update' && args[0]) return print(await call(conn, 'PATCH', `/${group}/${encodeURIComponent(args[0])}`, fieldsFrom(args.slice(1))));
+  }
+  if (group === 'unit-prices') {
+    if (action === 'list') return print(await call(conn, 'GET', '/unit-prices'));
+    if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/unit-prices/${encodeURIComponent(args[0])}`));
+    if (action === 'set' && args[0] && args[1]) return print(await call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0])}`, { price: args[1] }));
   }
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
