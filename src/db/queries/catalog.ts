@@ -84,10 +84,6 @@ export function updateTldPrice(db: Db, tld: string, patch: Updateable<DB['tld_pr
   return db.updateTable('tld_prices').set(patch).where('tld', '=', tld).returningAll().executeTakeFirst();
 }
 
-export function listUnitPrices(db: Db) {
-  return db.selectFrom('unit_prices').selectAll().orderBy('unit').execute();
-}
-
 export function listUnitPricesPage(db: Db, limit: number, offset: number) {
   const q = db.selectFrom('unit_prices');
   return Promise.all([
