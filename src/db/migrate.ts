@@ -2,9 +2,11 @@
 // source and from a bundle). Never edit a migration that has shipped: add the next one.
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.ts';
+import * as m0002 from './migrations/0002_servers.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_servers': m0002,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -154,6 +154,156 @@ export interface SystemMarkersTable {
   created_at: CreatedAt;
 }
 
+export type ServerStatus = 'pending' | 'active' | 'suspended' | 'cancelled';
+export type PowerState = 'running' | 'stopped' | 'starting' | 'stopping' | 'provisioning' | 'migrating' | 'error' | 'unknown';
+
+/** The primary network as the provider reported it (jsonb). */
+export interface ServerNetwork {
+  ipv4: { address: string; gateway: string; netmask: string; subnet: string } | null;
+  ipv6: { address: string; gateway: string | null; subnet: string } | null;
+}
+
+export interface ServersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  status: ColumnType<ServerStatus, ServerStatus | undefined, ServerStatus>;
+  power_state: ColumnType<PowerState, PowerState | undefined, PowerState>;
+  location_id: number;
+  os_version_id: number | null;
+  plan_id: number | null;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  price_cents: number;
+  cycle: Generated<string>;
+  period_started_at: Date;
+  next_billing_at: Date;
+  source_snapshot_id: number | null;
+  provider_ref: string | null;
+  network: ColumnType<ServerNetwork | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Date | null;
+}
+
+export type OperationStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface OperationsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  status: ColumnType<OperationStatus, OperationStatus | undefined, OperationStatus>;
+  resource_type: string;
+  resource_id: string;
+  progress_pct: Generated<number>;
+  detail: Generated<string>;
+  params: ColumnType<Record<string, unknown>, string | undefined, string>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  finished_at: Date | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface SnapshotsTable {
+  id: Generated<number>;
+  account_id: string;
+  server_id: string;
+  name: string;
+  status: ColumnType<'creating' | 'available', 'creating' | 'available' | undefined, 'creating' | 'available'>;
+  size_gb: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  monthly_fee_cents: number;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  os_version_id: number | null;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export interface ServerIpsTable {
+  id: Generated<number>;
+  server_id: string;
+  version: 4 | 6;
+  address: string | null;
+  price_cents: number;
+  created_at: CreatedAt;
+  released_at: Date | null;
+}
+
+export interface SimSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface SimIpPoolsTable {
+  id: Generated<number>;
+  location_id: number;
+  version: 4 | 6;
+  cidr: string;
+  gateway: string;
+  next_offset: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface SimIpLeasesTable {
+  address: string;
+  pool_id: number;
+  vm_id: string | null;
+  leased_at: Date | null;
+}
+
+export interface SimVmsTable {
+  id: string;
+  request_token: string;
+  location_id: number;
+  hostname: string;
+  power: string;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  os_slug: string | null;
+  ipv4: string | null;
+  ipv6: string | null;
+  created_at: CreatedAt;
+  destroyed_at: Date | null;
+}
+
+export interface SimRequestsTable {
+  token: string;
+  result: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface SimFirewallRulesTable {
+  id: Generated<number>;
+  vm_id: string;
+  position: number;
+  direction: string;
+  protocol: string;
+  port: string | null;
+  source: string;
+  action: string;
+}
+
+export interface SimConsoleSessionsTable {
+  token: string;
+  vm_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   transactions: TransactionsTable;
@@ -171,6 +321,18 @@ export interface DB {
   dedicated_packages: DedicatedPackagesTable;
   ip_subnet_packages: IpSubnetPackagesTable;
   system_markers: SystemMarkersTable;
+  servers: ServersTable;
+  operations: OperationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  snapshots: SnapshotsTable;
+  server_ips: ServerIpsTable;
+  sim_settings: SimSettingsTable;
+  sim_ip_pools: SimIpPoolsTable;
+  sim_ip_leases: SimIpLeasesTable;
+  sim_vms: SimVmsTable;
+  sim_requests: SimRequestsTable;
+  sim_firewall_rules: SimFirewallRulesTable;
+  sim_console_sessions: SimConsoleSessionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -186,3 +348,9 @@ export type HostingPackage = Selectable<HostingPackagesTable>;
 export type Department = Selectable<DepartmentsTable>;
 export type ResellerTier = Selectable<ResellerTiersTable>;
 export type UnitPrice = Selectable<UnitPricesTable>;
+export type Server = Selectable<ServersTable>;
+export type Operation = Selectable<OperationsTable>;
+export type Snapshot = Selectable<SnapshotsTable>;
+export type ServerIp = Selectable<ServerIpsTable>;
+export type SimVm = Selectable<SimVmsTable>;
+export type SimIpPool = Selectable<SimIpPoolsTable>;
