@@ -228,6 +228,7 @@ export interface SnapshotsTable {
   ram_mb: number;
   storage_gb: number;
   os_version_id: number | null;
+  provider_ref: string | null;
   created_at: CreatedAt;
   deleted_at: Date | null;
 }
@@ -297,6 +298,13 @@ export interface SimFirewallRulesTable {
   action: string;
 }
 
+export interface SimSnapshotsTable {
+  id: string;
+  vm_id: string;
+  size_gb: ColumnType<string, string | number, string | number>;
+  created_at: CreatedAt;
+}
+
 export interface SimConsoleSessionsTable {
   token: string;
   vm_id: string;
@@ -332,6 +340,7 @@ export interface DB {
   sim_vms: SimVmsTable;
   sim_requests: SimRequestsTable;
   sim_firewall_rules: SimFirewallRulesTable;
+  sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
 }
 

@@ -97,6 +97,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ram_mb             int NOT NULL,
       storage_gb         int NOT NULL,
       os_version_id      int,
+      provider_ref       text,
       created_at         timestamptz NOT NULL DEFAULT now(),
       deleted_at         timestamptz
     );
@@ -167,6 +168,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       action     text NOT NULL,
       UNIQUE (vm_id, position)
     );
+    CREATE TABLE sim_snapshots (
+      id         text PRIMARY KEY,
+      vm_id      text NOT NULL REFERENCES sim_vms (id),
+      size_gb    numeric(10, 2) NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
     CREATE TABLE sim_console_sessions (
       token      text PRIMARY KEY,
       vm_id      text NOT NULL REFERENCES sim_vms (id),
@@ -178,7 +185,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    DROP TABLE sim_console_sessions, sim_firewall_rules, sim_requests, sim_vms, sim_ip_leases, sim_ip_pools, sim_settings,
+    DROP TABLE sim_console_sessions, sim_snapshots, sim_firewall_rules, sim_requests, sim_vms, sim_ip_leases, sim_ip_pools, sim_settings,
       server_ips, snapshots, idempotency_keys, operations, servers CASCADE;
     DROP SCHEMA pgboss CASCADE;
   `.execute(db);

@@ -1,0 +1,113 @@
+// The compute provider: the virtualization platform our servers live on. Every call that changes
+// something carries a request token (our operation id, or another id of ours that is stable
+// across retries): asking twice with one token must not do the work twice — a retried create
+// returns the machine the first attempt made. Calls are made outside our database transactions.
+import type { PowerState, ServerNetwork } from '../../db/schema.ts';
+
+export type ProviderErrorCode = 'UPSTREAM_ERROR' | 'CAPACITY_UNAVAILABLE';
+
+/** A failure of the platform. `retryable` errors are worth another attempt later. */
+export class ProviderError extends Error {
+  readonly code: ProviderErrorCode;
+  readonly retryable: boolean;
+  constructor(code: ProviderErrorCode, message: string, retryable = code === 'UPSTREAM_ERROR') {
+    super(message);
+    this.name = 'ProviderError';
+    this.code = code;
+    this.retryable = retryable;
+  }
+}
+
+/** Reports progress of a long call: 0–100 and a short English text. */
+export type Progress = (pct: number, detail: string) => Promise<void>;
+
+export interface MachineSpec {
+  cpuCores: number;
+  ramMb: number;
+  storageGb: number;
+}
+
+export interface CreateRequest extends MachineSpec {
+  token: string;
+  hostname: string;
+  locationId: number;
+  osSlug: string | null;
+  /** Root password to set; never stored by the provider. */
+  password: string;
+  /** Provider ref of a snapshot to build from (from-source mode), else null. */
+  fromSnapshotRef: string | null;
+  /** Addresses wanted beyond the primary one of each family. */
+  extraIpv4: number;
+  extraIpv6: number;
+  /** false → no IPv6 at all (ipv6_count 0). */
+  ipv6: boolean;
+}
+
+export interface Machine {
+  /** The provider's id of the machine. */
+  ref: string;
+  network: ServerNetwork;
+  extraIps: { address: string; version: 4 | 6 }[];
+}
+
+export interface MachineStatus extends MachineSpec {
+  power: PowerState;
+  osSlug: string | null;
+}
+
+export type PowerAction = 'start' | 'stop' | 'reboot';
+
+export interface FirewallRule {
+  position: number;
+  direction: 'inbound' | 'outbound';
+  protocol: 'tcp' | 'udp' | 'icmp' | 'any';
+  /** "22", "8000-8100", or null for every port. */
+  port: string | null;
+  /** CIDR the rule matches ("0.0.0.0/0", "::/0"). */
+  source: string;
+  action: 'accept' | 'drop';
+}
+
+export interface ConsoleTicket {
+  /** Opaque single-use ticket; our API wraps it in a signed URL of its own. */
+  ticket: string;
+  expiresAt: Date;
+}
+
+export interface Metrics {
+  cpu_pct: number;
+  memory_pct: number;
+  disk_pct: number;
+  sampled_at: Date;
+}
+
+export interface Traffic {
+  /** YYYY-MM. */
+  month: string;
+  in_bytes: number;
+  out_bytes: number;
+  quota_bytes: number;
+}
+
+export interface ComputeProvider {
+  create(req: CreateRequest, progress: Progress): Promise<Machine>;
+  /** Removes the machine and frees its addresses. Destroying a destroyed machine is fine. */
+  destroy(ref: string, token: string): Promise<void>;
+  power(ref: string, action: PowerAction, token: string, progress: Progress): Promise<PowerState>;
+  resetPassword(ref: string, password: string, token: string, progress: Progress): Promise<void>;
+  reinstall(ref: string, osSlug: string, password: string | null, token: string, progress: Progress): Promise<void>;
+  resize(ref: string, spec: MachineSpec, token: string, progress: Progress): Promise<void>;
+  /** Takes a snapshot; returns its provider ref and size. */
+  snapshot(ref: string, token: string, progress: Progress): Promise<{ ref: string; sizeGb: number }>;
+  /** Live state; rejects after `timeoutMs` (the caller degrades to `unknown`). */
+  status(ref: string, timeoutMs: number): Promise<MachineStatus>;
+  /** Fails with CAPACITY_UNAVAILABLE when the location's pool of that family is empty. */
+  attachIp(ref: string, version: 4 | 6, token: string): Promise<{ address: string }>;
+  releaseIp(ref: string, address: string): Promise<void>;
+  firewallRules(ref: string): Promise<FirewallRule[]>;
+  openConsole(ref: string, ttlSeconds: number): Promise<ConsoleTicket>;
+  /** Spends a ticket: true the first time within its lifetime, false afterwards. */
+  redeemConsole(ticket: string): Promise<boolean>;
+  metrics(ref: string): Promise<Metrics>;
+  traffic(ref: string, month: string): Promise<Traffic>;
+}
