@@ -243,9 +243,20 @@ export interface ServerIpsTable {
   released_at: Date | null;
 }
 
+export type SimFaultMode = 'none' | 'upstream_error' | 'capacity_unavailable' | 'timeout';
+
+/** The simulated provider's fault switch (sim_settings 'fault'). */
+export interface SimFault {
+  mode: SimFaultMode;
+  /** How many more calls fail; null = until cleared. */
+  remaining: number | null;
+  /** ComputeProvider method names that fail; empty = every call. */
+  calls: string[];
+}
+
 export interface SimSettingsTable {
   name: string;
-  value: string;
+  value: ColumnType<unknown, string, string>;
 }
 
 export interface SimIpPoolsTable {
@@ -270,7 +281,7 @@ export interface SimVmsTable {
   request_token: string;
   location_id: number;
   hostname: string;
-  power: string;
+  power: PowerState;
   cpu_cores: number;
   ram_mb: number;
   storage_gb: number;

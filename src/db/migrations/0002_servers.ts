@@ -115,9 +115,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX server_ips_server ON server_ips (server_id, id) WHERE released_at IS NULL;
 
     -- The simulated compute provider's own world. A real driver keeps this upstream.
+    -- jsonb: the fault switch's remaining count is decremented by one UPDATE, race-free.
     CREATE TABLE sim_settings (
       name  text PRIMARY KEY,
-      value text NOT NULL
+      value jsonb NOT NULL
     );
     CREATE TABLE sim_ip_pools (
       id          serial PRIMARY KEY,
@@ -126,9 +127,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       cidr        cidr NOT NULL UNIQUE,
       gateway     inet NOT NULL,
       -- Host offsets below this have been handed out at least once (released ones are reused first).
-      next_offset bigint NOT NULL DEFAULT 2,
-      created_at  timestamptz NOT NULL DEFAULT now()
+      -- Offset 0 is the network address; the gateway is skipped wherever it sits.
+      next_offset bigint NOT NULL DEFAULT 1,
+      created_at  timestamptz NOT NULL DEFAULT now(),
+      -- Addresses are global: two pools may not share one, whatever their locations.
+      CONSTRAINT sim_ip_pools_no_overlap EXCLUDE USING gist (cidr inet_ops WITH &&)
     );
+    CREATE INDEX sim_ip_pools_location ON sim_ip_pools (location_id, version, id);
     CREATE TABLE sim_ip_leases (
       address     inet PRIMARY KEY,
       pool_id     int NOT NULL REFERENCES sim_ip_pools (id),
@@ -136,6 +141,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       leased_at   timestamptz
     );
     CREATE INDEX sim_ip_leases_free ON sim_ip_leases (pool_id) WHERE vm_id IS NULL;
+    CREATE INDEX sim_ip_leases_vm ON sim_ip_leases (vm_id) WHERE vm_id IS NOT NULL;
     CREATE TABLE sim_vms (
       id            text PRIMARY KEY,
       -- The caller's request token (our operation id): asking twice returns the same machine.
@@ -152,6 +158,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at    timestamptz NOT NULL DEFAULT now(),
       destroyed_at  timestamptz
     );
+    ALTER TABLE sim_ip_leases ADD FOREIGN KEY (vm_id) REFERENCES sim_vms (id);
     CREATE TABLE sim_requests (
       token       text PRIMARY KEY,
       result      jsonb NOT NULL,

@@ -111,3 +111,13 @@ export interface ComputeProvider {
   metrics(ref: string): Promise<Metrics>;
   traffic(ref: string, month: string): Promise<Traffic>;
 }
+
+/** Every method of ComputeProvider by name (the simulated provider's fault switch picks among them). */
+export const COMPUTE_CALLS = [
+  'create', 'destroy', 'power', 'resetPassword', 'reinstall', 'resize', 'snapshot', 'status',
+  'attachIp', 'releaseIp', 'firewallRules', 'openConsole', 'redeemConsole', 'metrics', 'traffic',
+] as const satisfies readonly (keyof ComputeProvider)[];
+
+export type ComputeCall = (typeof COMPUTE_CALLS)[number];
+// Compiles only while COMPUTE_CALLS names every method: a new method must be added to the list.
+const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall>, never> = {};
