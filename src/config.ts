@@ -29,6 +29,21 @@ export interface Config {
   worker: 'embedded' | 'off';
   /** SIM_DELAY_MS — base delay of each simulated provider step. Default 2000 (realistic). */
   simDelayMs: number;
+  /** WORKER_CONCURRENCY — operations one worker process runs at once. Default 10. */
+  workerConcurrency: number;
+  /** JOB_RETRY_LIMIT — retries of an operation after a retryable provider error. Default 5. */
+  jobRetryLimit: number;
+  /** JOB_RETRY_DELAY_S — first retry delay; later ones back off exponentially. Default 5. */
+  jobRetryDelayS: number;
+  /**
+   * JOB_TIMEOUT_S — an operation not finished after this long is presumed lost (its worker died)
+   * and is retried by another worker. Must exceed the slowest provider call. Default 900.
+   */
+  jobTimeoutS: number;
+  /** JOB_MAINTENANCE_S — how often a worker looks for lost operations and expired keys. Default 60. */
+  jobMaintenanceS: number;
+  /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
+  providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
   bodyLimitBytes: number;
   /** LOG_LEVEL — pino level. Default info. */
@@ -93,6 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: proxies,
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 10, 1, 100),
+    jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
+    jobRetryDelayS: int(env, 'JOB_RETRY_DELAY_S', 5, 1, 3600),
+    jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),
+    jobMaintenanceS: int(env, 'JOB_MAINTENANCE_S', 60, 1, 3600),
+    providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,
   };

@@ -1,5 +1,6 @@
 // The wiring module: picks each dependency's implementation from the settings, in one place.
-// PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process.
+// PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process. Compute:
+// the simulated platform (a real driver would be chosen here). Jobs: pg-boss on the same database.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,12 @@ import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalog } from './db/seed.ts';
+import type { Services } from './core/context.ts';
+import type { Db } from './core/types.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
+import { createJobQueue } from './jobs/queue.ts';
+import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
+import type { ComputeProvider } from './providers/compute/types.ts';
 
 export const EMBEDDED_DATABASE = 'hostcloud';
 
@@ -63,4 +69,16 @@ export async function resolveAdminToken(config: Config): Promise<{ token: string
 
 export function rateLimiterFor(config: Config, prefix?: string): RateLimiter {
   return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix });
+}
+
+export function computeFor(config: Config, db: Db): ComputeProvider {
+  return createSimulatedCompute({ db, delayMs: config.simDelayMs });
+}
+
+export function servicesFor(config: Config, db: Db): Services {
+  return {
+    compute: computeFor(config, db),
+    jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
+    providerTimeoutMs: config.providerTimeoutMs,
+  };
 }

@@ -7,7 +7,7 @@ const USAGE = `Usage: hostcloud <command>
 
 Commands:
   serve            run the HTTP API (and, with WORKER=embedded, the worker)
-  worker           run the worker alone (async operations arrive with the servers issue)
+  worker           run the worker alone (needs DATABASE_URL); start as many as you like
   migrate          apply database migrations and seed the demo catalog, then exit
   admin …          operator commands over the admin API (hostcloud admin help)
 
@@ -35,9 +35,11 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write('migrations applied\n');
       return 0;
     }
-    case 'worker':
-      process.stderr.write('hostcloud worker: there are no queues yet (they arrive with async operations); nothing to run\n');
-      return 0;
+    case 'worker': {
+      const { work } = await import('./worker.ts');
+      await work(config);
+      return -1;
+    }
     default:
       process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
       return 1;

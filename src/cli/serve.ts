@@ -1,14 +1,17 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
-import { openStore, rateLimiterFor, resolveAdminToken } from '../runtime.ts';
+import { startWorker, type Worker } from '../jobs/worker.ts';
+import { computeFor, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
-  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, logger });
+  const services = servicesFor(config, store.database.db);
+  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, logger, services });
+  let worker: Worker | null = null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -17,6 +20,7 @@ export async function serve(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down');
     // Stop taking requests and let in-flight ones finish, then release the database.
     await app.close().catch((e) => logger.error({ err: e }, 'closing http'));
+    await worker?.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
     await rateLimiter.close();
     await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
     process.stdout.write('  Hostcloud stopped cleanly.\n');
@@ -44,7 +48,6 @@ export async function serve(config: Config): Promise<void> {
     '',
   ].join('\n') + '\n');
   if (config.worker === 'embedded') {
-    // Async operations arrive with the servers issue; the embedded worker has nothing to run yet.
-    logger.info('worker: embedded (no queues yet)');
+    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
   }
 }

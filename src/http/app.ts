@@ -9,6 +9,7 @@ import secureJson from 'secure-json-parse';
 import type { Config } from '../config.ts';
 import { ApiError } from '../core/errors.ts';
 import { base62 } from '../core/ids.ts';
+import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
 import { registerAuth } from './auth.ts';
@@ -30,6 +31,8 @@ export interface AppDeps {
   /** Default: createLogger(LOG_LEVEL), JSON to stdout. */
   logger?: Logger;
   now?: () => Date;
+  /** Provider and queue for live (non-sandbox) requests; see runtime.ts. */
+  services: Services;
 }
 
 export type App = TypedApp;
@@ -127,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerMetrics(app);
   await app.register(registerHealthRoutes, { db: deps.db });
-  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now });
-  await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services });
+  await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   return app;
 }

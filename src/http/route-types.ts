@@ -1,16 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Services } from '../core/context.ts';
 import type { Caller, Db } from '../core/types.ts';
 import { ApiError } from '../core/errors.ts';
 
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** What a route file may use: the database handle for the core, settings, and the clock. */
+/** What a route file may use: the database handle for the core, settings, the clock, and the outside systems. */
 export interface RouteDeps {
   db: Db;
   config: Config;
   now: () => Date;
+  services: Services;
 }
 
 /** The caller of a customer route (the auth hook guarantees one). */

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
+import { servicesFor } from '../../src/runtime.ts';
 
 const run = promisify(execFile);
 const adminUrl = process.env.HC_TEST_ADMIN_URL!;
@@ -46,7 +47,7 @@ test('a bad setting stops the command with a clear message', async () => {
 test('/readyz answers 503 SERVICE_UNAVAILABLE when the database is unreachable; /healthz stays 200', async () => {
   const broken = connect('postgres://postgres@127.0.0.1:1/none', { max: 1 });
   const rateLimiter = createRateLimiter({ max: 100, windowS: 60 });
-  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: broken.db, rateLimiter, adminToken: 'x', logger: createLogger('silent') });
+  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: broken.db, rateLimiter, adminToken: 'x', logger: createLogger('silent'), services: servicesFor(loadConfig({}), broken.db) });
   try {
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
@@ -69,7 +70,7 @@ test('a database that accepts connections but never answers: /readyz says 503 wi
   const port = (blackHole.address() as { port: number }).port;
   const hung = connect(`postgres://postgres@127.0.0.1:${port}/none`, { max: 1, connectTimeoutMs: 1_000 });
   const rateLimiter = createRateLimiter({ max: 100, windowS: 60 });
-  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: hung.db, rateLimiter, adminToken: 'x', logger: createLogger('silent') });
+  const app = await buildApp({ config: { ...loadConfig({}), publicUrl: 'http://api.test' }, db: hung.db, rateLimiter, adminToken: 'x', logger: createLogger('silent'), services: servicesFor(loadConfig({}), hung.db) });
   try {
     const started = Date.now();
     const ready = await app.inject({ method: 'GET', url: '/readyz' });

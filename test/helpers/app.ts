@@ -9,6 +9,8 @@ import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { createRateLimiter, type RateLimiter } from '../../src/http/rate-limit.ts';
+import { startWorker, type Worker } from '../../src/jobs/worker.ts';
+import { computeFor, servicesFor } from '../../src/runtime.ts';
 
 export interface TestApp {
   app: App;
@@ -19,6 +21,8 @@ export interface TestApp {
   logs: string[];
   /** A second app on the same database (e.g. to prove a shared rate limit). */
   sibling(overrides?: Partial<Config>): Promise<App>;
+  /** The database URL of this test file (for child processes such as `hostcloud worker`). */
+  databaseUrl: string;
 }
 
 const adminUrl = () => {
@@ -60,6 +64,9 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     simDelayMs: 0,
     logLevel: 'info',
     worker: 'off',
+    // Quick retries and loss detection, so failure paths finish within a test's time.
+    jobRetryDelayS: 1,
+    jobMaintenanceS: 1,
     ...overrides,
   };
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
@@ -69,17 +76,21 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   const make = async (cfg: Config) => {
     const rateLimiter = createRateLimiter({ max: cfg.rateLimitMax, windowS: cfg.rateLimitWindowS, redisUrl: cfg.redisUrl, prefix });
     limiters.push(rateLimiter);
-    const app = await buildApp({ config: cfg, db: database.db, rateLimiter, adminToken, logger: createLogger(cfg.logLevel, sink) });
+    const logger = createLogger(cfg.logLevel, sink);
+    const app = await buildApp({ config: cfg, db: database.db, rateLimiter, adminToken, logger, services: servicesFor(cfg, database.db) });
     apps.push(app);
+    if (cfg.worker === 'embedded') workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db), config: cfg, logger }));
     return app;
   };
+  const workers: Worker[] = [];
   const app = await make(config);
   cleanups.push(async () => {
+    for (const w of workers) await w.stop();
     for (const a of apps) await a.close();
     for (const l of limiters) await l.close();
     await database.close();
   });
-  return { app, database, config, adminToken, logs, sibling: (o = {}) => make({ ...config, ...o }) };
+  return { app, database, config, adminToken, logs, sibling: (o = {}) => make({ ...config, ...o }), databaseUrl: url };
 }
 
 export interface Call {
@@ -140,4 +151,17 @@ export async function createCustomer(t: TestApp, opts: {
 
 export function adminCall(t: TestApp, method: InjectOptions['method'], url: string, body?: unknown) {
   return call(t.app, method, url, { headers: { authorization: `Bearer ${t.adminToken}` }, body });
+}
+
+/** Polls an operation until it is completed or failed (the embedded test worker runs it). */
+export async function waitForOperation(t: TestApp, key: string, id: string, timeoutMs = 30_000): Promise<{ status: string; detail: string; [k: string]: unknown }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(t.app, 'GET', `/v2/operations/${id}`, { key });
+    const op = json(res).data;
+    if (res.statusCode !== 200) throw new Error(`operation ${id}: ${res.statusCode} ${res.body}`);
+    if (op.status === 'completed' || op.status === 'failed') return op;
+    if (Date.now() > deadline) throw new Error(`operation ${id} still ${op.status} after ${timeoutMs} ms: ${op.detail}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -16,12 +16,19 @@ import * as listPackages from './catalog/list-packages.ts';
 import * as listPlans from './catalog/list-plans.ts';
 import * as listWebHostingPackages from './catalog/list-web-hosting-packages.ts';
 import * as notImplemented from './not-implemented.ts';
+import * as getOperation from './operations/get-operation.ts';
+import * as createServer from './servers/create-server.ts';
+import * as getServer from './servers/get-server.ts';
+import * as listServers from './servers/list-servers.ts';
+// Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   getAccount, listApiKeys, getIpAllowlist,
   getBalance, listTransactions,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
+  listServers, getServer, createServer,
+  getOperation,
 ];
 
 export async function registerV2(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -1,0 +1,27 @@
+// `hostcloud worker`: the worker alone, for running several beside the API processes. It needs
+// DATABASE_URL: the embedded database belongs to `hostcloud serve` (which runs its own worker).
+import type { Config } from '../config.ts';
+import { ConfigError } from '../config.ts';
+import { createLogger } from '../http/logger.ts';
+import { startWorker } from '../jobs/worker.ts';
+import { computeFor, openStore } from '../runtime.ts';
+
+export async function work(config: Config): Promise<void> {
+  if (!config.databaseUrl) {
+    throw new ConfigError('hostcloud worker needs DATABASE_URL; with the embedded database, `hostcloud serve` runs the worker itself (WORKER=embedded)');
+  }
+  const logger = createLogger(config.logLevel);
+  const store = await openStore(config);
+  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    await worker.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

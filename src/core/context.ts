@@ -1,0 +1,25 @@
+// What a core service needs to act for a caller: the database handle (a transaction in the
+// sandbox), whose account it is, the clock, and the outside systems. The HTTP layer builds it;
+// for a test key it swaps in a rolled-back transaction and no-op systems.
+import type { ComputeProvider } from '../providers/compute/types.ts';
+import type { Db } from './types.ts';
+
+/** Puts operation jobs on the queue, inside the caller's transaction. */
+export interface JobQueue {
+  enqueueOperation(trx: Db, operationId: string): Promise<void>;
+}
+
+export interface Services {
+  compute: ComputeProvider;
+  jobs: JobQueue;
+  /** How long a live read waits for the provider before degrading to `unknown`. */
+  providerTimeoutMs: number;
+}
+
+export interface Ctx extends Services {
+  db: Db;
+  accountId: string;
+  /** True for test keys: nothing persists, no provider is called, nothing is charged. */
+  sandbox: boolean;
+  now: Date;
+}

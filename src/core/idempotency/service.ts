@@ -1,0 +1,83 @@
+// Idempotency-Key for billable POSTs. The record is claimed at the start of the request's own
+// transaction and filled with the response before it commits, so the charge and the record
+// commit together; a failed request rolls its claim back and leaves nothing behind. A duplicate
+// arriving while the first is in flight blocks on the unique key until the first finishes, then
+// replays it (or, past IDEMPOTENCY_WAIT_MS, is told to retry with 409).
+import { createHash } from 'node:crypto';
+import { pgCode } from '../../db/connection.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, saveIdempotentResponse, setLockTimeout } from '../../db/queries/idempotency.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, invalid } from '../errors.ts';
+import type { Db } from '../types.ts';
+
+/** Records live this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a duplicate waits for the first request with its key. */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The header's value, checked: undefined when absent; a UUID in lower case otherwise. */
+export function parseIdempotencyKey(raw: string | string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const text = Array.isArray(raw) ? raw.join(',') : raw;
+  if (!UUID.test(text.trim())) throw invalid('Idempotency-Key', 'must be a UUID, such as 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f');
+  return text.trim().toLowerCase();
+}
+
+/** JSON with object keys sorted at every level: equal bodies hash equal whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+/**
+ * Runs `work` in one transaction, once per (account, key): a repeat with the same fingerprint
+ * gets the stored response (`replayed: true`), a different one 409 IDEMPOTENCY_KEY_CONFLICT.
+ */
+export async function idempotent(
+  ctx: Ctx,
+  key: string | undefined,
+  fingerprint: string,
+  work: (trx: Db) => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  if (key === undefined) return { ...(await inTransaction(ctx.db, work)), replayed: false };
+  return inTransaction(ctx.db, async (trx) => {
+    await setLockTimeout(trx, IDEMPOTENCY_WAIT_MS);
+    let claimed: boolean;
+    try {
+      claimed = await claimIdempotencyKey(trx, ctx.accountId, key, fingerprint, new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS));
+    } catch (e) {
+      if (pgCode(e) === '55P03') {
+        throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+      }
+      throw e;
+    }
+    // Only the key wait is bounded; the work's own waits (the balance row) keep the default.
+    await setLockTimeout(trx, null);
+    if (!claimed) {
+      const existing = await findIdempotencyRecord(trx, ctx.accountId, key);
+      if (!existing || existing.request_hash !== fingerprint || existing.status_code === null) {
+        throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was already used with a different request');
+      }
+      return { status: existing.status_code, body: existing.response, replayed: true };
+    }
+    const result = await work(trx);
+    await saveIdempotentResponse(trx, ctx.accountId, key, result.status, result.body);
+    return { ...result, replayed: false };
+  });
+}

@@ -1,0 +1,67 @@
+// Runs one operation for the worker. The job queue delivers at least once, so this must be safe
+// to run twice: claiming refuses finished operations, finishing happens under a row lock and
+// only once, and runners pass stable tokens to the provider.
+import { claimOperation, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Operation } from '../../db/schema.ts';
+import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
+import type { Db } from '../types.ts';
+import { runnerFor } from './registry.ts';
+
+export interface ExecuteDeps {
+  db: Db;
+  compute: ComputeProvider;
+  now?: () => Date;
+}
+
+/** A failure in words the customer can act on (the operation's `detail`). */
+export function describeFailure(e: unknown): string {
+  if (e instanceof ProviderError) {
+    return e.code === 'CAPACITY_UNAVAILABLE' ? `No capacity: ${e.message}` : `The provider failed: ${e.message}`;
+  }
+  return 'An internal error stopped the operation';
+}
+
+/**
+ * Runs operation `id`. Throws (so the queue retries later) when the failure is retryable and
+ * this was not the last attempt; otherwise records the failure and compensates.
+ */
+export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean): Promise<void> {
+  const now = deps.now ?? (() => new Date());
+  const op = await claimOperation(deps.db, id);
+  if (!op) return;
+  const runner = runnerFor(op.type);
+  if (!runner) {
+    await failOperation(deps, id, `Unknown operation type ${op.type}`);
+    return;
+  }
+  const progress = (pct: number, detail: string) => setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
+  try {
+    const result = await runner.run({ db: deps.db, compute: deps.compute, progress, now }, op);
+    await inTransaction(deps.db, async (trx) => {
+      const locked = await lockOperation(trx, id);
+      if (!locked || (locked.status !== 'queued' && locked.status !== 'running')) return;
+      await result.apply?.(trx);
+      await finishOperation(trx, id, 'completed', result.detail);
+    });
+  } catch (e) {
+    const reason = describeFailure(e);
+    const retryable = !(e instanceof ProviderError) || e.retryable;
+    if (retryable && !lastAttempt) {
+      await noteOperationError(deps.db, id, e instanceof Error ? e.message : String(e), `Attempt ${op.attempts} failed (${reason}); retrying`).catch(() => {});
+      throw e;
+    }
+    await failOperation(deps, id, reason);
+  }
+}
+
+/** Marks an unfinished operation failed and undoes what the customer paid for, atomically. */
+export async function failOperation(deps: ExecuteDeps, id: string, reason: string): Promise<void> {
+  const now = (deps.now ?? (() => new Date()))();
+  await inTransaction(deps.db, async (trx) => {
+    const op: Operation | undefined = await lockOperation(trx, id);
+    if (!op || (op.status !== 'queued' && op.status !== 'running')) return;
+    await runnerFor(op.type)?.compensate?.(trx, op, reason, now);
+    await finishOperation(trx, id, 'failed', reason);
+  });
+}

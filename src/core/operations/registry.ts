@@ -1,0 +1,12 @@
+// Every operation type the worker knows, by name. A type missing here fails its operations
+// with a readable detail rather than retrying forever.
+import type { Runner } from './runner.ts';
+import { serverCreateRunner } from '../servers/provision.ts';
+
+const RUNNERS: Record<string, Runner> = {
+  'server.create': serverCreateRunner,
+};
+
+export function runnerFor(type: string): Runner | undefined {
+  return Object.hasOwn(RUNNERS, type) ? RUNNERS[type] : undefined;
+}

@@ -1,0 +1,26 @@
+// What a kind of operation does when the worker runs it. `run` talks to the provider (outside any
+// transaction; it may run again after a lost worker, so every provider call carries a stable
+// token) and returns the database changes to commit with the completion. `compensate` undoes the
+// customer-visible effects when the operation finally fails (refund, release), in the same
+// transaction that marks it failed.
+import type { Operation } from '../../db/schema.ts';
+import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
+import type { Db } from '../types.ts';
+
+export interface RunContext {
+  db: Db;
+  compute: ComputeProvider;
+  progress: Progress;
+  now: () => Date;
+}
+
+export interface RunResult {
+  /** The operation's final `detail`. */
+  detail: string;
+  apply?: (trx: Db) => Promise<void>;
+}
+
+export interface Runner {
+  run(rc: RunContext, op: Operation): Promise<RunResult>;
+  compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
+}

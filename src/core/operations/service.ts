@@ -1,0 +1,70 @@
+// Operations: the durable record of long-running work. A service starts one inside its own
+// transaction (row + queued job commit together); the worker runs it (execute.ts); the customer
+// polls it. The unique index on unfinished operations per resource makes "one at a time per
+// server" a database fact, not a read-then-write race.
+import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { findAccountOperation, insertOperation } from '../../db/queries/operations.ts';
+import type { Operation } from '../../db/schema.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Db } from '../types.ts';
+import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
+
+export interface StartOperation {
+  type: string;
+  resourceType: string;
+  resourceId: string;
+  /** What the runner needs (verb arguments, the charge to refund if it fails). Never shown. */
+  params?: Record<string, unknown>;
+  detail?: string;
+  /**
+   * false: the caller does the work itself, synchronously, and finishes the operation with
+   * finishOperation (the row still stops a concurrent action on the resource). Default true.
+   */
+  enqueue?: boolean;
+}
+
+/** Records a queued operation and enqueues its job, in `trx` (the caller's transaction). */
+export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): Promise<Operation> {
+  const id = ctx.sandbox
+    ? sandboxOperationId({ type: start.type, resourceType: start.resourceType, resourceId: start.resourceId, accountId: ctx.accountId, createdAt: ctx.now })
+    : newId('op');
+  let op: Operation;
+  try {
+    op = await insertOperation(trx, {
+      id,
+      account_id: ctx.accountId,
+      type: start.type,
+      resource_type: start.resourceType,
+      resource_id: start.resourceId,
+      params: start.params ?? {},
+      detail: start.detail ?? 'Queued',
+    });
+  } catch (e) {
+    if (pgCode(e) === '23505' && pgConstraint(e) === 'operations_one_active_per_resource') {
+      throw new ApiError('STATE_CONFLICT', `Another operation is still running on ${start.resourceId}; wait for it to finish`);
+    }
+    throw e;
+  }
+  if (start.enqueue !== false) await ctx.jobs.enqueueOperation(trx, op.id);
+  return op;
+}
+
+/** The caller's operation; another account's id is simply not found. */
+export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
+  const sandboxed = readSandboxOperationId(id);
+  if (sandboxed) {
+    // Sandbox work has no effect, so it is complete as soon as it is asked about.
+    if (!ctx.sandbox || sandboxed.accountId !== ctx.accountId) throw notFound('Operation');
+    return {
+      id, account_id: ctx.accountId, type: sandboxed.type, status: 'completed',
+      resource_type: sandboxed.resourceType, resource_id: sandboxed.resourceId,
+      progress_pct: 100, detail: 'Completed (sandbox: nothing was changed)', params: {}, attempts: 0, last_error: null,
+      created_at: sandboxed.createdAt, updated_at: sandboxed.createdAt, finished_at: sandboxed.createdAt,
+    };
+  }
+  const op = await findAccountOperation(ctx.db, ctx.accountId, id);
+  if (!op) throw notFound('Operation');
+  return op;
+}

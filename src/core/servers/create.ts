@@ -1,0 +1,179 @@
+// Server create in its three modes. Checks run in DESIGN.md's order — input, then references
+// (plan, location, OS, source), then state (hostname), then balance — and everything that costs
+// money commits in the caller's one transaction: server row, charge, operation, queued job.
+import { findCatalogRow } from '../../db/queries/catalog.ts';
+import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
+import { insertServer } from '../../db/queries/servers.ts';
+import { pgCode, pgConstraint } from '../../db/connection.ts';
+import type { Operation, Server } from '../../db/schema.ts';
+import type { MachineSpec } from '../../providers/compute/types.ts';
+import { charge } from '../billing/ledger.ts';
+import { isServerLocation } from '../catalog/customer-lists.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, type FieldError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { formatCents } from '../money.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import { customPrice, extraIpsPrice } from './pricing.ts';
+import { addMonth, checkHostname, checkPassword, checkRamMb } from './rules.ts';
+
+export interface CreateServerInput {
+  name: string;
+  location_id: number;
+  plan_id?: number;
+  cpu_cores?: number;
+  ram_mb?: number;
+  storage_gb?: number;
+  os_version_id?: number;
+  password: string;
+  source?: { snapshot_id?: number; backup_id?: number };
+  ipv4_count?: number;
+  ipv6_count?: number;
+}
+
+type Mode =
+  | { kind: 'package'; planId: number; osVersionId: number }
+  | { kind: 'custom'; spec: MachineSpec; osVersionId: number }
+  | { kind: 'source'; snapshotId: number | null; backupId: number | null };
+
+const CUSTOM_FIELDS = ['cpu_cores', 'ram_mb', 'storage_gb'] as const;
+
+function fail(errors: FieldError[]): never {
+  throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
+}
+
+/** Which mode the body asks for; a body mixing modes or missing a mode's fields is invalid. */
+export function modeOf(input: CreateServerInput): Mode {
+  const custom = CUSTOM_FIELDS.filter((f) => input[f] !== undefined);
+  const given = [input.source && 'source', input.plan_id !== undefined && 'plan_id', custom.length > 0 && 'cpu_cores/ram_mb/storage_gb'].filter(Boolean);
+  if (given.length > 1) {
+    fail([{ field: 'plan_id', code: 'INVALID', message: `choose one mode: plan_id (package), cpu_cores + ram_mb + storage_gb (custom) or source; got ${given.join(' and ')}` }]);
+  }
+  if (input.source) {
+    const { snapshot_id, backup_id } = input.source;
+    if ((snapshot_id === undefined) === (backup_id === undefined)) {
+      fail([{ field: 'source', code: 'INVALID', message: 'must hold exactly one of snapshot_id or backup_id' }]);
+    }
+    return { kind: 'source', snapshotId: snapshot_id ?? null, backupId: backup_id ?? null };
+  }
+  const errors: FieldError[] = [];
+  if (input.plan_id === undefined && custom.length === 0) {
+    errors.push({ field: 'plan_id', code: 'INVALID', message: 'is required unless cpu_cores, ram_mb and storage_gb (custom) or source are given' });
+  } else if (input.plan_id === undefined) {
+    for (const f of CUSTOM_FIELDS) if (input[f] === undefined) errors.push({ field: f, code: 'INVALID', message: 'is required in custom mode' });
+  }
+  if (input.os_version_id === undefined) errors.push({ field: 'os_version_id', code: 'INVALID', message: 'is required unless the server is created from a source' });
+  if (errors.length) fail(errors);
+  if (input.plan_id !== undefined) return { kind: 'package', planId: input.plan_id, osVersionId: input.os_version_id! };
+  checkRamMb(input.ram_mb!);
+  return { kind: 'custom', spec: { cpuCores: input.cpu_cores!, ramMb: input.ram_mb!, storageGb: input.storage_gb! }, osVersionId: input.os_version_id! };
+}
+
+interface Resolved {
+  spec: MachineSpec;
+  planId: number | null;
+  osVersionId: number | null;
+  basePriceCents: number;
+  sourceSnapshotId: number | null;
+}
+
+async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
+  if (mode.kind === 'package') {
+    const plan = await findCatalogRow(db, 'plans', mode.planId);
+    if (!plan || !plan.available) throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan' }]);
+    await checkLocation(db, input.location_id);
+    await checkOs(db, mode.osVersionId);
+    return { spec: { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb }, planId: plan.id, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null };
+  }
+  await checkLocation(db, input.location_id);
+  if (mode.kind === 'custom') {
+    await checkOs(db, mode.osVersionId);
+    return { spec: mode.spec, planId: null, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null };
+  }
+  // Backups are not kept by this platform, so a backup id never resolves.
+  const snapshot = mode.snapshotId === null ? undefined : await findAccountSnapshot(db, ctx.accountId, mode.snapshotId);
+  if (!snapshot || snapshot.status !== 'available') {
+    const field = mode.snapshotId === null ? 'source.backup_id' : 'source.snapshot_id';
+    throw new ApiError('SOURCE_NOT_FOUND', 'The source snapshot or backup was not found', [{ field, code: 'INVALID', message: 'no such snapshot or backup (a snapshot must be available)' }]);
+  }
+  const spec = { cpuCores: snapshot.cpu_cores, ramMb: snapshot.ram_mb, storageGb: snapshot.storage_gb };
+  return { spec, planId: null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id };
+}
+
+async function checkLocation(db: Db, id: number): Promise<void> {
+  const location = await findCatalogRow(db, 'locations', id);
+  if (!location || !isServerLocation(location)) {
+    throw new ApiError('LOCATION_INVALID', `Location ${id} is not available for servers`, [{ field: 'location_id', code: 'INVALID', message: 'not a location servers can be created in (see GET /locations)' }]);
+  }
+}
+
+async function checkOs(db: Db, id: number): Promise<void> {
+  const os = await findCatalogRow(db, 'operating_systems', id);
+  if (!os || !os.available) {
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${id} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
+  }
+}
+
+/** The server row, translating a taken hostname (unique index) into HOSTNAME_IN_USE. */
+export async function insertServerChecked(trx: Db, row: Parameters<typeof insertServer>[1]): Promise<Server> {
+  try {
+    return await insertServer(trx, row);
+  } catch (e) {
+    if (pgCode(e) === '23505' && pgConstraint(e) === 'servers_live_hostname') throw hostnameInUse(row.name);
+    throw e;
+  }
+}
+
+export function hostnameInUse(name: string): ApiError {
+  return new ApiError('HOSTNAME_IN_USE', `A server named ${name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another live server of the account has this host name' }]);
+}
+
+/** Creates the server (pending), charges its first cycle and queues provisioning, in `trx`. */
+export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<{ server: Server; operation: Operation }> {
+  checkHostname(input.name);
+  checkPassword(input.password);
+  const mode = modeOf(input);
+  const resolved = await resolve(ctx, trx, input, mode);
+  const ipv4Count = input.ipv4_count ?? 1;
+  const ipv6Count = input.ipv6_count ?? 1;
+  const extraIpv4 = Math.max(0, ipv4Count - 1);
+  const extraIpv6 = Math.max(0, ipv6Count - 1);
+  const ipPrices = await extraIpsPrice(trx, extraIpv4, extraIpv6);
+  const priceCents = resolved.basePriceCents + ipPrices.total;
+
+  const id = newId('srv');
+  const server = await insertServerChecked(trx, {
+    id,
+    account_id: ctx.accountId,
+    name: input.name,
+    location_id: input.location_id,
+    os_version_id: resolved.osVersionId,
+    plan_id: resolved.planId,
+    cpu_cores: resolved.spec.cpuCores,
+    ram_mb: resolved.spec.ramMb,
+    storage_gb: resolved.spec.storageGb,
+    price_cents: priceCents,
+    period_started_at: ctx.now,
+    next_billing_at: addMonth(ctx.now),
+    source_snapshot_id: resolved.sourceSnapshotId,
+    created_at: ctx.now,
+  });
+  if (priceCents > 0) await charge(trx, ctx.accountId, priceCents, `Server ${input.name} (${id}): first monthly cycle, ${formatCents(priceCents)} USD`);
+  const operation = await startOperation(ctx, trx, {
+    type: 'server.create',
+    resourceType: 'server',
+    resourceId: id,
+    detail: 'Queued for provisioning',
+    params: {
+      password: input.password,
+      extra_ipv4: extraIpv4,
+      extra_ipv6: extraIpv6,
+      ipv6: ipv6Count > 0,
+      ipv4_price_cents: ipPrices.ipv4,
+      ipv6_price_cents: ipPrices.ipv6,
+      charged_cents: priceCents,
+    },
+  });
+  return { server, operation };
+}

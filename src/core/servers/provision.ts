@@ -1,0 +1,73 @@
+// server.create: asks the provider for the machine (the operation id is the request token, so a
+// run repeated after a lost worker gets the same machine), then activates the server with its
+// addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
+// leaves the active list and frees its host name.
+import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
+import { findOsSlug, findServerById, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
+import type { Operation } from '../../db/schema.ts';
+import { refund } from '../billing/ledger.ts';
+import type { Runner } from '../operations/runner.ts';
+import type { Db } from '../types.ts';
+
+interface CreateParams {
+  password?: string;
+  extra_ipv4?: number;
+  extra_ipv6?: number;
+  ipv6?: boolean;
+  ipv4_price_cents?: number;
+  ipv6_price_cents?: number;
+  charged_cents?: number;
+}
+
+const paramsOf = (op: Operation) => op.params as CreateParams;
+
+export const serverCreateRunner: Runner = {
+  async run(rc, op) {
+    const server = await findServerById(rc.db, op.resource_id);
+    if (!server || server.deleted_at || server.status !== 'pending') {
+      return { detail: 'Nothing to provision: the server is no longer pending' };
+    }
+    const p = paramsOf(op);
+    const [os, snapshot] = await Promise.all([
+      findOsSlug(rc.db, server.os_version_id),
+      server.source_snapshot_id === null ? undefined : findAccountSnapshot(rc.db, server.account_id, server.source_snapshot_id),
+    ]);
+    await rc.progress(5, 'Provisioning started');
+    const machine = await rc.compute.create({
+      token: op.id,
+      hostname: server.name,
+      locationId: server.location_id,
+      cpuCores: server.cpu_cores,
+      ramMb: server.ram_mb,
+      storageGb: server.storage_gb,
+      osSlug: os?.slug ?? null,
+      password: p.password ?? '',
+      fromSnapshotRef: snapshot?.provider_ref ?? null,
+      extraIpv4: p.extra_ipv4 ?? 0,
+      extraIpv6: p.extra_ipv6 ?? 0,
+      ipv6: p.ipv6 ?? true,
+    }, rc.progress);
+    return {
+      detail: 'Server is running',
+      apply: async (trx: Db) => {
+        if (!(await markServerProvisioned(trx, server.id, { providerRef: machine.ref, network: machine.network }))) return;
+        await insertServerIps(trx, machine.extraIps.map((ip) => ({
+          server_id: server.id,
+          version: ip.version,
+          address: ip.address,
+          price_cents: (ip.version === 4 ? p.ipv4_price_cents : p.ipv6_price_cents) ?? 0,
+        })));
+      },
+    };
+  },
+
+  async compensate(trx, op, reason) {
+    const server = await findServerById(trx, op.resource_id);
+    if (!server || server.status !== 'pending') return;
+    await updateServerRow(trx, server.id, { status: 'cancelled', power_state: 'error' });
+    const charged = paramsOf(op).charged_cents ?? 0;
+    if (charged > 0) {
+      await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`);
+    }
+  },
+};

@@ -1,0 +1,60 @@
+// Reading servers. The detail asks the provider for live power state, OS and size, best effort:
+// a slow or failing provider degrades those fields to what we know (power `unknown`), never to
+// an error, because a customer's dashboard must still load.
+import { findCatalogRow } from '../../db/queries/catalog.ts';
+import { findAccountServer, findOsSlug, listServerIps, listServersPage, type ServerListRow } from '../../db/queries/servers.ts';
+import type { PowerState, Server, ServerStatus } from '../../db/schema.ts';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import type { Db } from '../types.ts';
+
+export interface ServerView {
+  server: Server;
+  plan: { id: number; name: string } | null;
+  /** Only in the detail: live (or last known) power state and OS slug. */
+  power: PowerState | null;
+  os: string | null;
+  extraIps: { address: string; version: 4 | 6 }[];
+}
+
+export async function listServers(ctx: Ctx, filter: { status?: ServerStatus }, page: PageRequest): Promise<Paged<ServerListRow>> {
+  const { rows, total } = await listServersPage(ctx.db, ctx.accountId, filter.status, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
+}
+
+/** The account's live server, or RESOURCE_NOT_FOUND (another account's id included). */
+export async function requireServer(ctx: Ctx, id: string, db: Db = ctx.db): Promise<Server> {
+  const server = await findAccountServer(db, ctx.accountId, id);
+  if (!server) throw notFound('Server');
+  return server;
+}
+
+/** Plan, OS and addresses for presenting a server we already hold (no provider call). */
+export async function viewOf(db: Db, server: Server, power: PowerState | null = server.power_state, liveOs?: string | null): Promise<ServerView> {
+  const [plan, os, ips] = await Promise.all([
+    server.plan_id === null ? undefined : findCatalogRow(db, 'plans', server.plan_id),
+    liveOs === undefined ? findOsSlug(db, server.os_version_id) : undefined,
+    listServerIps(db, server.id),
+  ]);
+  return {
+    server,
+    plan: plan ? { id: plan.id, name: plan.name } : null,
+    power,
+    os: liveOs === undefined ? os?.slug ?? null : liveOs,
+    extraIps: ips.filter((ip) => ip.address !== null).map((ip) => ({ address: ip.address!, version: ip.version })),
+  };
+}
+
+export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
+  const server = await requireServer(ctx, id);
+  // Not provisioned yet (or sandbox): there is nothing live to ask about.
+  if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return viewOf(ctx.db, server);
+  try {
+    const live = await ctx.compute.status(server.provider_ref, ctx.providerTimeoutMs);
+    const fresh = { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb };
+    return viewOf(ctx.db, fresh, live.power, live.osSlug);
+  } catch {
+    return viewOf(ctx.db, server, 'unknown');
+  }
+}

@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+
+export interface IdempotencyRecord {
+  request_hash: string;
+  status_code: number | null;
+  response: unknown;
+}
+
+/**
+ * Claims (account, key) for this request, or takes over an expired claim. While another
+ * transaction holds an uncommitted claim on the same key, this waits for it (the unique index)
+ * — up to the transaction's lock_timeout. Returns false when a live record already exists.
+ */
+export async function claimIdempotencyKey(db: Db, accountId: string, key: string, hash: string, expiresAt: Date): Promise<boolean> {
+  const row = await db.insertInto('idempotency_keys')
+    .values({ account_id: accountId, key, request_hash: hash, expires_at: expiresAt })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doUpdateSet({
+      request_hash: hash, status_code: null, response: null, expires_at: expiresAt,
+    }).where('idempotency_keys.expires_at', '<=', sql<Date>`now()`))
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function findIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  return db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
+    .where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+}
+
+export async function saveIdempotentResponse(db: Db, accountId: string, key: string, status: number, response: unknown): Promise<void> {
+  await db.updateTable('idempotency_keys').set({ status_code: status, response: JSON.stringify(response) })
+    .where('account_id', '=', accountId).where('key', '=', key).execute();
+}
+
+/** Bounds how long the next statements of this transaction wait for a row or key lock. */
+export async function setLockTimeout(db: Db, ms: number | null): Promise<void> {
+  await (ms === null ? sql`SET LOCAL lock_timeout TO DEFAULT` : sql`SELECT set_config('lock_timeout', ${`${ms}ms`}, true)`).execute(db);
+}
+
+export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
+  const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { Operation, OperationStatus } from '../schema.ts';
+
+export interface NewOperationRow {
+  id: string;
+  account_id: string;
+  type: string;
+  resource_type: string;
+  resource_id: string;
+  params: Record<string, unknown>;
+  detail: string;
+}
+
+export function insertOperation(db: Db, row: NewOperationRow): Promise<Operation> {
+  return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params) }).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findOperation(db: Db, id: string): Promise<Operation | undefined> {
+  return db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findAccountOperation(db: Db, accountId: string, id: string): Promise<Operation | undefined> {
+  return db.selectFrom('operations').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** Takes an unfinished operation for a run (again, after a lost worker); undefined when finished. */
+export function claimOperation(db: Db, id: string): Promise<Operation | undefined> {
+  return db.updateTable('operations')
+    .set({ status: 'running', attempts: sql`attempts + 1`, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<void> {
+  await db.updateTable('operations')
+    .set({ progress_pct: pct, detail, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export async function noteOperationError(db: Db, id: string, error: string, detail: string): Promise<void> {
+  await db.updateTable('operations').set({ last_error: error, detail, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** Finishes an unfinished operation; false when it had already finished (a late duplicate run). */
+export async function finishOperation(db: Db, id: string, status: Extract<OperationStatus, 'completed' | 'failed'>, detail: string): Promise<boolean> {
+  const now = new Date();
+  const res = await db.updateTable('operations')
+    // The password a create or reset carried is not kept once the work is done.
+    .set({ status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, params: sql`params - 'password'` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** Locks the operation row for the rest of the transaction (finishing runs are serialised). */
+export function lockOperation(db: Db, id: string): Promise<Operation | undefined> {
+  return db.selectFrom('operations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The unfinished operation on a resource, if any (state checks before synchronous work). */
+export function findUnfinishedOperation(db: Db, resourceType: string, resourceId: string): Promise<Operation | undefined> {
+  return db.selectFrom('operations').selectAll()
+    .where('resource_type', '=', resourceType).where('resource_id', '=', resourceId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+}

@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { Insertable } from 'kysely';
+import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
+
+export type NewServerRow = Insertable<ServersTable>;
+
+export function insertServer(db: Db, row: NewServerRow): Promise<Server> {
+  return db.insertInto('servers').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A live (not deleted) server of the account. */
+export function findAccountServer(db: Db, accountId: string, id: string): Promise<Server | undefined> {
+  return db.selectFrom('servers').selectAll()
+    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Same, locked for the rest of the transaction (state checks that lead to a write). */
+export function lockAccountServer(db: Db, accountId: string, id: string): Promise<Server | undefined> {
+  return db.selectFrom('servers').selectAll()
+    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export function findServerById(db: Db, id: string): Promise<Server | undefined> {
+  return db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface ServerListRow extends Server {
+  plan_name: string | null;
+}
+
+export async function listServersPage(
+  db: Db, accountId: string, status: ServerStatus | undefined, limit: number, offset: number,
+): Promise<{ rows: ServerListRow[]; total: number }> {
+  let base = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
+  if (status) base = base.where('servers.status', '=', status);
+  const [rows, count] = await Promise.all([
+    base.leftJoin('plans', 'plans.id', 'servers.plan_id')
+      .selectAll('servers').select('plans.name as plan_name')
+      .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc')
+      .limit(limit).offset(offset)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+export interface ProvisionedFields {
+  providerRef: string;
+  network: ServerNetwork;
+}
+
+/** pending → active once the provider reports the machine; false if it is no longer pending. */
+export async function markServerProvisioned(db: Db, id: string, f: ProvisionedFields): Promise<boolean> {
+  const res = await db.updateTable('servers')
+    .set({ status: 'active', power_state: 'running', provider_ref: f.providerRef, network: JSON.stringify(f.network), updated_at: new Date() })
+    .where('id', '=', id).where('status', '=', 'pending').where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+export async function updateServerRow(db: Db, id: string, patch: Partial<{
+  name: string; status: ServerStatus; power_state: PowerState; plan_id: number | null; os_version_id: number | null;
+  cpu_cores: number; ram_mb: number; storage_gb: number; price_cents: number; deleted_at: Date;
+}>): Promise<Server | undefined> {
+  return db.updateTable('servers').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function insertServerIps(db: Db, rows: { server_id: string; version: 4 | 6; address: string | null; price_cents: number }[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('server_ips').values(rows).execute();
+}
+
+export function listServerIps(db: Db, serverId: string): Promise<ServerIp[]> {
+  return db.selectFrom('server_ips').selectAll().where('server_id', '=', serverId).where('released_at', 'is', null).orderBy('id').execute();
+}
+
+export function findOsSlug(db: Db, osVersionId: number | null): Promise<{ slug: string } | undefined> {
+  if (osVersionId === null) return Promise.resolve(undefined);
+  return db.selectFrom('operating_systems').select('slug').where('id', '=', osVersionId).executeTakeFirst();
+}

@@ -1,0 +1,51 @@
+// The operations queue on pg-boss 10. Jobs are inserted through the caller's transaction (pg-boss
+// takes an `executeSql` wrapper per send), so an operation row and its job commit together or
+// not at all. The pg-boss schema and queues are created by migration 0002.
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { JobQueue } from '../core/context.ts';
+import type { Db } from '../core/types.ts';
+import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
+
+export const OPERATIONS_QUEUE = 'operations';
+/** Where pg-boss moves an operation job whose retries are spent (also after a lost worker). */
+export const OPERATIONS_FAILED_QUEUE = 'operations-failed';
+export const MAINTENANCE_QUEUE = 'maintenance';
+
+export interface JobSettings {
+  retryLimit: number;
+  retryDelayS: number;
+  timeoutS: number;
+}
+
+/** pg-boss's database adapter over a Kysely handle (a transaction, or the pool). */
+export function executorOf(db: Db) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const res = await db.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: res.rows as unknown[] };
+    },
+  };
+}
+
+export function createJobQueue(db: Db, settings: JobSettings): JobQueue {
+  // Never started: used only to build and send jobs through the caller's transaction.
+  const boss = new PgBoss({ db: executorOf(db), schema: JOB_SCHEMA, supervise: false, schedule: false, migrate: false });
+  return {
+    async enqueueOperation(trx, operationId) {
+      await boss.send(OPERATIONS_QUEUE, { operation_id: operationId }, {
+        db: executorOf(trx),
+        retryLimit: settings.retryLimit,
+        retryDelay: settings.retryDelayS,
+        retryBackoff: true,
+        expireInSeconds: settings.timeoutS,
+        deadLetter: OPERATIONS_FAILED_QUEUE,
+      } as PgBoss.SendOptions);
+    },
+  };
+}
+
+/** The sandbox's queue: nothing is ever run. */
+export const noopQueue: JobQueue = {
+  async enqueueOperation() {},
+};
