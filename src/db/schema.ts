@@ -154,6 +154,12 @@ export interface SystemMarkersTable {
   created_at: CreatedAt;
 }
 
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
 export type ServerStatus = 'pending' | 'active' | 'suspended' | 'cancelled';
 export type PowerState = 'running' | 'stopped' | 'starting' | 'stopping' | 'provisioning' | 'migrating' | 'error' | 'unknown';
 
@@ -345,6 +351,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   snapshots: SnapshotsTable;
   server_ips: ServerIpsTable;
+  app_secrets: AppSecretsTable;
   sim_settings: SimSettingsTable;
   sim_ip_pools: SimIpPoolsTable;
   sim_ip_leases: SimIpLeasesTable;

@@ -114,6 +114,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     CREATE INDEX server_ips_server ON server_ips (server_id, id) WHERE released_at IS NULL;
 
+    -- Secrets every API process must share (the console URL signing key), created on first use.
+    CREATE TABLE app_secrets (
+      name       text PRIMARY KEY,
+      value      text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+
     -- The simulated compute provider's own world. A real driver keeps this upstream.
     -- jsonb: the fault switch's remaining count is decremented by one UPDATE, race-free.
     CREATE TABLE sim_settings (
@@ -193,7 +200,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     DROP TABLE sim_console_sessions, sim_snapshots, sim_firewall_rules, sim_requests, sim_vms, sim_ip_leases, sim_ip_pools, sim_settings,
-      server_ips, snapshots, idempotency_keys, operations, servers CASCADE;
+      app_secrets, server_ips, snapshots, idempotency_keys, operations, servers CASCADE;
     DROP SCHEMA pgboss CASCADE;
   `.execute(db);
 }
