@@ -1,0 +1,238 @@
+// The simulated compute provider's world (the sim_* tables): its fault switch, address pools and
+// leases, machines, firewall rules, snapshots, console sessions and the record of finished
+// requests that makes retried calls harmless. A real driver keeps all of this upstream.
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { DB, PowerState, SimFault, SimFaultMode, SimIpPool, SimVm } from '../schema.ts';
+
+export type SimFirewallRule = Selectable<DB['sim_firewall_rules']>;
+export type SimSnapshot = Selectable<DB['sim_snapshots']>;
+
+const FAULT = 'fault';
+const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
+
+// --- fault switch ----------------------------------------------------------------------------
+
+export async function findFault(db: Db): Promise<SimFault> {
+  const row = await db.selectFrom('sim_settings').select('value').where('name', '=', FAULT).executeTakeFirst();
+  return row ? (row.value as SimFault) : NO_FAULT;
+}
+
+export async function saveFault(db: Db, fault: SimFault): Promise<SimFault> {
+  const value = JSON.stringify(fault);
+  const row = await db.insertInto('sim_settings').values({ name: FAULT, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .returning('value').executeTakeFirstOrThrow();
+  return row.value as SimFault;
+}
+
+/**
+ * Spends one failure of the switch on a call of `call`: the mode the call must fail with, or null.
+ * One UPDATE decides and decrements, so N parallel calls against `remaining: N` fail exactly N
+ * times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
+ */
+export async function consumeFault(db: Db, call: string): Promise<SimFaultMode | null> {
+  const r = await sql<{ mode: SimFaultMode }>`
+    UPDATE sim_settings
+    SET value = CASE WHEN value->>'remaining' IS NULL THEN value
+                     ELSE jsonb_set(value, '{remaining}', to_jsonb((value->>'remaining')::int - 1)) END
+    WHERE name = ${FAULT}
+      AND value->>'mode' <> 'none'
+      AND (jsonb_array_length(value->'calls') = 0 OR value->'calls' @> jsonb_build_array(${call}::text))
+      AND (value->>'remaining' IS NULL OR (value->>'remaining')::int > 0)
+    RETURNING value->>'mode' AS mode
+  `.execute(db);
+  return r.rows[0]?.mode ?? null;
+}
+
+// --- address pools ---------------------------------------------------------------------------
+
+export interface PoolWithUsage extends SimIpPool {
+  /** Addresses leased to a machine now. */
+  used: number;
+}
+
+export async function listPoolsPage(db: Db, locationId: number, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
+  const q = db.selectFrom('sim_ip_pools').where('location_id', '=', locationId);
+  const [rows, count] = await Promise.all([
+    q.selectAll('sim_ip_pools')
+      .select((eb) => eb.selectFrom('sim_ip_leases').whereRef('sim_ip_leases.pool_id', '=', 'sim_ip_pools.id')
+        .where('vm_id', 'is not', null).select((e) => e.fn.countAll<string>().as('n')).as('used'))
+      .orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, used: Number(r.used ?? 0) })), total: Number(count.n) };
+}
+
+export function findPool(db: Db, id: number): Promise<SimIpPool | undefined> {
+  return db.selectFrom('sim_ip_pools').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A pool sharing at least one address with `cidr`. */
+export function findOverlappingPool(db: Db, cidr: string): Promise<SimIpPool | undefined> {
+  return db.selectFrom('sim_ip_pools').selectAll().where(sql<boolean>`cidr && ${cidr}::cidr`).orderBy('id').executeTakeFirst();
+}
+
+export function insertPool(db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }): Promise<SimIpPool> {
+  return db.insertInto('sim_ip_pools').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Deletes a pool unless an address of it is leased (then `leased` > 0 and nothing changes).
+ * Released leases go with it. The pool row is locked first, so no allocation slips in between.
+ */
+export function deletePoolUnlessLeased(db: Db, id: number): Promise<{ pool: SimIpPool | undefined; leased: number }> {
+  return db.transaction().execute(async (trx) => {
+    const pool = await trx.selectFrom('sim_ip_pools').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!pool) return { pool, leased: 0 };
+    const { n } = await trx.selectFrom('sim_ip_leases').where('pool_id', '=', id).where('vm_id', 'is not', null)
+      .select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    if (Number(n) > 0) return { pool, leased: Number(n) };
+    await trx.deleteFrom('sim_ip_leases').where('pool_id', '=', id).execute();
+    await trx.deleteFrom('sim_ip_pools').where('id', '=', id).execute();
+    return { pool, leased: 0 };
+  });
+}
+
+/** Every pool of a location and family, locked until the transaction ends: allocations queue here. */
+export function lockPools(trx: Db, locationId: number, version: 4 | 6): Promise<SimIpPool[]> {
+  return trx.selectFrom('sim_ip_pools').selectAll().where('location_id', '=', locationId).where('version', '=', version)
+    .orderBy('id').forUpdate().execute();
+}
+
+/** Leases a released address of one of the pools to `vmId` (lowest address first), if there is one. */
+export async function reuseReleasedLease(trx: Db, poolIds: number[], vmId: string): Promise<string | undefined> {
+  if (poolIds.length === 0) return undefined;
+  const row = await trx.updateTable('sim_ip_leases').set({ vm_id: vmId, leased_at: new Date() })
+    .where('address', '=', (eb) => eb.selectFrom('sim_ip_leases').select('address')
+      .where('pool_id', 'in', poolIds).where('vm_id', 'is', null).orderBy('address').limit(1).forUpdate().skipLocked())
+    .returning('address').executeTakeFirst();
+  return row?.address;
+}
+
+export async function setPoolOffset(trx: Db, poolId: number, nextOffset: bigint): Promise<void> {
+  await trx.updateTable('sim_ip_pools').set({ next_offset: Number(nextOffset) }).where('id', '=', poolId).execute();
+}
+
+export async function insertLease(trx: Db, row: { address: string; pool_id: number; vm_id: string }): Promise<void> {
+  await trx.insertInto('sim_ip_leases').values({ ...row, leased_at: new Date() }).execute();
+}
+
+export interface VmLease {
+  address: string;
+  version: 4 | 6;
+  cidr: string;
+  gateway: string;
+}
+
+/** The addresses a machine holds, oldest lease first. */
+export function listVmLeases(db: Db, vmId: string): Promise<VmLease[]> {
+  return db.selectFrom('sim_ip_leases').innerJoin('sim_ip_pools', 'sim_ip_pools.id', 'sim_ip_leases.pool_id')
+    .select(['sim_ip_leases.address', 'sim_ip_pools.version', 'sim_ip_pools.cidr', 'sim_ip_pools.gateway'])
+    .where('sim_ip_leases.vm_id', '=', vmId).orderBy('sim_ip_leases.leased_at').orderBy('sim_ip_leases.address').execute();
+}
+
+/** Gives one address of a machine back to its pool; false when the machine did not hold it. */
+export async function releaseLease(db: Db, vmId: string, address: string): Promise<boolean> {
+  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null })
+    .where('vm_id', '=', vmId).where('address', '=', address).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function releaseAllLeases(db: Db, vmId: string): Promise<void> {
+  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null }).where('vm_id', '=', vmId).execute();
+}
+
+// --- machines --------------------------------------------------------------------------------
+
+export interface NewSimVm {
+  id: string;
+  request_token: string;
+  location_id: number;
+  hostname: string;
+  power: PowerState;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  os_slug: string | null;
+}
+
+/** Inserts the machine of a create request; undefined when one with this token already exists. */
+export function insertVm(trx: Db, row: NewSimVm): Promise<SimVm | undefined> {
+  return trx.insertInto('sim_vms').values(row).onConflict((oc) => oc.column('request_token').doNothing()).returningAll().executeTakeFirst();
+}
+
+export function findVm(db: Db, id: string): Promise<SimVm | undefined> {
+  return db.selectFrom('sim_vms').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findVmByToken(db: Db, token: string): Promise<SimVm | undefined> {
+  return db.selectFrom('sim_vms').selectAll().where('request_token', '=', token).executeTakeFirst();
+}
+
+export type SimVmPatch = Partial<Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'ipv4' | 'ipv6'>>;
+
+export async function updateVm(db: Db, id: string, patch: SimVmPatch): Promise<void> {
+  await db.updateTable('sim_vms').set(patch).where('id', '=', id).execute();
+}
+
+/** Moves a machine out of `from` power only (a retried create must not undo a later stop). */
+export async function advanceVmPower(db: Db, id: string, from: PowerState, to: PowerState): Promise<void> {
+  await db.updateTable('sim_vms').set({ power: to }).where('id', '=', id).where('power', '=', from).execute();
+}
+
+export async function markVmDestroyed(db: Db, id: string): Promise<void> {
+  await db.updateTable('sim_vms').set({ destroyed_at: new Date(), power: 'stopped' }).where('id', '=', id).where('destroyed_at', 'is', null).execute();
+}
+
+// --- firewall, snapshots ---------------------------------------------------------------------
+
+export type NewFirewallRule = Omit<SimFirewallRule, 'id' | 'vm_id'>;
+
+export async function insertFirewallRules(trx: Db, vmId: string, rules: NewFirewallRule[]): Promise<void> {
+  if (rules.length) await trx.insertInto('sim_firewall_rules').values(rules.map((r) => ({ ...r, vm_id: vmId }))).execute();
+}
+
+export function listFirewallRules(db: Db, vmId: string): Promise<SimFirewallRule[]> {
+  return db.selectFrom('sim_firewall_rules').selectAll().where('vm_id', '=', vmId).orderBy('position').execute();
+}
+
+export async function insertSnapshot(trx: Db, row: { id: string; vm_id: string; size_gb: number }): Promise<void> {
+  await trx.insertInto('sim_snapshots').values(row).execute();
+}
+
+export function findSnapshot(db: Db, id: string): Promise<SimSnapshot | undefined> {
+  return db.selectFrom('sim_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+// --- finished requests -----------------------------------------------------------------------
+
+export async function findRequest(db: Db, token: string): Promise<{ result: unknown } | undefined> {
+  return db.selectFrom('sim_requests').select('result').where('token', '=', token).executeTakeFirst();
+}
+
+/** Records a finished request; false when one with this token was recorded first. */
+export async function insertRequest(trx: Db, token: string, result: unknown): Promise<boolean> {
+  const row = await trx.insertInto('sim_requests').values({ token, result: JSON.stringify(result ?? null) })
+    .onConflict((oc) => oc.column('token').doNothing()).returning('token').executeTakeFirst();
+  return row !== undefined;
+}
+
+// --- console ---------------------------------------------------------------------------------
+
+/** Opens a session that expires `ttlSeconds` from now by the database clock. */
+export async function insertConsoleSession(db: Db, token: string, vmId: string, ttlSeconds: number): Promise<Date> {
+  const row = await db.insertInto('sim_console_sessions')
+    .values({ token, vm_id: vmId, expires_at: sql<Date>`now() + make_interval(secs => ${ttlSeconds})` })
+    .returning('expires_at').executeTakeFirstOrThrow();
+  return row.expires_at;
+}
+
+/** Spends a ticket: true once, within its lifetime, while its machine exists. One UPDATE, so two redeemers cannot both win. */
+export async function redeemConsoleSession(db: Db, token: string): Promise<boolean> {
+  const r = await db.updateTable('sim_console_sessions').set({ used_at: sql<Date>`now()` })
+    .where('token', '=', token).where('used_at', 'is', null).where(sql<boolean>`expires_at > now()`)
+    .where('vm_id', 'in', (eb) => eb.selectFrom('sim_vms').select('id').where('destroyed_at', 'is', null))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

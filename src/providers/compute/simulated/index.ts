@@ -1,0 +1,233 @@
+// The simulated virtualization platform: the default ComputeProvider. It behaves like a real one —
+// every step takes `delayMs`, state lives in our database (sim_* tables, so it survives restarts
+// and is shared by every worker), addresses come from per-location pools, retried requests are
+// answered from the record of the first, and the fault switch makes it fail on demand.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../../db/connection.ts';
+import {
+  advanceVmPower, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
+  insertSnapshot, insertVm, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
+  updateVm,
+} from '../../../db/queries/sim.ts';
+import type { SimVm } from '../../../db/schema.ts';
+import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
+import { leaseAddresses } from './allocate.ts';
+import { obeyFault, sleep, withDeadline } from './fault.ts';
+import { parseAddress } from './ip-math.ts';
+import { defaultFirewall, machineOf } from './machine.ts';
+import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
+
+export interface SimulatedComputeOptions {
+  db: Db;
+  /** Wait of each step (SIM_DELAY_MS); 0 answers at once. */
+  delayMs: number;
+  /** The clock of metrics and traffic; defaults to the system clock. */
+  now?: () => Date;
+}
+
+/** Thrown inside a transaction to undo it when a concurrent twin already recorded the same request. */
+class Replay extends Error {}
+
+const newId = (prefix: string) => `${prefix}-${randomBytes(8).toString('hex')}`;
+
+export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: SimulatedComputeOptions): ComputeProvider {
+  const step = async (progress: Progress, pct: number, detail: string) => {
+    await progress(pct, detail);
+    await sleep(delayMs);
+  };
+  const fault = (call: ComputeCall) => obeyFault(db, call, delayMs);
+
+  /** The machine, unless it never existed or was destroyed — then no retry can help. */
+  const liveVm = async (ref: string): Promise<SimVm> => {
+    const vm = await findVm(db, ref);
+    if (!vm || vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
+    return vm;
+  };
+
+  /**
+   * Does `work` once per (verb, token): a repeated request gets the first one's result. The work and
+   * its record commit together, so a crash between them leaves neither.
+   */
+  const once = async <R>(verb: string, token: string, work: (trx: Db) => Promise<R>): Promise<R> => {
+    const key = `${verb}:${token}`;
+    const done = await findRequest(db, key);
+    if (done) return done.result as R;
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const result = await work(trx);
+        if (!(await insertRequest(trx, key, result))) throw new Replay();
+        return result;
+      });
+    } catch (e) {
+      if (!(e instanceof Replay)) throw e;
+      return (await findRequest(db, key))!.result as R;
+    }
+  };
+
+  /** The machine row and its addresses, in one transaction; an existing machine of the token wins. */
+  const provision = (req: CreateRequest): Promise<SimVm> => db.transaction().execute(async (trx) => {
+    const vm = await insertVm(trx, {
+      id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
+      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug,
+    });
+    if (!vm) return (await findVmByToken(trx, req.token))!;
+    // IPv4 before IPv6, always: every allocation locks pools in the same order, so none deadlock.
+    const v4 = await leaseAddresses(trx, req.locationId, 4, vm.id, 1 + req.extraIpv4);
+    const v6 = req.ipv6 || req.extraIpv6 > 0 ? await leaseAddresses(trx, req.locationId, 6, vm.id, (req.ipv6 ? 1 : 0) + req.extraIpv6) : [];
+    const ipv4 = v4[0] ?? null;
+    const ipv6 = req.ipv6 ? v6[0] ?? null : null;
+    await updateVm(trx, vm.id, { ipv4, ipv6 });
+    await insertFirewallRules(trx, vm.id, defaultFirewall(ipv6 !== null));
+    return { ...vm, ipv4, ipv6 };
+  });
+
+  return {
+    async create(req, progress) {
+      await fault('create');
+      if (req.fromSnapshotRef && !(await findSnapshot(db, req.fromSnapshotRef))) {
+        throw new ProviderError('UPSTREAM_ERROR', `Snapshot ${req.fromSnapshotRef} does not exist`, false);
+      }
+      await step(progress, 10, 'Allocating addresses');
+      const vm = (await findVmByToken(db, req.token)) ?? (await provision(req));
+      if (vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `The machine of request ${req.token} was destroyed`, false);
+      // A retry after a crash resumes here: the machine exists, only the remaining steps run.
+      if (vm.power === 'provisioning') {
+        await step(progress, 40, req.fromSnapshotRef ? 'Restoring snapshot' : 'Cloning image');
+        await step(progress, 80, 'Booting');
+        await step(progress, 95, 'Configuring network');
+        await advanceVmPower(db, vm.id, 'provisioning', 'running');
+      }
+      return machineOf(vm, await listVmLeases(db, vm.id));
+    },
+
+    async destroy(ref) {
+      await fault('destroy');
+      const vm = await findVm(db, ref);
+      if (!vm || vm.destroyed_at) return;
+      await sleep(delayMs);
+      await db.transaction().execute(async (trx) => {
+        await releaseAllLeases(trx, ref);
+        await markVmDestroyed(trx, ref);
+      });
+    },
+
+    async power(ref, action, token, progress) {
+      await fault('power');
+      await liveVm(ref);
+      const key = `power-${action}`;
+      if (!(await findRequest(db, `${key}:${token}`))) {
+        if (action !== 'start') await step(progress, action === 'reboot' ? 30 : 50, 'Shutting down');
+        if (action !== 'stop') await step(progress, action === 'reboot' ? 70 : 50, 'Starting');
+      }
+      const power = action === 'stop' ? 'stopped' as const : 'running' as const;
+      return once(key, token, async (trx) => {
+        await updateVm(trx, ref, { power });
+        return power;
+      });
+    },
+
+    async resetPassword(ref, _password, token, progress) {
+      await fault('resetPassword');
+      await liveVm(ref);
+      await step(progress, 50, 'Setting the root password');
+      await once('reset-password', token, async () => null);
+    },
+
+    async reinstall(ref, osSlug, _password, token, progress) {
+      await fault('reinstall');
+      await liveVm(ref);
+      await step(progress, 20, 'Shutting down');
+      await step(progress, 50, 'Writing the image');
+      await step(progress, 90, 'Booting');
+      await once('reinstall', token, async (trx) => updateVm(trx, ref, { os_slug: osSlug, power: 'running' }).then(() => null));
+    },
+
+    async resize(ref, spec, token, progress) {
+      await fault('resize');
+      await liveVm(ref);
+      await step(progress, 30, 'Shutting down');
+      await step(progress, 60, 'Resizing');
+      await step(progress, 90, 'Starting');
+      await once('resize', token, async (trx) => updateVm(trx, ref, {
+        cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power: 'running',
+      }).then(() => null));
+    },
+
+    async snapshot(ref, token, progress) {
+      await fault('snapshot');
+      const vm = await liveVm(ref);
+      await step(progress, 50, 'Copying the disk');
+      return once('snapshot', token, async (trx) => {
+        // A snapshot holds the used part of the disk: 15–45 % of it, fixed per machine.
+        const share = 0.15 + (parseInt(vm.id.slice(-4), 16) % 31) / 100;
+        const snap = { ref: newId('snap'), sizeGb: Math.max(0.01, Math.round(vm.storage_gb * share * 100) / 100) };
+        await insertSnapshot(trx, { id: snap.ref, vm_id: ref, size_gb: snap.sizeGb });
+        return snap;
+      });
+    },
+
+    async status(ref, timeoutMs) {
+      return withDeadline((async () => {
+        // A timeout fault hangs past the deadline, so the caller sees the deadline, as with a real hang.
+        await obeyFault(db, 'status', timeoutMs * 2);
+        const vm = await liveVm(ref);
+        return { power: vm.power, cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb, osSlug: vm.os_slug };
+      })(), timeoutMs, 'Status');
+    },
+
+    async attachIp(ref, version, token) {
+      await fault('attachIp');
+      const vm = await liveVm(ref);
+      return once(`attach-ipv${version}`, token, async (trx) => {
+        const [address] = await leaseAddresses(trx, vm.location_id, version, ref, 1);
+        return { address: address! };
+      });
+    },
+
+    async releaseIp(ref, address) {
+      await fault('releaseIp');
+      const vm = await liveVm(ref);
+      const normal = parseAddress(address)?.addr.toString();
+      if (normal === vm.ipv4 || normal === vm.ipv6) {
+        throw new ProviderError('UPSTREAM_ERROR', `${address} is the primary address of ${ref}`, false);
+      }
+      // Releasing an address the machine no longer holds is the retry of a release that worked.
+      await releaseLease(db, ref, address);
+    },
+
+    async firewallRules(ref) {
+      await fault('firewallRules');
+      await liveVm(ref);
+      return (await listFirewallRules(db, ref)).map(({ position, direction, protocol, port, source, action }) => ({
+        position, direction, protocol, port, source, action,
+      }) as FirewallRule);
+    },
+
+    async openConsole(ref, ttlSeconds) {
+      await fault('openConsole');
+      await liveVm(ref);
+      const ticket = randomBytes(24).toString('base64url');
+      return { ticket, expiresAt: await insertConsoleSession(db, ticket, ref, ttlSeconds) };
+    },
+
+    async redeemConsole(ticket) {
+      await fault('redeemConsole');
+      return redeemConsoleSession(db, ticket);
+    },
+
+    async metrics(ref) {
+      await fault('metrics');
+      return metricsOf(await liveVm(ref), now());
+    },
+
+    async traffic(ref, month) {
+      await fault('traffic');
+      const bounds = monthBounds(month);
+      if (!bounds) throw new ProviderError('UPSTREAM_ERROR', `"${month}" is not a month (YYYY-MM)`, false);
+      // A destroyed machine still has last month's bill of traffic.
+      const vm = await findVm(db, ref);
+      if (!vm) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
+      return trafficOf(vm, month, bounds, now());
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// How a simulated machine looks to the caller: its network as ServerNetwork, its extra addresses,
+// and the firewall every new machine starts with.
+import type { NewFirewallRule, VmLease } from '../../../db/queries/sim.ts';
+import type { ServerNetwork, SimVm } from '../../../db/schema.ts';
+import type { Machine } from '../types.ts';
+import { netmask, parseBlock } from './ip-math.ts';
+
+export function machineOf(vm: SimVm, leases: VmLease[]): Machine {
+  const primary4 = leases.find((l) => l.address === vm.ipv4);
+  const primary6 = leases.find((l) => l.address === vm.ipv6);
+  const network: ServerNetwork = {
+    ipv4: primary4 ? {
+      address: primary4.address, gateway: primary4.gateway, netmask: netmask(parseBlock(primary4.cidr)!.prefix), subnet: primary4.cidr,
+    } : null,
+    ipv6: primary6 ? { address: primary6.address, gateway: primary6.gateway, subnet: primary6.cidr } : null,
+  };
+  const extraIps = leases.filter((l) => l !== primary4 && l !== primary6).map((l) => ({ address: l.address, version: l.version }));
+  return { ref: vm.id, network, extraIps };
+}
+
+/** SSH, web and ping from anywhere, everything else inbound dropped — per family the machine has. */
+export function defaultFirewall(ipv6: boolean): NewFirewallRule[] {
+  const rules: Omit<NewFirewallRule, 'position'>[] = [];
+  for (const source of ipv6 ? ['0.0.0.0/0', '::/0'] : ['0.0.0.0/0']) {
+    for (const port of ['22', '80', '443']) rules.push({ direction: 'inbound', protocol: 'tcp', port, source, action: 'accept' });
+    rules.push({ direction: 'inbound', protocol: 'icmp', port: null, source, action: 'accept' });
+  }
+  for (const source of ipv6 ? ['0.0.0.0/0', '::/0'] : ['0.0.0.0/0']) {
+    rules.push({ direction: 'inbound', protocol: 'any', port: null, source, action: 'drop' });
+  }
+  return rules.map((r, i) => ({ ...r, position: i + 1 }));
+}
