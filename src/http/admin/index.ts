@@ -5,7 +5,8 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
 import * as catalog from './catalog.ts';
+import * as provider from './provider.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  for (const r of [accounts, apiKeys, catalog]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, apiKeys, catalog, provider]) r.register(app as TypedApp, deps);
 }

@@ -1,0 +1,93 @@
+// The simulated compute provider's controls: the fault switch (make calls fail on purpose) and the
+// address pools of each location. The rules are the core's (src/core/compute-admin).
+import { Type } from '@sinclair/typebox';
+import {
+  type PoolView, addIpPool, deleteIpPool, getFaultSwitch, listIpPools, setFaultSwitch,
+} from '../../core/compute-admin/service.ts';
+import { ts } from '../../core/time.ts';
+import type { SimFault } from '../../db/schema.ts';
+import { FAULT_MODES } from '../../providers/compute/simulated/fault.ts';
+import { COMPUTE_CALLS, type ComputeCall } from '../../providers/compute/types.ts';
+import { ok, page, pageOf } from '../reply.ts';
+import type { RouteDeps, TypedApp } from '../route-types.ts';
+import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
+
+const admin = { auth: 'admin' as const, rateLimit: false };
+const tags = ['Admin provider'];
+const Id = Type.Object({ id: IntId });
+
+const Call = StringEnum(COMPUTE_CALLS);
+const Fault = Type.Object({
+  mode: StringEnum(FAULT_MODES),
+  remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'Calls still to fail; null = until cleared' }),
+  calls: Type.Array(Call, { description: 'Calls that fail; empty = every call' }),
+});
+
+const Count = Type.String({ pattern: '^\\d+$', description: 'A decimal string: an IPv6 pool holds more addresses than a JSON number counts exactly' });
+const Pool = Type.Object({
+  id: Type.Integer(),
+  location_id: Type.Integer(),
+  version: Type.Integer({ enum: [4, 6] }),
+  cidr: Type.String(),
+  gateway: Type.String(),
+  size: Count,
+  used: Type.Integer({ description: 'Addresses leased to machines now' }),
+  free: Count,
+  created_at: Timestamp,
+});
+
+// The core only ever stores names from COMPUTE_CALLS.
+const faultView = (f: SimFault) => ({ mode: f.mode, remaining: f.remaining, calls: f.calls as ComputeCall[] });
+const poolView = ({ pool, size, used, free }: PoolView) => ({
+  id: pool.id, location_id: pool.location_id, version: pool.version, cidr: pool.cidr, gateway: pool.gateway,
+  size: size.toString(), used, free: free.toString(), created_at: ts(pool.created_at),
+});
+
+export function register(app: TypedApp, { db }: RouteDeps) {
+  app.get('/provider/fault', {
+    config: admin,
+    schema: { tags, response: { 200: Envelope(Fault), ...errorResponses } },
+  }, async (request) => ok(request, faultView(await getFaultSwitch(db))));
+
+  app.put('/provider/fault', {
+    config: admin,
+    schema: {
+      tags,
+      description: 'Makes the simulated provider fail: upstream_error (retryable), capacity_unavailable, or timeout (the call hangs, then fails). mode none clears it.',
+      body: Type.Object({
+        mode: StringEnum(FAULT_MODES),
+        remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], { description: 'How many calls fail; omitted or null = until cleared' })),
+        calls: Type.Optional(Type.Array(Call, { maxItems: COMPUTE_CALLS.length, description: 'Which calls fail; omitted or empty = every call' })),
+      }, { additionalProperties: false }),
+      response: { 200: Envelope(Fault), ...errorResponses },
+    },
+  }, async (request) => ok(request, faultView(await setFaultSwitch(db, request.body))));
+
+  app.get('/locations/:id/ip-pools', {
+    config: admin,
+    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses } },
+  }, async (request) => page(request, await listIpPools(db, request.params.id, pageOf(request.query)), poolView));
+
+  app.post('/locations/:id/ip-pools', {
+    config: admin,
+    schema: {
+      tags,
+      params: Id,
+      body: Type.Object({
+        version: Type.Integer({ enum: [4, 6] }),
+        cidr: Type.String({ minLength: 1, maxLength: 64, description: 'IPv4 /16–/30 or IPv6 /48–/120; must not overlap another pool' }),
+        gateway: Type.String({ minLength: 1, maxLength: 64, description: 'A host address inside the cidr; never leased' }),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(Pool), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { version, cidr, gateway } = request.body;
+    const pool = await addIpPool(db, request.params.id, { version: version as 4 | 6, cidr, gateway });
+    return reply.code(201).send(ok(request, poolView(pool)));
+  });
+
+  app.delete('/ip-pools/:id', {
+    config: admin,
+    schema: { tags, params: Id, response: { 200: Envelope(Pool), ...errorResponses } },
+  }, async (request) => ok(request, poolView(await deleteIpPool(db, request.params.id))));
+}
