@@ -63,6 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
+    // Sandbox operation ids carry their own description (~120 characters); default is 100.
+    maxParamLength: 200,
     return503OnClosing: true,
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);

@@ -13,7 +13,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     schema: {
       tags: ['Operations'],
       summary: 'Poll an asynchronous operation',
-      params: Type.Object({ id: Type.String({ maxLength: 512, description: 'Operation id (op_…)' }) }),
+      params: Type.Object({ id: Type.String({ maxLength: 200, description: 'Operation id (op_…)' }) }),
       response: { 200: Envelope(OperationSchema), ...errorResponses },
     },
   }, async (request) => {
