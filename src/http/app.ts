@@ -64,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // Sandbox operation ids carry their own description (~120 characters); default is 100.
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);

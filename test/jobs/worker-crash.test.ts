@@ -1,0 +1,78 @@
+// Durable operations: a worker process killed with SIGKILL mid-operation loses nothing. The job
+// expires (JOB_TIMEOUT_S), another worker picks it up, and because the operation id is the
+// provider's request token, the machine is created once.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { serverBody } from '../helpers/servers.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const children: ChildProcess[] = [];
+after(() => { for (const c of children) c.kill('SIGKILL'); });
+
+function startWorker(databaseUrl: string, simDelayMs: number): { child: ChildProcess; output: () => string } {
+  let out = '';
+  const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
+  const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
+    cwd: root,
+    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  children.push(child);
+  return { child, output: () => out };
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('SIGKILL a worker mid-create: another worker finishes it, and the provider creates one machine', { timeout: 90_000 }, async () => {
+  // Jobs sent by this app presume a worker lost after 5 s.
+  const t = await startApp({ jobTimeoutS: 5 });
+  const c = await createCustomer(t, { deposit: '10.00' });
+  const res = await call(t.app, 'POST', '/v2/servers', { key: c.key, body: serverBody({ name: 'crash.example.com' }) });
+  assert.equal(res.statusCode, 201, res.body);
+  const { id: serverId, operation } = json(res).data;
+  const opRow = () => t.database.db.selectFrom('operations').selectAll().where('id', '=', operation.id).executeTakeFirstOrThrow();
+
+  // A slow first worker: each provider step takes 3 s.
+  const first = startWorker(t.databaseUrl, 3000);
+  await until('the first worker to start the operation', 30_000, async () => {
+    const op = await opRow();
+    return op.status === 'running' && op.progress_pct > 0 ? op : undefined;
+  });
+  first.child.kill('SIGKILL');
+  await new Promise((r) => first.child.once('exit', r));
+  const killedAt = Date.now();
+  const stuck = await opRow();
+  assert.equal(stuck.status, 'running', 'the killed worker left it unfinished');
+
+  const second = startWorker(t.databaseUrl, 0);
+  const done = await until('another worker to finish it', 45_000, async () => {
+    const op = await opRow();
+    return op.status === 'completed' || op.status === 'failed' ? op : undefined;
+  }).catch((e) => { throw new Error(`${e.message}\n--- second worker ---\n${second.output()}`); });
+  const recoverySeconds = (Date.now() - killedAt) / 1000;
+  assert.equal(done.status, 'completed', done.detail);
+  assert.ok(done.attempts >= 2, `attempts ${done.attempts}`);
+  assert.ok(recoverySeconds < 30, `recovered in ${recoverySeconds} s`);
+
+  const vms = await t.database.db.selectFrom('sim_vms').select(['id', 'request_token']).where('request_token', '=', operation.id).execute();
+  assert.equal(vms.length, 1, 'the provider was asked with the same token and made one machine');
+  const server = json(await call(t.app, 'GET', `/v2/servers/${serverId}`, { key: c.key })).data;
+  assert.equal(server.status, 'active');
+  assert.equal(server.power_state, 'running');
+  // Recovery evidence for the record (the closing note quotes it).
+  process.stdout.write(`# crash recovery: operation ${operation.id} finished ${recoverySeconds.toFixed(1)} s after SIGKILL, attempts ${done.attempts}\n`);
+});
