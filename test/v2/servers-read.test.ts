@@ -47,7 +47,7 @@ test('list: status filter, paging, a page past the end, bad parameters', async (
   assert.deepEqual(p2.meta.pagination, { page: 2, per_page: 1, total: 2, total_pages: 2 });
   const past = json(await call(t.app, 'GET', '/v2/servers', { key: c.key, query: { page: '9' } }));
   assert.deepEqual(past.data, []);
-  for (const query of [{ status: 'deleted' }, { per_page: '101' }, { page: '0' }, { page: '1e1' }]) {
+  for (const query of [{ status: 'deleted' }, { per_page: '101' }, { page: '0' }, { page: '1e1' }] as Record<string, string>[]) {
     const res = await call(t.app, 'GET', '/v2/servers', { key: c.key, query });
     assert.equal(res.statusCode, 422, JSON.stringify(query));
     assert.equal(json(res).error.errors[0].field, Object.keys(query)[0]);
