@@ -24,6 +24,15 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE update ID --json '{...}'  or  --field value ...
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
+Simulated compute provider
+  provider fault                          shows the fault switch
+  provider fault MODE [--remaining N] [--calls create,power,...]
+                  makes provider calls fail: upstream_error, capacity_unavailable, timeout; none clears it
+                  (--remaining: how many calls fail, default until cleared; --calls: which, default all)
+  ip-pools list LOCATION_ID
+  ip-pools add LOCATION_ID --version 4|6 --cidr CIDR --gateway IP
+  ip-pools delete POOL_ID                 only while none of its addresses is leased
+
 Connection
   --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
   --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
@@ -201,6 +210,28 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     if (action === 'list') return print(await call(conn, 'GET', '/unit-prices'));
     if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/unit-prices/${encodeURIComponent(args[0])}`));
     if (action === 'set' && args[0] && args[1]) return print(await call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0])}`, { price: args[1] }));
+  }
+  if (group === 'provider' && action === 'fault') {
+    if (args.length === 0) return print(await call(conn, 'GET', '/provider/fault'));
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { remaining: { type: 'string' }, calls: { type: 'string' } } });
+    if (positionals.length !== 1) throw new CliError('usage: provider fault [MODE] [--remaining N] [--calls create,power]');
+    const body: Record<string, unknown> = { mode: positionals[0] };
+    if (values.remaining !== undefined) {
+      if (!/^\d+$/.test(values.remaining)) throw new CliError('--remaining must be a whole number');
+      body.remaining = Number(values.remaining);
+    }
+    if (values.calls !== undefined) body.calls = values.calls.split(',').map((c) => c.trim()).filter(Boolean);
+    return print(await call(conn, 'PUT', '/provider/fault', body));
+  }
+  if (group === 'ip-pools') {
+    if (action === 'list' && args[0]) return print(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`));
+    if (action === 'delete' && args[0]) return print(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`));
+    if (action === 'add' && args[0]) {
+      const { values } = parseArgs({ args: args.slice(1), options: { version: { type: 'string' }, cidr: { type: 'string' }, gateway: { type: 'string' } } });
+      if (!values.version || !values.cidr || !values.gateway) throw new CliError('ip-pools add needs --version, --cidr and --gateway');
+      const body = { version: /^\d+$/.test(values.version) ? Number(values.version) : values.version, cidr: values.cidr, gateway: values.gateway };
+      return print(await call(conn, 'POST', `/locations/${encodeURIComponent(args[0])}/ip-pools`, body));
+    }
   }
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
