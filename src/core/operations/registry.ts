@@ -2,9 +2,11 @@
 // with a readable detail rather than retrying forever.
 import type { Runner } from './runner.ts';
 import { serverCreateRunner } from '../servers/provision.ts';
+import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
+  'server.snapshot': serverSnapshotRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

@@ -20,6 +20,8 @@ import * as getOperation from './operations/get-operation.ts';
 import * as createServer from './servers/create-server.ts';
 import * as getServer from './servers/get-server.ts';
 import * as listServers from './servers/list-servers.ts';
+import * as createSnapshot from './servers/create-snapshot.ts';
+import * as listSnapshots from './servers/list-snapshots.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -28,6 +30,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
+  listSnapshots, createSnapshot,
   getOperation,
 ];
 
