@@ -22,6 +22,8 @@ import * as getServer from './servers/get-server.ts';
 import * as listServers from './servers/list-servers.ts';
 import * as createSnapshot from './servers/create-snapshot.ts';
 import * as listSnapshots from './servers/list-snapshots.ts';
+import * as listIps from './servers/list-ips.ts';
+import * as addIp from './servers/add-ip.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -30,7 +32,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
-  listSnapshots, createSnapshot,
+  listSnapshots, createSnapshot, listIps, addIp,
   getOperation,
 ];
 

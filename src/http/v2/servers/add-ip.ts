@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../../../core/context.ts';
+import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { addIp } from '../../../core/servers/ips.ts';
+import { withCtx } from '../../core-call.ts';
+import { ok } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { Envelope, errorResponses } from '../../schemas.ts';
+import { IpEntrySchema, ipView } from './extras-presenters.ts';
+import { ServerParams } from './presenters.ts';
+
+export function register(app: TypedApp, deps: RouteDeps) {
+  app.post('/servers/:id/ips', {
+    config: { area: 'servers' },
+    schema: {
+      tags: ['Servers'],
+      summary: 'Add an extra IP address (billable: its monthly price joins the bill; the rest of the current cycle is charged now). Accepts Idempotency-Key.',
+      params: ServerParams,
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; retries with the same key and body replay the first response' })) }),
+      body: Type.Object({ version: Type.Integer({ enum: [4, 6], description: '4 or 6' }) }, { additionalProperties: false }),
+      response: { 201: Envelope(IpEntrySchema), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/ips`, request.body);
+    const version = request.body.version as 4 | 6;
+    const work = async (ctx: Ctx) => ({ status: 201, body: ipView(await addIp(ctx, request.params.id, version)) as unknown });
+    // addIp commits its own transactions around the platform call; the key's record (when there is
+    // one) stays claimed meanwhile, so a duplicate waits for the outcome and a failure stores nothing.
+    const result = await withCtx(deps, request, (ctx) => (key === undefined ? work(ctx).then((r) => ({ ...r, replayed: false })) : idempotent(ctx, key, fingerprint, () => work(ctx))));
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+    reply.code(result.status);
+    return ok(request, result.body as ReturnType<typeof ipView>);
+  });
+}

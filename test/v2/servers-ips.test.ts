@@ -1,0 +1,195 @@
+// GET/POST /v2/servers/{id}/ips: the primary and extra addresses, and the billable extra address
+// (price raised, rest of the cycle charged now, everything undone when the platform refuses).
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { type Json, activeServer, createServer } from '../helpers/servers.ts';
+import {
+  assertError, assertInvalid, assertLedgerExact, balanceCents, firstCycleHours, withFault, withPendingServer,
+} from '../helpers/server-extras.ts';
+
+let t: TestApp;
+let c: Customer;
+let other: Customer;
+
+before(async () => {
+  t = await startApp({ worker: 'embedded' });
+  c = await createCustomer(t, { deposit: '500.00' });
+  other = await createCustomer(t, { deposit: '100.00' });
+});
+
+const url = (id: string) => `/v2/servers/${id}/ips`;
+const add = (id: string, body: unknown, key = c.key, headers: Record<string, string> = {}) => call(t.app, 'POST', url(id), { key, body, headers });
+const list = async (id: string, key = c.key) => json(await call(t.app, 'GET', url(id), { key }));
+const detail = async (id: string, key = c.key) => json(await call(t.app, 'GET', `/v2/servers/${id}`, { key })).data;
+
+/** What an extra address costs now: its unit price for the hours left of the first cycle, rounded down. */
+function prorated(server: Json, unitCents: number): number {
+  const { period, remaining } = firstCycleHours(server);
+  return Math.floor((unitCents * remaining) / period);
+}
+
+describe('GET /servers/{id}/ips', () => {
+  test('primary IPv4 and IPv6 first, with gateways, then the extra ones with their monthly price', async () => {
+    const s = await activeServer(t, c, { ipv4_count: 2 });
+    const body = await list(s.id);
+    assert.deepEqual(body.meta.pagination, { page: 1, per_page: 25, total: 3, total_pages: 1 });
+    const [v4, v6, extra] = body.data;
+    assert.deepEqual(v4, { address: s.network.ipv4.address, version: 4, type: 'primary', gateway: s.network.ipv4.gateway, monthly_price: null });
+    assert.deepEqual(v6, { address: s.network.ipv6.address, version: 6, type: 'primary', gateway: s.network.ipv6.gateway, monthly_price: null });
+    assert.deepEqual(extra, { address: s.network.extra_ips[0].address, version: 4, type: 'extra', gateway: null, monthly_price: { amount: '3.00', currency: 'USD' } });
+    const page2 = json(await call(t.app, 'GET', url(s.id), { key: c.key, query: { per_page: '2', page: '2' } }));
+    assert.deepEqual(page2.data, [extra]);
+  });
+
+  test('a pending server has no addresses yet', async () => {
+    await withPendingServer(t, c, async (pending) => {
+      assert.deepEqual((await list(pending.id)).data, []);
+    });
+  });
+
+  test("404 for an unknown server and another account's", async () => {
+    const s = await activeServer(t, c);
+    assertError(await call(t.app, 'GET', url(s.id), { key: other.key }), 404, 'RESOURCE_NOT_FOUND');
+    assertError(await call(t.app, 'GET', url('srv_doesnotexist0000'), { key: c.key }), 404, 'RESOURCE_NOT_FOUND');
+  });
+});
+
+describe('POST /servers/{id}/ips', () => {
+  test('201 with the new address; the monthly price rises by the unit price and the rest of the cycle is charged', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    const res = await add(s.id, { version: 4 });
+    assert.equal(res.statusCode, 201, res.body);
+    const ip = json(res).data;
+    assert.match(ip.address, /^10\.1\.0\.\d+$/, 'from the location pool');
+    assert.deepEqual({ ...ip, address: '' }, { address: '', version: 4, type: 'extra', gateway: null, monthly_price: { amount: '3.00', currency: 'USD' } });
+    const due = prorated(s, 300);
+    assert.ok(due > 290 && due < 300, `prorated ${due}`);
+    assert.equal(await balanceCents(t, c), before - due);
+    const tx = json(await call(t.app, 'GET', '/v2/billing/transactions', { key: c.key, query: { type: 'withdraw' } })).data[0];
+    assert.match(tx.description, new RegExp(`IPv4.*${s.id}|${s.id}.*IPv4`));
+
+    const v6 = json(await add(s.id, { version: 6 })).data;
+    assert.match(v6.address, /^2001:db8:1::/);
+    assert.equal(v6.monthly_price.amount, '0.50');
+    assert.equal(await balanceCents(t, c), before - due - prorated(s, 50));
+
+    const now = await detail(s.id);
+    assert.equal(now.billing.amount, '8.50', '5.00 + 3.00 + 0.50 a month');
+    assert.deepEqual(now.network.extra_ips, [{ address: ip.address, version: 4 }, { address: v6.address, version: 6 }]);
+    assert.deepEqual((await list(s.id)).data.slice(2).map((e: Json) => e.address), [ip.address, v6.address]);
+    await assertLedgerExact(t, c);
+  });
+
+  test('bad input is 422 naming the field, before the balance', async () => {
+    const poor = await createCustomer(t, { deposit: '5.00' });
+    const s = await activeServer(t, poor);
+    for (const [body, field] of [
+      [{}, 'version'], [{ version: 5 }, 'version'], [{ version: '4' }, 'version'], [{ version: 4.5 }, 'version'],
+      [{ version: null }, 'version'], [{ version: 4, count: 2 }, 'count'],
+    ] as const) {
+      assertInvalid(await add(s.id, body, poor.key), [field]);
+    }
+    assertError(await add(s.id, { version: 4 }, poor.key), 422, 'INSUFFICIENT_BALANCE');
+    const after = await detail(s.id, poor.key);
+    assert.equal(after.billing.amount, '5.00', 'price unchanged');
+    assert.equal((await list(s.id, poor.key)).data.length, 2);
+    assert.equal(await balanceCents(t, poor), 0);
+    await assertLedgerExact(t, poor);
+  });
+
+  test("404 for an unknown server and another account's; nothing charged", async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, other);
+    assertError(await add(s.id, { version: 4 }, other.key), 404, 'RESOURCE_NOT_FOUND');
+    assertError(await add('srv_doesnotexist0000', { version: 4 }), 404, 'RESOURCE_NOT_FOUND');
+    assert.equal(await balanceCents(t, other), before);
+  });
+
+  test('409 STATE_CONFLICT for a server not active (pending, or cancelled after failing)', async () => {
+    await withPendingServer(t, c, async (pending) => {
+      assertError(await add(pending.id, { version: 4 }), 409, 'STATE_CONFLICT');
+    });
+    const cancelled = await withFault(t, 'capacity_unavailable', ['create'], async () => {
+      const s = await createServer(t, c);
+      for (let i = 0; i < 200 && (await detail(s.id)).status === 'pending'; i++) await new Promise((r) => setTimeout(r, 50));
+      return s;
+    });
+    assert.equal((await detail(cancelled.id)).status, 'cancelled');
+    assertError(await add(cancelled.id, { version: 6 }), 409, 'STATE_CONFLICT');
+  });
+
+  test('422 CAPACITY_UNAVAILABLE when the location pool is exhausted: refunded, price restored, no address', async () => {
+    const loc = json(await adminCall(t, 'POST', '/admin/v1/locations', { name: 'Tiny', code: 'tiny1', country: 'FR', provider: 'primary' })).data.id;
+    // One leasable IPv4 address (a /30 less its gateway): the server's primary takes it.
+    const pool = await adminCall(t, 'POST', `/admin/v1/locations/${loc}/ip-pools`, { version: 4, cidr: '192.168.77.0/30', gateway: '192.168.77.2' });
+    assert.equal(pool.statusCode, 201, pool.body);
+    const s = await activeServer(t, c, { location_id: loc, ipv6_count: 0 });
+    const before = await balanceCents(t, c);
+    assertError(await add(s.id, { version: 4 }), 422, 'CAPACITY_UNAVAILABLE');
+    assert.equal(await balanceCents(t, c), before);
+    const refund = json(await call(t.app, 'GET', '/v2/billing/transactions', { key: c.key, query: { type: 'refund' } })).data[0];
+    assert.equal(refund.amount.amount, (prorated(s, 300) / 100).toFixed(2));
+    assert.equal((await detail(s.id)).billing.amount, '5.00');
+    assert.equal((await list(s.id)).data.length, 1);
+    await assertLedgerExact(t, c);
+  });
+
+  test('the fault switch: 502 UPSTREAM_ERROR and 422 CAPACITY_UNAVAILABLE, each fully undone', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    await withFault(t, 'upstream_error', ['attachIp'], async () => assertError(await add(s.id, { version: 4 }), 502, 'UPSTREAM_ERROR'));
+    await withFault(t, 'capacity_unavailable', ['attachIp'], async () => assertError(await add(s.id, { version: 6 }), 422, 'CAPACITY_UNAVAILABLE'));
+    await withFault(t, 'timeout', ['attachIp'], async () => assertError(await add(s.id, { version: 4 }), 502, 'UPSTREAM_ERROR'));
+    assert.equal(await balanceCents(t, c), before);
+    assert.equal((await detail(s.id)).billing.amount, '5.00');
+    assert.equal((await list(s.id)).data.length, 2);
+    // The platform is fine again: the next request works.
+    assert.equal((await add(s.id, { version: 4 })).statusCode, 201);
+    await assertLedgerExact(t, c);
+  });
+
+  test('422 QUOTA_EXCEEDED past 16 addresses of a family', async () => {
+    const s = await activeServer(t, c, { ipv4_count: 16 });
+    assertError(await add(s.id, { version: 4 }), 422, 'QUOTA_EXCEEDED');
+    assert.equal((await add(s.id, { version: 6 })).statusCode, 201, 'the other family is not full');
+  });
+
+  test('Idempotency-Key: replayed without a second address or charge; another body is 409', async () => {
+    const s = await activeServer(t, c);
+    const headers = { 'idempotency-key': '0d5b1f9e-3c77-4f0a-8e21-6b4d2a9c1e55' };
+    const before = await balanceCents(t, c);
+    const [a, b] = await Promise.all([add(s.id, { version: 4 }, c.key, headers), add(s.id, { version: 4 }, c.key, headers)]);
+    assert.deepEqual([a.statusCode, b.statusCode], [201, 201], a.body + b.body);
+    assert.deepEqual(json(a).data, json(b).data);
+    assert.equal([a, b].filter((r) => r.headers['idempotent-replayed'] === 'true').length, 1);
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300));
+    assert.equal((await list(s.id)).data.length, 3);
+    assertError(await add(s.id, { version: 6 }, c.key, headers), 409, 'IDEMPOTENCY_KEY_CONFLICT');
+    // A failed request is not stored: after a refused attempt the same key works.
+    const key2 = { 'idempotency-key': '9a3e7c21-5b0d-4e8f-a1c6-2f7d9b3e0a14' };
+    await withFault(t, 'upstream_error', ['attachIp'], async () => assertError(await add(s.id, { version: 6 }, c.key, key2), 502, 'UPSTREAM_ERROR'));
+    const retried = await add(s.id, { version: 6 }, c.key, key2);
+    assert.equal(retried.statusCode, 201, retried.body);
+    assert.equal(retried.headers['idempotent-replayed'], undefined);
+    await assertLedgerExact(t, c);
+  });
+
+  test('sandbox: 201 with meta.sandbox; no address, price or charge persists', async () => {
+    const s = await activeServer(t, c);
+    const testKey = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, { name: 'sandbox', ip_allowlist: ['127.0.0.1', '::1'], is_test: true })).data.key;
+    const before = await balanceCents(t, c);
+    const res = await add(s.id, { version: 4 }, testKey);
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(json(res).meta.sandbox, true);
+    assert.match(json(res).data.address, /^192\.0\.2\./, 'a documentation address from the no-op platform');
+    assert.equal(await balanceCents(t, c), before);
+    assert.equal((await detail(s.id)).billing.amount, '5.00');
+    assert.equal((await list(s.id)).data.length, 2);
+    const listed = await list(s.id, testKey);
+    assert.equal(listed.meta.sandbox, true);
+    assert.equal(listed.data.length, 2);
+    assertError(await add(s.id, { version: 4 }, json(await adminCall(t, 'POST', `/admin/v1/accounts/${other.accountId}/api-keys`, { name: 's', ip_allowlist: ['127.0.0.1'], is_test: true })).data.key), 404, 'RESOURCE_NOT_FOUND');
+  });
+});
