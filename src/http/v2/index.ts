@@ -24,6 +24,8 @@ import * as createSnapshot from './servers/create-snapshot.ts';
 import * as listSnapshots from './servers/list-snapshots.ts';
 import * as listIps from './servers/list-ips.ts';
 import * as addIp from './servers/add-ip.ts';
+import * as getConsole from './servers/get-console.ts';
+import * as openConsole from './servers/open-console.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -32,7 +34,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
-  listSnapshots, createSnapshot, listIps, addIp,
+  listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole,
   getOperation,
 ];
 
