@@ -26,6 +26,9 @@ import * as listIps from './servers/list-ips.ts';
 import * as addIp from './servers/add-ip.ts';
 import * as getConsole from './servers/get-console.ts';
 import * as openConsole from './servers/open-console.ts';
+import * as getMetrics from './servers/get-metrics.ts';
+import * as getTraffic from './servers/get-traffic.ts';
+import * as listFirewallRules from './servers/list-firewall-rules.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -34,7 +37,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
-  listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole,
+  listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole, listFirewallRules, getMetrics, getTraffic,
   getOperation,
 ];
 

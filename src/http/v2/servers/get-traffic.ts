@@ -1,0 +1,22 @@
+import { getTraffic } from '../../../core/servers/telemetry.ts';
+import { withCtx } from '../../core-call.ts';
+import { ok } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { Envelope, errorResponses } from '../../schemas.ts';
+import { TrafficSchema } from './extras-presenters.ts';
+import { ServerParams } from './presenters.ts';
+
+export function register(app: TypedApp, deps: RouteDeps) {
+  app.get('/servers/:id/traffic', {
+    config: { area: 'servers' },
+    schema: {
+      tags: ['Servers'],
+      summary: "This month's (UTC) inbound and outbound bytes and the monthly quota",
+      params: ServerParams,
+      response: { 200: Envelope(TrafficSchema), ...errorResponses },
+    },
+  }, async (request) => {
+    const traffic = await withCtx(deps, request, (ctx) => getTraffic(ctx, request.params.id));
+    return ok(request, traffic);
+  });
+}
