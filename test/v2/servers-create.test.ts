@@ -226,6 +226,12 @@ describe('provisioning failures', () => {
   });
 
   test('an upstream error is retried and the server still comes up', async () => {
+    // The fault hits the next create call: let earlier tests' provisioning finish first.
+    for (let i = 0; i < 200; i++) {
+      const busy = await t.database.db.selectFrom('operations').select('id').where('status', 'in', ['queued', 'running']).execute();
+      if (busy.length === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     assert.equal((await adminCall(t, 'PUT', '/admin/v1/provider/fault', { mode: 'upstream_error', calls: ['create'], remaining: 1 })).statusCode, 200);
     try {
       const created = await createServer(t, c);

@@ -15,6 +15,7 @@ import { newId } from '../ids.ts';
 import { formatCents } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
+import type { ServerView } from './read.ts';
 import { customPrice, extraIpsPrice } from './pricing.ts';
 import { addMonth, checkHostname, checkPassword, checkRamMb } from './rules.ts';
 
@@ -72,7 +73,8 @@ export function modeOf(input: CreateServerInput): Mode {
 
 interface Resolved {
   spec: MachineSpec;
-  planId: number | null;
+  plan: { id: number; name: string } | null;
+  osSlug: string | null;
   osVersionId: number | null;
   basePriceCents: number;
   sourceSnapshotId: number | null;
@@ -83,13 +85,14 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     const plan = await findCatalogRow(db, 'plans', mode.planId);
     if (!plan || !plan.available) throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan' }]);
     await checkLocation(db, input.location_id);
-    await checkOs(db, mode.osVersionId);
-    return { spec: { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb }, planId: plan.id, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null };
+    const osSlug = await checkOs(db, mode.osVersionId);
+    const spec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
+    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null };
   }
   await checkLocation(db, input.location_id);
   if (mode.kind === 'custom') {
-    await checkOs(db, mode.osVersionId);
-    return { spec: mode.spec, planId: null, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null };
+    const osSlug = await checkOs(db, mode.osVersionId);
+    return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null };
   }
   // Backups are not kept by this platform, so a backup id never resolves.
   const snapshot = mode.snapshotId === null ? undefined : await findAccountSnapshot(db, ctx.accountId, mode.snapshotId);
@@ -98,7 +101,8 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     throw new ApiError('SOURCE_NOT_FOUND', 'The source snapshot or backup was not found', [{ field, code: 'INVALID', message: 'no such snapshot or backup (a snapshot must be available)' }]);
   }
   const spec = { cpuCores: snapshot.cpu_cores, ramMb: snapshot.ram_mb, storageGb: snapshot.storage_gb };
-  return { spec, planId: null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id };
+  const os = snapshot.os_version_id === null ? undefined : await findCatalogRow(db, 'operating_systems', snapshot.os_version_id);
+  return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id };
 }
 
 async function checkLocation(db: Db, id: number): Promise<void> {
@@ -108,11 +112,13 @@ async function checkLocation(db: Db, id: number): Promise<void> {
   }
 }
 
-async function checkOs(db: Db, id: number): Promise<void> {
+/** The OS slug of an installable OS version, or OS_VERSION_INVALID. */
+async function checkOs(db: Db, id: number): Promise<string> {
   const os = await findCatalogRow(db, 'operating_systems', id);
   if (!os || !os.available) {
     throw new ApiError('OS_VERSION_INVALID', `OS version ${id} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
+  return os.slug;
 }
 
 /** The server row, translating a taken hostname (unique index) into HOSTNAME_IN_USE. */
@@ -129,8 +135,11 @@ export function hostnameInUse(name: string): ApiError {
   return new ApiError('HOSTNAME_IN_USE', `A server named ${name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another live server of the account has this host name' }]);
 }
 
-/** Creates the server (pending), charges its first cycle and queues provisioning, in `trx`. */
-export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<{ server: Server; operation: Operation }> {
+/**
+ * Creates the server (pending), charges its first cycle and queues provisioning, in `trx`.
+ * Returns the view too: everything it needs was read on the way, so no query is repeated.
+ */
+export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<{ server: Server; operation: Operation; view: ServerView }> {
   checkHostname(input.name);
   checkPassword(input.password);
   const mode = modeOf(input);
@@ -139,7 +148,7 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const ipv6Count = input.ipv6_count ?? 1;
   const extraIpv4 = Math.max(0, ipv4Count - 1);
   const extraIpv6 = Math.max(0, ipv6Count - 1);
-  const ipPrices = await extraIpsPrice(trx, extraIpv4, extraIpv6);
+  const ipPrices = extraIpv4 + extraIpv6 > 0 ? await extraIpsPrice(trx, extraIpv4, extraIpv6) : { ipv4: 0, ipv6: 0, total: 0 };
   const priceCents = resolved.basePriceCents + ipPrices.total;
 
   const id = newId('srv');
@@ -149,7 +158,7 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     name: input.name,
     location_id: input.location_id,
     os_version_id: resolved.osVersionId,
-    plan_id: resolved.planId,
+    plan_id: resolved.plan?.id ?? null,
     cpu_cores: resolved.spec.cpuCores,
     ram_mb: resolved.spec.ramMb,
     storage_gb: resolved.spec.storageGb,
@@ -175,5 +184,5 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
       charged_cents: priceCents,
     },
   });
-  return { server, operation };
+  return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };
 }

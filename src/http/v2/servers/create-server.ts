@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { createServer } from '../../../core/servers/create.ts';
-import { viewOf } from '../../../core/servers/read.ts';
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
@@ -45,8 +44,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const fingerprint = requestFingerprint('POST', '/v2/servers', request.body);
     const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { server, operation } = await createServer(ctx, trx, request.body);
-      const view = await viewOf(trx, server);
+      const { view, operation } = await createServer(ctx, trx, request.body);
       return { status: 201, body: { ...serverView(view), operation: operationView(operation) } };
     }));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
