@@ -202,9 +202,19 @@ describe('errors, in order: input, references, state, balance', () => {
   });
 });
 
+/** The fault switch hits the next create call: let earlier tests' provisioning finish first. */
+async function settle() {
+  for (let i = 0; i < 400; i++) {
+    const busy = await t.database.db.selectFrom('operations').select('id').where('status', 'in', ['queued', 'running']).execute();
+    if (busy.length === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('provisioning failures', () => {
   test('capacity: the operation fails with a readable detail, the server is cancelled and refunded', async () => {
     const cust = await createCustomer(t, { deposit: '5.00' });
+    await settle();
     assert.equal((await adminCall(t, 'PUT', '/admin/v1/provider/fault', { mode: 'capacity_unavailable', calls: ['create'], remaining: 1 })).statusCode, 200);
     try {
       const created = await createServer(t, cust, { name: 'nocap.example.com' });
@@ -226,12 +236,7 @@ describe('provisioning failures', () => {
   });
 
   test('an upstream error is retried and the server still comes up', async () => {
-    // The fault hits the next create call: let earlier tests' provisioning finish first.
-    for (let i = 0; i < 200; i++) {
-      const busy = await t.database.db.selectFrom('operations').select('id').where('status', 'in', ['queued', 'running']).execute();
-      if (busy.length === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await settle();
     assert.equal((await adminCall(t, 'PUT', '/admin/v1/provider/fault', { mode: 'upstream_error', calls: ['create'], remaining: 1 })).statusCode, 200);
     try {
       const created = await createServer(t, c);

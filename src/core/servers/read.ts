@@ -2,7 +2,7 @@
 // a slow or failing provider degrades those fields to what we know (power `unknown`), never to
 // an error, because a customer's dashboard must still load.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
-import { findAccountServer, findOsSlug, listServerIps, listServersPage, type ServerListRow } from '../../db/queries/servers.ts';
+import { findAccountServer, findAccountServerDetail, findOsSlug, listServerIps, listServersPage, type ServerListRow } from '../../db/queries/servers.ts';
 import type { PowerState, Server, ServerStatus } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -47,14 +47,22 @@ export async function viewOf(db: Db, server: Server, power: PowerState | null = 
 }
 
 export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
-  const server = await requireServer(ctx, id);
+  const row = await findAccountServerDetail(ctx.db, ctx.accountId, id);
+  if (!row) throw notFound('Server');
+  const { plan_name, os_slug, extra_ips, ...server } = row;
+  const view: ServerView = {
+    server,
+    plan: server.plan_id === null ? null : { id: server.plan_id, name: plan_name ?? '' },
+    power: server.power_state,
+    os: os_slug,
+    extraIps: extra_ips,
+  };
   // Not provisioned yet (or sandbox): there is nothing live to ask about.
-  if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return viewOf(ctx.db, server);
+  if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return view;
   try {
     const live = await ctx.compute.status(server.provider_ref, ctx.providerTimeoutMs);
-    const fresh = { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb };
-    return viewOf(ctx.db, fresh, live.power, live.osSlug);
+    return { ...view, server: { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb }, power: live.power, os: live.osSlug };
   } catch {
-    return viewOf(ctx.db, server, 'unknown');
+    return { ...view, power: 'unknown' };
   }
 }

@@ -81,3 +81,54 @@ export function findOsSlug(db: Db, osVersionId: number | null): Promise<{ slug: 
   if (osVersionId === null) return Promise.resolve(undefined);
   return db.selectFrom('operating_systems').select('slug').where('id', '=', osVersionId).executeTakeFirst();
 }
+
+/** Ends the billing of every extra address of a server (it was deleted). */
+export async function releaseServerIps(db: Db, serverId: string, at: Date): Promise<void> {
+  await db.updateTable('server_ips').set({ released_at: at }).where('server_id', '=', serverId).where('released_at', 'is', null).execute();
+}
+
+/** What the server's held extra addresses add to its monthly bill (address rows not yet filled included). */
+export async function extraIpsMonthlyCents(db: Db, serverId: string): Promise<number> {
+  const r = await db.selectFrom('server_ips').select(sql<number>`coalesce(sum(price_cents), 0)::bigint`.as('cents'))
+    .where('server_id', '=', serverId).where('released_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return r.cents;
+}
+
+export interface SizeChange {
+  plan_id?: number | null;
+  cpu_cores?: number;
+  ram_mb?: number;
+  storage_gb?: number;
+  power_state?: PowerState;
+}
+
+/**
+ * Changes size (and plan) and moves the monthly price by `priceDeltaCents`, relative to whatever
+ * it is now, so a price change committed by someone else in between (an extra IP) is kept.
+ */
+export function changeServerSize(db: Db, id: string, patch: SizeChange, priceDeltaCents: number): Promise<Server | undefined> {
+  return db.updateTable('servers')
+    .set({ ...patch, price_cents: sql<number>`greatest(0, price_cents + ${priceDeltaCents})`, updated_at: new Date() })
+    .where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export interface ServerDetailRow extends Server {
+  plan_name: string | null;
+  os_slug: string | null;
+  extra_ips: { address: string; version: 4 | 6 }[];
+}
+
+/** A live server of the account with what its detail shows, in one round trip. */
+export function findAccountServerDetail(db: Db, accountId: string, id: string): Promise<ServerDetailRow | undefined> {
+  return db.selectFrom('servers')
+    .leftJoin('plans', 'plans.id', 'servers.plan_id')
+    .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
+    .selectAll('servers')
+    .select(['plans.name as plan_name', 'operating_systems.slug as os_slug'])
+    .select(sql<{ address: string; version: 4 | 6 }[]>`coalesce((
+      SELECT json_agg(json_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
+        FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
+    .where('servers.id', '=', id).where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
