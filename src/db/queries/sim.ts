@@ -64,10 +64,6 @@ export async function listPoolsPage(db: Db, locationId: number, limit: number, o
   return { rows: rows.map((r) => ({ ...r, used: Number(r.used ?? 0) })), total: Number(count.n) };
 }
 
-export function findPool(db: Db, id: number): Promise<SimIpPool | undefined> {
-  return db.selectFrom('sim_ip_pools').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** A pool sharing at least one address with `cidr`. */
 export function findOverlappingPool(db: Db, cidr: string): Promise<SimIpPool | undefined> {
   return db.selectFrom('sim_ip_pools').selectAll().where(sql<boolean>`cidr && ${cidr}::cidr`).orderBy('id').executeTakeFirst();
