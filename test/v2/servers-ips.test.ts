@@ -1,6 +1,7 @@
 // GET/POST /v2/servers/{id}/ips: the primary and extra addresses, and the billable extra address
 // (price raised, rest of the cycle charged now, everything undone when the platform refuses).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer, createServer } from '../helpers/servers.ts';
@@ -173,6 +174,20 @@ describe('POST /servers/{id}/ips', () => {
     const retried = await add(s.id, { version: 6 }, c.key, key2);
     assert.equal(retried.statusCode, 201, retried.body);
     assert.equal(retried.headers['idempotent-replayed'], undefined);
+    await assertLedgerExact(t, c);
+  });
+
+  test('a burst of keyed requests (more than the connection pool) all succeed, each charged once', async () => {
+    const s = await activeServer(t, c, { ipv6_count: 1 });
+    const before = await balanceCents(t, c);
+    const keys = Array.from({ length: 14 }, () => randomUUID());
+    const res = await Promise.all(keys.map((k) => add(s.id, { version: 6 }, c.key, { 'idempotency-key': k })));
+    assert.deepEqual(res.map((r) => r.statusCode), keys.map(() => 201), res.map((r) => r.body).join('\n'));
+    assert.equal(new Set(res.map((r) => json(r).data.address)).size, 14);
+    assert.equal(await balanceCents(t, c), before - 14 * prorated(s, 50));
+    const replay = await add(s.id, { version: 6 }, c.key, { 'idempotency-key': keys[0]! });
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(json(replay).data, json(res[0]!).data);
     await assertLedgerExact(t, c);
   });
 

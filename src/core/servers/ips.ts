@@ -52,13 +52,14 @@ export async function listIps(ctx: Ctx, serverId: string, page: PageRequest): Pr
   return { items: all.slice(start, start + page.perPage), total: all.length, ...page };
 }
 
-interface Reserved {
+export interface Reserved {
   server: Server;
   row: ServerIp;
   charged: Cents;
 }
 
-async function reserve(ctx: Ctx, trx: Db, serverId: string, version: IpVersion): Promise<Reserved> {
+/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price and the charge. */
+export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion): Promise<Reserved> {
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
   if (server.status !== 'active' || server.provider_ref === null) {
@@ -91,17 +92,35 @@ async function undo(ctx: Ctx, trx: Db, r: Reserved, reason: string): Promise<voi
   }
 }
 
-/** Adds an extra address of `version` to an active server and bills it from now on. */
-export async function addIp(ctx: Ctx, serverId: string, version: IpVersion): Promise<IpEntry> {
-  const r = await inTransaction(ctx.db, (trx) => reserve(ctx, trx, serverId, version));
+/** Extra work committed with tx2: on success with the address, on failure with the undo. */
+export interface AttachHooks {
+  attached?(trx: Db, entry: IpEntry): Promise<void>;
+  failed?(trx: Db): Promise<void>;
+}
+
+/** The platform call, then tx2: the address stored, or tx1 undone and the failure thrown. */
+export async function attachReserved(ctx: Ctx, r: Reserved, hooks: AttachHooks = {}): Promise<IpEntry> {
   let address: string;
   try {
-    ({ address } = await ctx.compute.attachIp(r.server.provider_ref!, version, `ip-${r.row.id}`));
+    ({ address } = await ctx.compute.attachIp(r.server.provider_ref!, r.row.version, `ip-${r.row.id}`));
   } catch (e) {
     const failure = providerFailure(e);
-    await inTransaction(ctx.db, (trx) => undo(ctx, trx, r, failure instanceof Error ? failure.message : 'unknown failure'));
+    await inTransaction(ctx.db, async (trx) => {
+      await undo(ctx, trx, r, failure instanceof Error ? failure.message : 'unknown failure');
+      await hooks.failed?.(trx);
+    });
     throw failure;
   }
-  await inTransaction(ctx.db, (trx) => setIpAddress(trx, r.row.id, address));
-  return extraEntry({ ...r.row, address });
+  const entry = extraEntry({ ...r.row, address });
+  await inTransaction(ctx.db, async (trx) => {
+    await setIpAddress(trx, r.row.id, address);
+    await hooks.attached?.(trx, entry);
+  });
+  return entry;
+}
+
+/** Adds an extra address of `version` to an active server and bills it from now on. */
+export async function addIp(ctx: Ctx, serverId: string, version: IpVersion): Promise<IpEntry> {
+  const r = await inTransaction(ctx.db, (trx) => reserveIp(ctx, trx, serverId, version));
+  return attachReserved(ctx, r);
 }

@@ -42,3 +42,8 @@ export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
   const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Drops a record whose request finally failed after it was stored (a multi-step request), so the key can be used again. */
+export async function forgetIdempotencyKey(db: Db, accountId: string, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+}

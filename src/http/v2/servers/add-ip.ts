@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { Ctx } from '../../../core/context.ts';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
 import { addIp } from '../../../core/servers/ips.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
@@ -23,13 +23,14 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request, reply) => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/ips`, request.body);
+    const { id } = request.params;
     const version = request.body.version as 4 | 6;
-    const work = async (ctx: Ctx) => ({ status: 201, body: ipView(await addIp(ctx, request.params.id, version)) as unknown });
-    // addIp commits its own transactions around the platform call; the key's record (when there is
-    // one) stays claimed meanwhile, so a duplicate waits for the outcome and a failure stores nothing.
-    const result = await withCtx(deps, request, (ctx) => (key === undefined ? work(ctx).then((r) => ({ ...r, replayed: false })) : idempotent(ctx, key, fingerprint, () => work(ctx))));
+    const result = await withCtx(deps, request, async (ctx) => (key === undefined
+      ? { status: 201, body: ipView(await addIp(ctx, id, version)) as unknown, replayed: false }
+      : addIpOnce(ctx, id, version, key, fingerprint, ipView)));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status);
+    // A replay returns the stored body of the first response, which had this very shape.
     return ok(request, result.body as ReturnType<typeof ipView>);
   });
 }
