@@ -10,12 +10,12 @@ import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_WAIT_MS, type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { type IpEntry, type IpVersion, type Reserved, attachReserved, reserveIp } from './ips.ts';
 
-/** Status of the placeholder stored while the platform works; never sent to a client. */
-const IN_FLIGHT = 102;
+/** The placeholder's status: no HTTP status is 0, so it can never be taken for an answer. */
+const IN_FLIGHT = 0;
 const POLL_MS = 100;
 
 export async function addIpOnce(
-  ctx: Ctx, serverId: string, version: IpVersion, key: string, fingerprint: string, present: (entry: IpEntry) => unknown,
+  ctx: Ctx, serverId: string, version: IpVersion, key: string, fingerprint: string, respond: (entry: IpEntry) => StoredResponse,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   for (;;) {
@@ -26,10 +26,13 @@ export async function addIpOnce(
     });
     if (claim.reserved) {
       const entry = await attachReserved(ctx, claim.reserved, {
-        attached: (trx, e) => saveIdempotentResponse(trx, ctx.accountId, key, 201, present(e)),
+        attached: (trx, e) => {
+          const answer = respond(e);
+          return saveIdempotentResponse(trx, ctx.accountId, key, answer.status, answer.body);
+        },
         failed: (trx) => forgetIdempotencyKey(trx, ctx.accountId, key),
       });
-      return { status: 201, body: present(entry), replayed: false };
+      return { ...respond(entry), replayed: false };
     }
     if (stored.status !== IN_FLIGHT) return stored;
     // The first request is between its transactions (or died there): wait, then look again —

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
-import { addIp } from '../../../core/servers/ips.ts';
+import { type IpEntry, addIp } from '../../../core/servers/ips.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
@@ -25,9 +25,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
     const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/ips`, request.body);
     const { id } = request.params;
     const version = request.body.version as 4 | 6;
+    const respond = (entry: IpEntry) => ({ status: 201, body: ipView(entry) as unknown });
     const result = await withCtx(deps, request, async (ctx) => (key === undefined
-      ? { status: 201, body: ipView(await addIp(ctx, id, version)) as unknown, replayed: false }
-      : addIpOnce(ctx, id, version, key, fingerprint, ipView)));
+      ? { ...respond(await addIp(ctx, id, version)), replayed: false }
+      : addIpOnce(ctx, id, version, key, fingerprint, respond)));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status);
     // A replay returns the stored body of the first response, which had this very shape.
