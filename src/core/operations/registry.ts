@@ -2,10 +2,12 @@
 // with a readable detail rather than retrying forever.
 import type { Runner } from './runner.ts';
 import { serverCreateRunner } from '../servers/provision.ts';
+import { serverDeleteRunner } from '../servers/delete-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
+  'server.delete': serverDeleteRunner,
   'server.snapshot': serverSnapshotRunner,
 };
 

@@ -29,6 +29,8 @@ import * as openConsole from './servers/open-console.ts';
 import * as getMetrics from './servers/get-metrics.ts';
 import * as getTraffic from './servers/get-traffic.ts';
 import * as listFirewallRules from './servers/list-firewall-rules.ts';
+import * as deleteServer from './servers/delete-server.ts';
+import * as renameServer from './servers/rename-server.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -37,6 +39,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
+  renameServer, deleteServer,
   listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole, listFirewallRules, getMetrics, getTraffic,
   getOperation,
 ];
