@@ -2,12 +2,24 @@
 // with a readable detail rather than retrying forever.
 import type { Runner } from './runner.ts';
 import { serverCreateRunner } from '../servers/provision.ts';
+import { serverCloneRunner } from '../servers/clone-runner.ts';
 import { serverDeleteRunner } from '../servers/delete-runner.ts';
+import { serverResetPasswordRunner } from '../servers/password-runner.ts';
+import { serverPowerRunner } from '../servers/power-runner.ts';
+import { serverReinstallRunner } from '../servers/reinstall-runner.ts';
+import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
   'server.delete': serverDeleteRunner,
+  'server.start': serverPowerRunner,
+  'server.stop': serverPowerRunner,
+  'server.reboot': serverPowerRunner,
+  'server.reset_password': serverResetPasswordRunner,
+  'server.reinstall': serverReinstallRunner,
+  'server.resize': serverResizeRunner,
+  'server.clone': serverCloneRunner,
   'server.snapshot': serverSnapshotRunner,
 };
 

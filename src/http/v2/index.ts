@@ -31,6 +31,7 @@ import * as getTraffic from './servers/get-traffic.ts';
 import * as listFirewallRules from './servers/list-firewall-rules.ts';
 import * as deleteServer from './servers/delete-server.ts';
 import * as renameServer from './servers/rename-server.ts';
+import * as serverAction from './servers/server-action.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -40,6 +41,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   notImplemented,
   listServers, getServer, createServer,
   renameServer, deleteServer,
+  serverAction,
   listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole, listFirewallRules, getMetrics, getTraffic,
   getOperation,
 ];

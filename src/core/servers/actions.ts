@@ -1,0 +1,125 @@
+// POST /servers/{id}/actions/{verb}. Every verb starts an operation in one transaction with its
+// checks and charges, in DESIGN.md's order: input, references, state, balance. The worker does
+// the work (the runners next to this file); the customer polls the operation.
+import { findCatalogRow } from '../../db/queries/catalog.ts';
+import { updateServerRow } from '../../db/queries/servers.ts';
+import type { Operation, PowerState } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { PowerAction } from '../../providers/compute/types.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, type FieldError } from '../errors.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import { cloneServer } from './clone.ts';
+import { lockServer, requireActive } from './guards.ts';
+import { generatePassword } from './password.ts';
+import type { ServerView } from './read.ts';
+import { resizeServer } from './resize.ts';
+import { checkPassword } from './rules.ts';
+
+export const VERBS = ['start', 'stop', 'reboot', 'reset_password', 'reinstall', 'resize', 'clone'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** Every field any verb takes (the spec's "Action body fields"); each verb accepts only its own. */
+export interface ActionInput {
+  password?: string;
+  os_version_id?: number;
+  cpu?: number;
+  ram_gb?: number;
+  disk_gb?: number;
+  hostname?: string;
+}
+
+export interface ActionResult {
+  operation: Operation;
+  /** reset_password without a password: the one we generated, shown this once. */
+  password?: string;
+  /** clone: the new server (pending until the operation completes). */
+  server?: ServerView;
+}
+
+export const VERB_FIELDS: Record<Verb, readonly (keyof ActionInput)[]> = {
+  start: [], stop: [], reboot: [],
+  reset_password: ['password'],
+  reinstall: ['os_version_id'],
+  resize: ['cpu', 'ram_gb', 'disk_gb'],
+  clone: ['hostname'],
+};
+
+type Handler = (ctx: Ctx, trx: Db, id: string, input: ActionInput) => Promise<ActionResult>;
+
+export async function serverAction(ctx: Ctx, id: string, verb: Verb, input: ActionInput): Promise<ActionResult> {
+  checkFields(verb, input);
+  return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
+}
+
+/** A field of another verb is a mistake the client should hear about, not something to ignore. */
+function checkFields(verb: Verb, input: ActionInput): void {
+  const allowed = VERB_FIELDS[verb];
+  const stray = Object.entries(input).filter(([k, v]) => v !== undefined && !allowed.includes(k as keyof ActionInput)).map(([k]) => k);
+  if (stray.length === 0) return;
+  const takes = allowed.length ? `takes only ${allowed.join(', ')}` : 'takes no fields';
+  const errors: FieldError[] = stray.map((field) => ({ field, code: 'INVALID', message: `is not a field of the ${verb} action (it ${takes})` }));
+  throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
+}
+
+/** Which power state makes a power verb pointless, and the state shown while it runs. */
+const POWER: Record<PowerAction, { refuse: PowerState; during: PowerState; why: string }> = {
+  start: { refuse: 'running', during: 'starting', why: 'is already running' },
+  stop: { refuse: 'stopped', during: 'stopping', why: 'is already stopped' },
+  reboot: { refuse: 'stopped', during: 'stopping', why: 'is stopped; start it instead' },
+};
+
+function power(action: PowerAction): Handler {
+  return async (ctx, trx, id) => {
+    const server = await lockServer(ctx, trx, id);
+    requireActive(server);
+    const rule = POWER[action];
+    if (server.power_state === rule.refuse) throw new ApiError('STATE_CONFLICT', `Server ${id} ${rule.why}`);
+    const operation = await startOperation(ctx, trx, {
+      type: `server.${action}`, resourceType: 'server', resourceId: id, params: { action }, detail: `Queued: ${action}`,
+    });
+    await updateServerRow(trx, id, { power_state: rule.during });
+    return { operation };
+  };
+}
+
+const resetPassword: Handler = async (ctx, trx, id, input) => {
+  if (input.password !== undefined) checkPassword(input.password);
+  const server = await lockServer(ctx, trx, id);
+  requireActive(server);
+  const password = input.password ?? generatePassword();
+  // The operation carries the password to the worker; finishing the operation erases it.
+  const operation = await startOperation(ctx, trx, {
+    type: 'server.reset_password', resourceType: 'server', resourceId: id, params: { password }, detail: 'Queued: set the root password',
+  });
+  return input.password === undefined ? { operation, password } : { operation };
+};
+
+const reinstall: Handler = async (ctx, trx, id, input) => {
+  const server = await lockServer(ctx, trx, id);
+  const osId = input.os_version_id ?? server.os_version_id;
+  const os = osId === null ? undefined : await findCatalogRow(trx, 'operating_systems', osId);
+  if (!os || !os.available) {
+    const message = input.os_version_id === undefined
+      ? 'the server\'s current OS is no longer offered; choose one (see GET /operating-systems)'
+      : 'no such OS version (see GET /operating-systems)';
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${osId ?? '(none)'} is not available`, [{ field: 'os_version_id', code: 'INVALID', message }]);
+  }
+  requireActive(server);
+  const operation = await startOperation(ctx, trx, {
+    type: 'server.reinstall', resourceType: 'server', resourceId: id,
+    params: { os_version_id: os.id, os_slug: os.slug }, detail: `Queued: reinstall with ${os.slug}`,
+  });
+  return { operation };
+};
+
+const HANDLERS: Record<Verb, Handler> = {
+  start: power('start'),
+  stop: power('stop'),
+  reboot: power('reboot'),
+  reset_password: resetPassword,
+  reinstall,
+  resize: resizeServer,
+  clone: cloneServer,
+};

@@ -1,0 +1,66 @@
+// clone: a new server with the source's location, size, plan and OS, bought like a create (its
+// first cycle charged now, pending until provisioned). The server.clone operation runs on the
+// SOURCE: the platform copies its disk, so the source must not be resized, reinstalled or deleted
+// meanwhile — the one-operation-per-resource index gives exactly that. The new server cannot be
+// acted on either while it is pending. The 202 names the new server (data.server).
+import { ApiError } from '../errors.ts';
+import { charge } from '../billing/ledger.ts';
+import type { Ctx } from '../context.ts';
+import { newId } from '../ids.ts';
+import { formatCents } from '../money.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import type { ActionInput, ActionResult } from './actions.ts';
+import { insertServerChecked } from './create.ts';
+import { baseMonthlyCents, lockServer, requireActive } from './guards.ts';
+import { viewOf } from './read.ts';
+import { addMonth, checkHostname } from './rules.ts';
+
+/** What the clone runner needs, kept in the operation's params. */
+export interface CloneParams {
+  clone_id: string;
+  charged_cents: number;
+  ipv6: boolean;
+}
+
+export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionInput): Promise<ActionResult> {
+  if (input.hostname !== undefined) checkHostname(input.hostname, 'hostname');
+  const source = await lockServer(ctx, trx, id);
+  const name = input.hostname ?? `${source.name}-clone`;
+  if (input.hostname === undefined) checkHostname(name, 'hostname');
+  requireActive(source);
+
+  // The machine's own price: extra addresses are not copied (the clone gets fresh primary ones).
+  const priceCents = await baseMonthlyCents(trx, source);
+  const cloneId = newId('srv');
+  // Started before the clone row exists so that a busy source refuses before anything is written.
+  const operation = await startOperation(ctx, trx, {
+    type: 'server.clone', resourceType: 'server', resourceId: source.id, detail: `Queued: clone into ${cloneId}`,
+    params: { clone_id: cloneId, charged_cents: priceCents, ipv6: source.network?.ipv6 != null } satisfies CloneParams,
+  });
+  const server = await insertServerChecked(trx, {
+    id: cloneId,
+    account_id: ctx.accountId,
+    name,
+    location_id: source.location_id,
+    os_version_id: source.os_version_id,
+    plan_id: source.plan_id,
+    cpu_cores: source.cpu_cores,
+    ram_mb: source.ram_mb,
+    storage_gb: source.storage_gb,
+    price_cents: priceCents,
+    period_started_at: ctx.now,
+    next_billing_at: addMonth(ctx.now),
+    created_at: ctx.now,
+  }).catch((e: unknown) => {
+    // The name is the clone's `hostname` field here, not the create body's `name`.
+    if (e instanceof ApiError && e.code === 'HOSTNAME_IN_USE') {
+      throw new ApiError(e.code, e.message, [{ field: 'hostname', code: 'INVALID', message: 'another live server of the account has this host name' }]);
+    }
+    throw e;
+  });
+  if (priceCents > 0) {
+    await charge(trx, ctx.accountId, priceCents, `Server ${name} (${cloneId}): first monthly cycle, clone of ${source.name} (${source.id}), ${formatCents(priceCents)} USD`);
+  }
+  return { operation, server: await viewOf(trx, server) };
+}

@@ -1,0 +1,57 @@
+// resize: new vCPU (custom servers only), RAM and a larger disk, priced at the per-unit catalog
+// prices. Growth is paid now for the rest of the cycle and the monthly price moves at once; a
+// shrink (RAM, vCPU) refunds nothing now and lowers the price from the next cycle, so a failed
+// resize never has to take money back. If the operation finally fails, the runner refunds the
+// charge and moves the price back.
+import { changeServerSize } from '../../db/queries/servers.ts';
+import type { MachineSpec } from '../../providers/compute/types.ts';
+import { charge } from '../billing/ledger.ts';
+import { invalid } from '../errors.ts';
+import { formatCents, prorate } from '../money.ts';
+import { startOperation } from '../operations/service.ts';
+import type { ActionInput, ActionResult } from './actions.ts';
+import type { Ctx } from '../context.ts';
+import type { Db } from '../types.ts';
+import { cycleOf, lockServer, requireActive } from './guards.ts';
+import { customPrice } from './pricing.ts';
+
+/** What the resize runner needs, kept in the operation's params. */
+export interface ResizeParams {
+  spec: MachineSpec;
+  previous: MachineSpec;
+  price_delta_cents: number;
+  charged_cents: number;
+}
+
+const specText = (s: MachineSpec) => `${s.cpuCores} vCPU, ${s.ramMb / 1024} GB RAM, ${s.storageGb} GB disk`;
+
+export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionInput): Promise<ActionResult> {
+  const { cpu, ram_gb: ramGb, disk_gb: diskGb } = input;
+  if (cpu === undefined && ramGb === undefined && diskGb === undefined) throw invalid('body', 'give at least one of cpu, ram_gb, disk_gb');
+  const server = await lockServer(ctx, trx, id);
+  if (cpu !== undefined && server.plan_id !== null) {
+    throw invalid('cpu', 'only custom servers change vCPUs; a package server moves to a bigger package with the upgrade action');
+  }
+  if (diskGb !== undefined && diskGb < server.storage_gb) throw invalid('disk_gb', `disks only grow: must be at least ${server.storage_gb}`);
+  const previous: MachineSpec = { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb };
+  const spec: MachineSpec = { cpuCores: cpu ?? previous.cpuCores, ramMb: ramGb === undefined ? previous.ramMb : ramGb * 1024, storageGb: diskGb ?? previous.storageGb };
+  if (spec.cpuCores === previous.cpuCores && spec.ramMb === previous.ramMb && spec.storageGb === previous.storageGb) {
+    throw invalid('body', `nothing to change: the server already has ${specText(previous)}`);
+  }
+  requireActive(server);
+
+  // A RAM size that is not whole GB (old plans) would price in fractions of a cent.
+  const delta = Math.round((await customPrice(trx, spec)) - (await customPrice(trx, previous)));
+  const { period, remaining } = cycleOf(server, ctx.now);
+  const charged = delta > 0 ? prorate(delta, remaining, period) : 0;
+  const params: ResizeParams = { spec, previous, price_delta_cents: delta, charged_cents: charged };
+  const operation = await startOperation(ctx, trx, {
+    type: 'server.resize', resourceType: 'server', resourceId: id, params: { ...params }, detail: `Queued: resize to ${specText(spec)}`,
+  });
+  if (charged > 0) {
+    await charge(trx, ctx.accountId, charged,
+      `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`);
+  }
+  if (delta !== 0) await changeServerSize(trx, id, {}, delta);
+  return { operation };
+}
