@@ -32,6 +32,7 @@ import * as listFirewallRules from './servers/list-firewall-rules.ts';
 import * as deleteServer from './servers/delete-server.ts';
 import * as renameServer from './servers/rename-server.ts';
 import * as serverAction from './servers/server-action.ts';
+import * as upgradeServer from './servers/upgrade-server.ts';
 // Server routes (one file each) — keep one line per family below.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -40,8 +41,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   notImplemented,
   listServers, getServer, createServer,
-  renameServer, deleteServer,
-  serverAction,
+  renameServer, deleteServer, upgradeServer, serverAction,
   listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole, listFirewallRules, getMetrics, getTraffic,
   getOperation,
 ];

@@ -1,0 +1,80 @@
+// POST /servers/{id}/actions/upgrade: a bigger package, synchronously. Three steps, because the
+// platform must not be called inside a transaction:
+//   1. one transaction: checks, the prorated charge, the new plan/size/price, and an operation
+//      row (not queued) that keeps every other action off the server meanwhile;
+//   2. the platform resizes the machine (the operation id is the request token);
+//   3. one transaction: the operation completes — or, if the platform failed, the charge is
+//      refunded, the server put back as it was and the operation failed, before the error answer.
+import { findCatalogRow } from '../../db/queries/catalog.ts';
+import { finishOperation } from '../../db/queries/operations.ts';
+import { changeServerSize, findServerById } from '../../db/queries/servers.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { ProviderError } from '../../providers/compute/types.ts';
+import { charge, refund } from '../billing/ledger.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, invalid } from '../errors.ts';
+import { type Cents, formatCents, prorate } from '../money.ts';
+import { startOperation } from '../operations/service.ts';
+import { baseMonthlyCents, cycleOf, lockServer, requireActive } from './guards.ts';
+import { type ServerView, viewOf } from './read.ts';
+
+export interface UpgradeResult {
+  package: string;
+  from: string;
+  chargedCents: Cents;
+  remainingHours: number;
+  view: ServerView;
+}
+
+export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Promise<UpgradeResult> {
+  const started = await inTransaction(ctx.db, async (trx) => {
+    const server = await lockServer(ctx, trx, id);
+    const plan = await findCatalogRow(trx, 'plans', packageId);
+    if (!plan || !plan.available) throw invalid('package_id', 'no such package (see GET /packages)');
+    const base = await baseMonthlyCents(trx, server);
+    if (plan.price_cents <= base) {
+      throw invalid('package_id', `${plan.name} costs ${formatCents(plan.price_cents)} USD/month, not more than the current ${formatCents(base)}; downgrades are not supported`);
+    }
+    if (plan.storage_gb < server.storage_gb) {
+      throw invalid('package_id', `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
+    }
+    requireActive(server);
+    const from = server.plan_id === null ? 'custom' : (await findCatalogRow(trx, 'plans', server.plan_id))?.name ?? 'custom';
+    const diff = plan.price_cents - base;
+    const { period, remaining } = cycleOf(server, ctx.now);
+    const chargedCents = prorate(diff, remaining, period);
+    const operation = await startOperation(ctx, trx, {
+      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, detail: `Upgrading to ${plan.name}`,
+      params: { plan_id: plan.id, charged_cents: chargedCents, price_delta_cents: diff },
+    });
+    if (chargedCents > 0) {
+      await charge(trx, ctx.accountId, chargedCents,
+        `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`);
+    }
+    await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: plan.cpu_cores, ram_mb: plan.ram_mb, storage_gb: plan.storage_gb }, diff);
+    return { server, plan, from, diff, chargedCents, remaining, operation };
+  });
+
+  const { server, plan, operation } = started;
+  try {
+    await ctx.compute.resize(server.provider_ref!, { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb }, operation.id, async () => {});
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    await inTransaction(ctx.db, async (trx) => {
+      if (started.chargedCents > 0) {
+        await refund(trx, ctx.accountId, started.chargedCents, `Refund: upgrade of server ${server.name} (${id}) to ${plan.name} failed (${reason})`);
+      }
+      await changeServerSize(trx, id, { plan_id: server.plan_id, cpu_cores: server.cpu_cores, ram_mb: server.ram_mb, storage_gb: server.storage_gb }, -started.diff);
+      await finishOperation(trx, operation.id, 'failed', `The provider failed: ${reason}`);
+    });
+    if (!(e instanceof ProviderError)) throw e;
+    if (e.code === 'CAPACITY_UNAVAILABLE') throw new ApiError('CAPACITY_UNAVAILABLE', `No capacity to upgrade server ${id} to ${plan.name}; nothing was charged`);
+    throw new ApiError('UPSTREAM_ERROR', `The platform failed to upgrade server ${id}; nothing was charged, try again later`);
+  }
+
+  return inTransaction(ctx.db, async (trx) => {
+    await finishOperation(trx, operation.id, 'completed', `Upgraded to ${plan.name}`);
+    const fresh = (await findServerById(trx, id))!;
+    return { package: plan.name, from: started.from, chargedCents: started.chargedCents, remainingHours: started.remaining, view: await viewOf(trx, fresh) };
+  });
+}

@@ -1,0 +1,174 @@
+// POST /v2/servers/{id}/actions/upgrade: synchronous move to a bigger package. The result shape,
+// the prorated charge to the cent, the rules on package_id, state conflicts, and a platform
+// failure that answers an error with nothing changed.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { formatCents, prorate } from '../../src/core/money.ts';
+import { cycleHours } from '../../src/core/servers/rules.ts';
+import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { action, assertError, assertLedger, balanceCents, clearFault, holdBusy, ledgerRows, serverRow, setFault } from '../helpers/server-actions.ts';
+import { type Json, activeServer } from '../helpers/servers.ts';
+
+// Seed plans: 1 Cloud S (1/1 GB/25 GB, 5.00), 2 Cloud M (2/4 GB/80 GB, 15.00), 3 Cloud L (30.00), 6 Cloud Legacy (unavailable).
+const CLOUD_M = 2;
+const CLOUD_L = 3;
+const LEGACY = 6;
+
+let t: TestApp;
+let c: Customer;
+let other: Customer;
+
+before(async () => {
+  t = await startApp({ worker: 'embedded' });
+  c = await createCustomer(t, { deposit: '300.00' });
+  other = await createCustomer(t, { deposit: '20.00' });
+});
+
+const upgrade = (id: string, body: unknown, key = c.key) => action(t, key, id, 'upgrade', body);
+
+async function expectedCharge(id: string, monthlyDiff: number): Promise<{ cents: number; remaining: number }> {
+  const s = await serverRow(t, id);
+  const { period, remaining } = cycleHours(s.period_started_at, s.next_billing_at, new Date());
+  return { cents: prorate(monthlyDiff, remaining, period), remaining };
+}
+
+test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the difference is prorated and charged', async () => {
+  const s = await activeServer(t, c, { name: 'up.example.com' });
+  const want = await expectedCharge(s.id, 1000);
+  const before = await balanceCents(t, c.accountId);
+  const res = await upgrade(s.id, { package_id: CLOUD_M });
+  assert.equal(res.statusCode, 200, res.body);
+  const data = json(res).data;
+  assert.deepEqual(Object.keys(data).sort(), ['amount', 'id', 'package', 'server', 'upgrade']);
+  assert.equal(data.id, s.id);
+  assert.equal(data.package, 'Cloud M');
+  assert.equal(data.amount, '15.00');
+  assert.deepEqual(data.upgrade, { from: 'Cloud S', to: 'Cloud M', charged: { amount: formatCents(want.cents), currency: 'USD' }, remaining_hours: want.remaining });
+  assert.deepEqual(data.server.plan, { id: CLOUD_M, name: 'Cloud M' });
+  assert.deepEqual(data.server.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 });
+  assert.equal(data.server.billing.amount, '15.00');
+  assert.equal(data.server.status, 'active');
+
+  assert.equal(await balanceCents(t, c.accountId), before - want.cents);
+  const rows = await ledgerRows(t, c.accountId, `(${s.id}): upgrade`);
+  assert.deepEqual(rows.map((r) => [r.type, r.amount_cents]), [['withdraw', want.cents]]);
+  await assertLedger(t, c.accountId);
+  const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
+  assert.deepEqual(live.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 }, 'the machine itself was resized');
+  const op = await t.database.db.selectFrom('operations').select(['status']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
+  assert.equal(op.status, 'completed');
+  // The server is free for the next action.
+  assert.equal((await action(t, c.key, s.id, 'reboot')).statusCode, 202);
+});
+
+test('upgrade a custom server: from is "custom"; extra addresses stay on the bill', async () => {
+  const s = await activeServer(t, c, { plan_id: undefined, cpu_cores: 1, ram_mb: 2048, storage_gb: 40, ipv4_count: 2 });
+  const row = await serverRow(t, s.id);
+  assert.equal(row.price_cents, 400 + 200 * 2 + 40 * 5 + 300);
+  const want = await expectedCharge(s.id, 3000 - 1000);
+  const res = await upgrade(s.id, { package_id: CLOUD_L });
+  assert.equal(res.statusCode, 200, res.body);
+  const data = json(res).data;
+  assert.equal(data.upgrade.from, 'custom');
+  assert.equal(data.amount, '33.00', 'Cloud L plus the extra IPv4');
+  assert.equal(data.upgrade.charged.amount, formatCents(want.cents));
+  await assertLedger(t, c.accountId);
+});
+
+test('package_id rules: unknown, unavailable, not more expensive, smaller disk — 422 naming package_id, nothing charged', async () => {
+  const s = await activeServer(t, c, { plan_id: CLOUD_M });
+  const big = await activeServer(t, c, { plan_id: undefined, cpu_cores: 1, ram_mb: 1024, storage_gb: 100 });
+  const before = await balanceCents(t, c.accountId);
+  for (const [id, pkg, hint] of [[s.id, 999, /no such package/], [s.id, LEGACY, /no such package/], [s.id, 1, /downgrades are not supported/], [s.id, CLOUD_M, /downgrades are not supported/], [big.id, CLOUD_M, /disks only grow/]] as const) {
+    const res = await upgrade(id, { package_id: pkg });
+    assertError(res, 422, 'VALIDATION_FAILED', 'package_id');
+    assert.match(json(res).error.errors[0].message, hint);
+  }
+  assert.equal(await balanceCents(t, c.accountId), before);
+  assert.deepEqual((await serverRow(t, s.id)).plan_id, CLOUD_M);
+});
+
+test('bad input is 422 VALIDATION_FAILED naming the field', async () => {
+  const s = await activeServer(t, c);
+  for (const [body, field] of [[{}, 'package_id'], [{ package_id: '2' }, 'package_id'], [{ package_id: 2.5 }, 'package_id'], [{ package_id: 0 }, 'package_id'], [{ package_id: 2, plan_id: 2 }, 'plan_id']] as const) {
+    assertError(await upgrade(s.id, body), 422, 'VALIDATION_FAILED', field);
+  }
+  assertError(await call(t.app, 'POST', `/v2/servers/${s.id}/actions/upgrade`, { key: c.key }), 422, 'VALIDATION_FAILED');
+});
+
+test('409 STATE_CONFLICT when the server is not active or another operation runs; 422 when the balance is short', async () => {
+  const s = await activeServer(t, c);
+  const release = await holdBusy(t, c.accountId, s.id);
+  assertError(await upgrade(s.id, { package_id: CLOUD_M }), 409, 'STATE_CONFLICT');
+  await release();
+  await t.database.db.updateTable('servers').set({ status: 'suspended' }).where('id', '=', s.id).execute();
+  assertError(await upgrade(s.id, { package_id: CLOUD_M }), 409, 'STATE_CONFLICT');
+  await t.database.db.updateTable('servers').set({ status: 'active' }).where('id', '=', s.id).execute();
+
+  const poor = await createCustomer(t, { deposit: '5.00' });
+  const p = await activeServer(t, poor);
+  const row = await serverRow(t, p.id);
+  assertError(await upgrade(p.id, { package_id: CLOUD_M }, poor.key), 422, 'INSUFFICIENT_BALANCE');
+  assert.deepEqual(await serverRow(t, p.id), row);
+  const ops = await t.database.db.selectFrom('operations').select('type').where('resource_id', '=', p.id).execute();
+  assert.deepEqual(ops.map((o) => o.type), ['server.create'], 'no operation is left behind');
+});
+
+test('another account\'s server is 404 and nothing happens', async () => {
+  const s = await activeServer(t, c, { name: 'private.example.com' });
+  const res = await upgrade(s.id, { package_id: CLOUD_M }, other.key);
+  assertError(res, 404, 'RESOURCE_NOT_FOUND');
+  assert.ok(!res.body.includes('private.example.com'));
+  assert.equal((await serverRow(t, s.id)).plan_id, 1);
+  assert.equal(await balanceCents(t, other.accountId), 2000);
+});
+
+async function failedUpgrade(mode: string, status: number, code: string): Promise<Json> {
+  const s = await activeServer(t, c);
+  const row = await serverRow(t, s.id);
+  const before = await balanceCents(t, c.accountId);
+  await setFault(t, { mode, calls: ['resize'] });
+  try {
+    assertError(await upgrade(s.id, { package_id: CLOUD_M }), status, code);
+  } finally {
+    await clearFault(t);
+  }
+  const after = await serverRow(t, s.id);
+  assert.deepEqual({ ...after, updated_at: null }, { ...row, updated_at: null }, 'the server is as it was');
+  assert.equal(await balanceCents(t, c.accountId), before);
+  const rows = await ledgerRows(t, c.accountId, `(${s.id})`);
+  const charged = rows.find((r) => r.type === 'withdraw' && r.description.includes('upgrade'))!.amount_cents;
+  assert.deepEqual(rows.filter((r) => r.description.includes('pgrade')).map((r) => [r.type, r.amount_cents]), [['withdraw', charged], ['refund', charged]]);
+  await assertLedger(t, c.accountId);
+  const op = await t.database.db.selectFrom('operations').select(['status']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
+  assert.equal(op.status, 'failed');
+  const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
+  assert.deepEqual(live.specs, { cpu_cores: 1, ram_mb: 1024, storage_gb: 25 });
+  // Nothing is left holding the server: the upgrade can be tried again.
+  assert.equal((await upgrade(s.id, { package_id: CLOUD_M })).statusCode, 200);
+  return s;
+}
+
+test('the platform fails: 502 UPSTREAM_ERROR, the charge refunded, the server as it was', async () => {
+  await failedUpgrade('upstream_error', 502, 'UPSTREAM_ERROR');
+});
+
+test('the platform has no capacity: 422 CAPACITY_UNAVAILABLE, nothing changed', async () => {
+  await failedUpgrade('capacity_unavailable', 422, 'CAPACITY_UNAVAILABLE');
+});
+
+test('sandbox: the same answer with meta.sandbox, nothing persists', async () => {
+  const owner = await createCustomer(t, { deposit: '50.00' });
+  const s = await activeServer(t, owner);
+  const k = json(await adminCall(t, 'POST', `/admin/v1/accounts/${owner.accountId}/api-keys`, { name: 'sb', ip_allowlist: ['127.0.0.1'], is_test: true })).data.key;
+  const row = await serverRow(t, s.id);
+  const res = await upgrade(s.id, { package_id: CLOUD_L }, k);
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(json(res).meta.sandbox, true);
+  assert.equal(json(res).data.package, 'Cloud L');
+  assert.deepEqual(await serverRow(t, s.id), row);
+  assert.equal(await balanceCents(t, owner.accountId), 4500);
+  const ops = await t.database.db.selectFrom('operations').select('type').where('resource_id', '=', s.id).execute();
+  assert.deepEqual(ops.map((o) => o.type), ['server.create']);
+  assertError(await upgrade(s.id, { package_id: 999 }, k), 422, 'VALIDATION_FAILED', 'package_id');
+});
