@@ -6,7 +6,8 @@ import type { Db } from './types.ts';
 
 /** Puts operation jobs on the queue, inside the caller's transaction. */
 export interface JobQueue {
-  enqueueOperation(trx: Db, operationId: string): Promise<void>;
+  /** `startAfterS`: the job waits that long (a safety net behind work the request does itself). */
+  enqueueOperation(trx: Db, operationId: string, options?: { startAfterS?: number }): Promise<void>;
 }
 
 export interface Services {

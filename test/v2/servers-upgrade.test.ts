@@ -3,7 +3,13 @@
 // failure that answers an error with nothing changed.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Ctx } from '../../src/core/context.ts';
 import { formatCents, prorate } from '../../src/core/money.ts';
+import { executeOperation } from '../../src/core/operations/execute.ts';
+import { upgradeServer } from '../../src/core/servers/upgrade.ts';
+import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { computeFor } from '../../src/runtime.ts';
 import { cycleHours } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { action, assertError, assertLedger, balanceCents, clearFault, holdBusy, ledgerRows, serverRow, setFault } from '../helpers/server-actions.ts';
@@ -55,10 +61,69 @@ test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the 
   await assertLedger(t, c.accountId);
   const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
   assert.deepEqual(live.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 }, 'the machine itself was resized');
-  const op = await t.database.db.selectFrom('operations').select(['status']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
+  const op = await t.database.db.selectFrom('operations').select(['id', 'status']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
   assert.equal(op.status, 'completed');
+  // The safety-net job waits ten minutes, and then finds nothing to do.
+  const job = await sql<{ delay: number }>`SELECT extract(epoch FROM start_after - created_on)::int AS delay FROM pgboss.job WHERE data->>'operation_id' = ${op.id}`.execute(t.database.db);
+  assert.ok(job.rows[0]!.delay >= 590, `delayed by ${job.rows[0]!.delay} s`);
+  const balance = await balanceCents(t, c.accountId);
+  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, op.id, true);
+  assert.equal(await balanceCents(t, c.accountId), balance);
   // The server is free for the next action.
   assert.equal((await action(t, c.key, s.id, 'reboot')).statusCode, 202);
+});
+
+/** Upgrades as a request that dies after its first transaction (the platform never answers it). */
+async function abandonedUpgrade(serverId: string): Promise<{ opId: string; startAfterS?: number }> {
+  const queued: { opId: string; startAfterS?: number }[] = [];
+  const ctx: Ctx = {
+    db: t.database.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000,
+    compute: { resize: () => new Promise<void>(() => {}) } as unknown as ComputeProvider,
+    jobs: { async enqueueOperation(_trx, opId, o) { queued.push({ opId, ...o }); } },
+  };
+  void upgradeServer(ctx, serverId, CLOUD_M);
+  // The operation row commits with the first transaction (and so does the queued job).
+  for (let i = 0; ; i++) {
+    const op = await t.database.db.selectFrom('operations').select('id').where('resource_id', '=', serverId).where('type', '=', 'server.upgrade').executeTakeFirst();
+    if (op) return { opId: op.id, startAfterS: queued[0]?.startAfterS };
+    assert.ok(i < 200, 'the first transaction commits');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test('a request that died mid-upgrade: the delayed job finishes the upgrade at the platform', async () => {
+  const s = await activeServer(t, c);
+  const before = await balanceCents(t, c.accountId);
+  const want = await expectedCharge(s.id, 1000);
+  const job = await abandonedUpgrade(s.id);
+  assert.equal(job.startAfterS, 600);
+  assertError(await action(t, c.key, s.id, 'reboot'), 409, 'STATE_CONFLICT', undefined);
+  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, job.opId, true);
+  const op = json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data;
+  assert.equal(op.status, 'completed');
+  const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
+  assert.deepEqual(live.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 });
+  assert.deepEqual(live.plan, { id: CLOUD_M, name: 'Cloud M' });
+  assert.equal(await balanceCents(t, c.accountId), before - want.cents);
+  await assertLedger(t, c.accountId);
+});
+
+test('a request that died mid-upgrade and a platform that refuses: the job refunds and puts the server back', async () => {
+  const s = await activeServer(t, c);
+  const row = await serverRow(t, s.id);
+  const before = await balanceCents(t, c.accountId);
+  const job = await abandonedUpgrade(s.id);
+  await setFault(t, { mode: 'capacity_unavailable', calls: ['resize'] });
+  try {
+    await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, job.opId, true);
+  } finally {
+    await clearFault(t);
+  }
+  assert.equal(json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data.status, 'failed');
+  assert.deepEqual({ ...(await serverRow(t, s.id)), updated_at: null }, { ...row, updated_at: null });
+  assert.equal(await balanceCents(t, c.accountId), before);
+  await assertLedger(t, c.accountId);
+  assert.equal((await upgrade(s.id, { package_id: CLOUD_M })).statusCode, 200);
 });
 
 test('upgrade a custom server: from is "custom"; extra addresses stay on the bill', async () => {

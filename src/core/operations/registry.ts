@@ -8,6 +8,7 @@ import { serverResetPasswordRunner } from '../servers/password-runner.ts';
 import { serverPowerRunner } from '../servers/power-runner.ts';
 import { serverReinstallRunner } from '../servers/reinstall-runner.ts';
 import { serverResizeRunner } from '../servers/resize-runner.ts';
+import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
@@ -20,6 +21,7 @@ const RUNNERS: Record<string, Runner> = {
   'server.reinstall': serverReinstallRunner,
   'server.resize': serverResizeRunner,
   'server.clone': serverCloneRunner,
+  'server.upgrade': serverUpgradeRunner,
   'server.snapshot': serverSnapshotRunner,
 };
 

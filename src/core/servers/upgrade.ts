@@ -1,22 +1,25 @@
 // POST /servers/{id}/actions/upgrade: a bigger package, synchronously. Three steps, because the
 // platform must not be called inside a transaction:
 //   1. one transaction: checks, the prorated charge, the new plan/size/price, and an operation
-//      row (not queued) that keeps every other action off the server meanwhile;
+//      that keeps every other action off the server meanwhile (its job is only a delayed safety
+//      net, see upgrade-runner.ts);
 //   2. the platform resizes the machine (the operation id is the request token);
-//   3. one transaction: the operation completes — or, if the platform failed, the charge is
-//      refunded, the server put back as it was and the operation failed, before the error answer.
+//   3. the operation completes — or, if the platform failed, it fails with the runner's
+//      compensation (refund, server put back as it was) before the error answer.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
-import { finishOperation } from '../../db/queries/operations.ts';
+import { finishOperation, lockOperation } from '../../db/queries/operations.ts';
 import { changeServerSize, findServerById } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { ProviderError } from '../../providers/compute/types.ts';
-import { charge, refund } from '../billing/ledger.ts';
+import { type MachineSpec, ProviderError } from '../../providers/compute/types.ts';
+import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
+import { describeFailure, failOperation } from '../operations/execute.ts';
 import { startOperation } from '../operations/service.ts';
 import { baseMonthlyCents, cycleOf, lockServer, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
+import { RECOVERY_AFTER_S, type UpgradeParams } from './upgrade-runner.ts';
 
 export interface UpgradeResult {
   package: string;
@@ -43,36 +46,38 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     const diff = plan.price_cents - base;
     const { period, remaining } = cycleOf(server, ctx.now);
     const chargedCents = prorate(diff, remaining, period);
+    const spec: MachineSpec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
+    const params: UpgradeParams = {
+      server_name: server.name, plan_name: plan.name, spec,
+      previous: { plan_id: server.plan_id, spec: { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb } },
+      charged_cents: chargedCents, price_delta_cents: diff,
+    };
     const operation = await startOperation(ctx, trx, {
-      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, detail: `Upgrading to ${plan.name}`,
-      params: { plan_id: plan.id, charged_cents: chargedCents, price_delta_cents: diff },
+      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, detail: `Upgrading to ${plan.name}`, params: { ...params },
     });
+    await ctx.jobs.enqueueOperation(trx, operation.id, { startAfterS: RECOVERY_AFTER_S });
     if (chargedCents > 0) {
       await charge(trx, ctx.accountId, chargedCents,
         `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`);
     }
-    await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: plan.cpu_cores, ram_mb: plan.ram_mb, storage_gb: plan.storage_gb }, diff);
-    return { server, plan, from, diff, chargedCents, remaining, operation };
+    await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff);
+    return { ref: server.provider_ref, plan, from, chargedCents, remaining, operation, spec };
   });
 
-  const { server, plan, operation } = started;
+  const { plan, operation } = started;
   try {
-    await ctx.compute.resize(server.provider_ref!, { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb }, operation.id, async () => {});
+    await ctx.compute.resize(started.ref, started.spec, operation.id, async () => {});
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    await inTransaction(ctx.db, async (trx) => {
-      if (started.chargedCents > 0) {
-        await refund(trx, ctx.accountId, started.chargedCents, `Refund: upgrade of server ${server.name} (${id}) to ${plan.name} failed (${reason})`);
-      }
-      await changeServerSize(trx, id, { plan_id: server.plan_id, cpu_cores: server.cpu_cores, ram_mb: server.ram_mb, storage_gb: server.storage_gb }, -started.diff);
-      await finishOperation(trx, operation.id, 'failed', `The provider failed: ${reason}`);
-    });
+    await failOperation({ db: ctx.db, compute: ctx.compute }, operation.id, describeFailure(e));
     if (!(e instanceof ProviderError)) throw e;
     if (e.code === 'CAPACITY_UNAVAILABLE') throw new ApiError('CAPACITY_UNAVAILABLE', `No capacity to upgrade server ${id} to ${plan.name}; nothing was charged`);
     throw new ApiError('UPSTREAM_ERROR', `The platform failed to upgrade server ${id}; nothing was charged, try again later`);
   }
 
   return inTransaction(ctx.db, async (trx) => {
+    // Only a request slower than the safety net could find its operation already failed by it.
+    const op = await lockOperation(trx, operation.id);
+    if (op?.status === 'failed') throw new ApiError('UPSTREAM_ERROR', `The upgrade of server ${id} took too long and was undone; nothing was charged`);
     await finishOperation(trx, operation.id, 'completed', `Upgraded to ${plan.name}`);
     const fresh = (await findServerById(trx, id))!;
     return { package: plan.name, from: started.from, chargedCents: started.chargedCents, remainingHours: started.remaining, view: await viewOf(trx, fresh) };
