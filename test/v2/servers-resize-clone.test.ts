@@ -205,3 +205,24 @@ test('clone that the platform cannot build: the clone is cancelled, refunded, an
   assert.equal((await waitForOperation(t, c.key, again.operation.id)).status, 'completed');
   await assertLedger(t, c.accountId);
 });
+
+test('parallel: billable actions against a balance that covers only some of them; one action per server at a time', async () => {
+  const poor = await createCustomer(t, { deposit: '27.00' });
+  const servers = [];
+  for (let i = 0; i < 4; i++) servers.push(await activeServer(t, poor));
+  assert.equal(await balanceCents(t, poor.accountId), 700);
+  // +1 GB RAM and +25 GB disk = 3.25/month; prorated ≈ 3.24, so 7.00 covers two of them.
+  const results = await Promise.all(servers.map((s) => action(t, poor.key, s.id, 'resize', { ram_gb: 2, disk_gb: 50 })));
+  const codes = results.map((r) => r.statusCode).sort();
+  assert.deepEqual(codes, [202, 202, 422, 422], results.map((r) => r.body).join('\n'));
+  for (const r of results.filter((x) => x.statusCode === 422)) assert.equal(json(r).error.code, 'INSUFFICIENT_BALANCE');
+  assert.ok((await balanceCents(t, poor.accountId)) >= 0);
+  await assertLedger(t, poor.accountId);
+  const resizes = await t.database.db.selectFrom('operations').select('id').where('account_id', '=', poor.accountId).where('type', '=', 'server.resize').execute();
+  assert.equal(resizes.length, 2, 'a refused charge leaves no operation');
+  for (const r of results.filter((x) => x.statusCode === 202)) await waitForOperation(t, poor.key, json(r).data.operation.id);
+
+  const same = await Promise.all(Array.from({ length: 5 }, () => action(t, poor.key, servers[0].id, 'reboot')));
+  assert.deepEqual(same.map((r) => r.statusCode).sort(), [202, 409, 409, 409, 409]);
+  await waitForOperation(t, poor.key, json(same.find((r) => r.statusCode === 202)!).data.operation.id);
+});
