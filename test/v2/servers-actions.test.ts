@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { passwordProblem } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
-import { action, assertError, assertLedger, balanceCents, holdBusy, serverRow } from '../helpers/server-actions.ts';
+import { action, assertError, assertLedger, balanceCents, clearFault, holdBusy, serverRow, setFault } from '../helpers/server-actions.ts';
 import { type Json, activeServer, createServer } from '../helpers/servers.ts';
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -62,6 +62,23 @@ test('power verbs that make no sense in the current power state are 409 STATE_CO
   assertError(await action(t, c.key, srv.id, 'stop'), 409, 'STATE_CONFLICT');
   assertError(await action(t, c.key, srv.id, 'reboot'), 409, 'STATE_CONFLICT');
   await run(srv.id, 'start');
+});
+
+test('a power action the platform refuses fails its operation; the power state becomes unknown, so either verb may follow', async () => {
+  const s = await activeServer(t, c);
+  await setFault(t, { mode: 'capacity_unavailable', calls: ['power'] });
+  try {
+    const res = await action(t, c.key, s.id, 'stop');
+    assert.equal(res.statusCode, 202, res.body);
+    const op = await waitForOperation(t, c.key, json(res).data.operation.id);
+    assert.equal(op.status, 'failed');
+    assert.match(op.detail, /capacity/i);
+  } finally {
+    await clearFault(t);
+  }
+  assert.equal((await serverRow(t, s.id)).power_state, 'unknown');
+  await run(s.id, 'stop');
+  assert.equal((await live(s.id)).power_state, 'stopped');
 });
 
 test('every verb is 409 while another operation runs on the server, and works once it finished', async () => {
