@@ -208,7 +208,7 @@ test('clone that the platform cannot build: the clone is cancelled, refunded, an
 
 test('parallel: billable actions against a balance that covers only some of them; one action per server at a time', async () => {
   const poor = await createCustomer(t, { deposit: '27.00' });
-  const servers = [];
+  const servers: Json[] = [];
   for (let i = 0; i < 4; i++) servers.push(await activeServer(t, poor));
   assert.equal(await balanceCents(t, poor.accountId), 700);
   // +1 GB RAM and +25 GB disk = 3.25/month; prorated ≈ 3.24, so 7.00 covers two of them.
