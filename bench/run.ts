@@ -26,7 +26,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const children: ChildProcess[] = [];
 
 function spawnTarget(mode: 'hello' | 'app', env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/target.ts'), mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const nodeArgs = mode === 'app' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/target.ts'), mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', (d) => resolve(`http://127.0.0.1:${String(d).trim()}`));
@@ -80,10 +81,12 @@ async function main() {
         process.stdout.write(`probe ${probe}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms\n`);
       }
     }
-    results.push(await load('GET /v2/servers/{id}', { url: `${app}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
-    results.push(await load('GET /v2/servers page 1 (10,000 servers)', { url: `${app}/v2/servers?page=1`, headers: auth(data.listKey) }));
+    const only = process.env.BENCH_ONLY;
+    if (only === 'post') results.length = 0;
+    if (!only) results.push(await load('GET /v2/servers/{id}', { url: `${app}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
+    if (!only) results.push(await load('GET /v2/servers page 1 (10,000 servers)', { url: `${app}/v2/servers?page=1`, headers: auth(data.listKey) }));
     const lastPage = Math.ceil(data.listServers / 25);
-    results.push(await load(`GET /v2/servers page ${lastPage} (late page)`, { url: `${app}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) }));
+    if (!only) results.push(await load(`GET /v2/servers page ${lastPage} (late page)`, { url: `${app}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) }));
     let n = 0;
     results.push(await load('POST /v2/servers with Idempotency-Key', {
       url: `${app}/v2/servers`,
@@ -100,6 +103,10 @@ async function main() {
       }],
     }));
 
+    if (only) {
+      for (const r of results) process.stdout.write(`${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.errors}\n`);
+      return;
+    }
     const base = results[0]!.rps;
     process.stdout.write('\n| endpoint | requests/s | p50 ms | p99 ms | vs baseline | non-2xx |\n|---|---:|---:|---:|---:|---:|\n');
     for (const r of results) {

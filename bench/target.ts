@@ -25,4 +25,6 @@ if (mode === 'hello') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
 }
+// A normal exit on SIGTERM, so `--cpu-prof` (BENCH_NODE_ARGS) can write its profile.
+process.on('SIGTERM', () => process.exit(0));
 process.stdout.write(`${port}\n`);

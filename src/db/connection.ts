@@ -7,6 +7,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
 export type Db = Kysely<DB>;
 
+/** The longest any statement waits for a lock (session setting of every pooled connection). */
+export const LOCK_TIMEOUT_MS = 10_000;
+
 export interface Database {
   db: Db;
   pool: pg.Pool;
@@ -27,6 +30,9 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     // A database that hangs must not hang requests: fail fast, answer 503, let the client retry.
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     statement_timeout: 30_000,
+    // A wait for a row or key lock longer than this is contention the client should retry (503);
+    // it also bounds how long a duplicate Idempotency-Key request waits for the first (then 409).
+    lock_timeout: LOCK_TIMEOUT_MS,
     idle_in_transaction_session_timeout: 60_000,
   });
   // An idle client that loses its server (restart, failover) must not crash the process.

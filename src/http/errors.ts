@@ -8,7 +8,9 @@ import { fieldErrors } from './validation.ts';
 
 // The database is down, restarting or out of connections: the client should retry, not report a bug.
 // 57014 is a statement cancelled by statement_timeout; the pool's own connect timeout has no code.
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '57014']);
+// 40P01 (deadlock), 40001 (serialization) and 55P03 (lock_timeout) are transient contention: the
+// transaction was rolled back whole, so a retry is safe.
+const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '57014', '40P01', '40001', '55P03']);
 const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/;
 
 export function toApiError(err: unknown): ApiError | null {

@@ -1,11 +1,11 @@
 // Every movement of money is one ledger row. The database applies the row to the balance in the
-// same statement and refuses any row that would take the balance below zero, so a charge is
-// race-free without reading the balance first: concurrent charges serialise on the account row
-// and the losers fail the CHECK. Call these inside the transaction of the thing being paid for.
+// same statement; a withdrawal is inserted only if the balance, read under the account's row lock,
+// covers it — so concurrent charges serialise on the account row and never overdraw, and a CHECK
+// backs that up. Call these inside the transaction of the thing being paid for.
 import { ApiError, notFound } from '../errors.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
-import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
+import { accountExists, insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Transaction, TransactionType } from '../../db/schema.ts';
 import { type Cents, formatCents, parseAmount } from '../money.ts';
@@ -21,8 +21,9 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
       { field: 'amount', code: 'INVALID', message: `must be a positive amount up to ${formatCents(MAX_AMOUNT_CENTS)}, such as "150.00"` },
     ]);
   }
+  let row: Transaction | undefined;
   try {
-    return await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
+    row = await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
   } catch (e) {
     if (pgCode(e) === '23514' && pgConstraint(e) === 'accounts_balance_not_negative') {
       throw new ApiError('INSUFFICIENT_BALANCE', `The balance does not cover ${formatCents(cents)} USD`);
@@ -30,6 +31,9 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
     if (pgCode(e) === '23503') throw notFound('Account');
     throw e;
   }
+  if (row) return row;
+  if (!(await accountExists(db, accountId))) throw notFound('Account');
+  throw new ApiError('INSUFFICIENT_BALANCE', `The balance does not cover ${formatCents(cents)} USD`);
 }
 
 export function deposit(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
@@ -47,7 +51,7 @@ export function depositAmount(db: Db, accountId: string, amount: string, descrip
 
 /**
  * Fails with INSUFFICIENT_BALANCE, writing nothing, when the balance does not cover `cents`; a
- * caller's transaction stays usable (the row is tried under a savepoint), so it may go on.
+ * caller's transaction stays usable (nothing failed in the database), so it may go on.
  */
 export function charge(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
   return append(db, accountId, 'withdraw', cents, description);

@@ -2,19 +2,19 @@
 // transaction and filled with the response before it commits, so the charge and the record
 // commit together; a failed request rolls its claim back and leaves nothing behind. A duplicate
 // arriving while the first is in flight blocks on the unique key until the first finishes, then
-// replays it (or, past IDEMPOTENCY_WAIT_MS, is told to retry with 409).
+// replays it (or, past the connection's lock_timeout of 10 s, is told to retry with 409).
 import { createHash } from 'node:crypto';
-import { pgCode } from '../../db/connection.ts';
-import { claimIdempotencyKey, findIdempotencyRecord, saveIdempotentResponse, setLockTimeout } from '../../db/queries/idempotency.ts';
+import { LOCK_TIMEOUT_MS, pgCode } from '../../db/connection.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { Db } from '../types.ts';
 
+/** How long a duplicate waits for the first request with its key (the connections' lock_timeout). */
+export const IDEMPOTENCY_WAIT_MS = LOCK_TIMEOUT_MS;
 /** Records live this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a duplicate waits for the first request with its key. */
-export const IDEMPOTENCY_WAIT_MS = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,7 +57,6 @@ export async function idempotent(
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (key === undefined) return { ...(await inTransaction(ctx.db, work)), replayed: false };
   return inTransaction(ctx.db, async (trx) => {
-    await setLockTimeout(trx, IDEMPOTENCY_WAIT_MS);
     let claimed: boolean;
     try {
       claimed = await claimIdempotencyKey(trx, ctx.accountId, key, fingerprint, new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS));
@@ -67,8 +66,6 @@ export async function idempotent(
       }
       throw e;
     }
-    // Only the key wait is bounded; the work's own waits (the balance row) keep the default.
-    await setLockTimeout(trx, null);
     if (!claimed) {
       const existing = await findIdempotencyRecord(trx, ctx.accountId, key);
       if (!existing || existing.request_hash !== fingerprint || existing.status_code === null) {

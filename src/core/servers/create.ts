@@ -3,7 +3,7 @@
 // money commits in the caller's one transaction: server row, charge, operation, queued job.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
-import { insertServer } from '../../db/queries/servers.ts';
+import { findServerReferences, insertServer } from '../../db/queries/servers.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import type { Operation, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
@@ -81,17 +81,27 @@ interface Resolved {
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
+  const refs = await findServerReferences(db, {
+    planId: mode.kind === 'package' ? mode.planId : null,
+    locationId: input.location_id,
+    osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
+  });
+  if (mode.kind === 'package' && (!refs.plan || !refs.plan.available)) {
+    throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan' }]);
+  }
+  if (!refs.location || !isServerLocation(refs.location)) {
+    throw new ApiError('LOCATION_INVALID', `Location ${input.location_id} is not available for servers`, [{ field: 'location_id', code: 'INVALID', message: 'not a location servers can be created in (see GET /locations)' }]);
+  }
+  if (mode.kind !== 'source' && (!refs.os || !refs.os.available)) {
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
+  }
+  const osSlug = refs.os?.slug ?? null;
   if (mode.kind === 'package') {
-    const plan = await findCatalogRow(db, 'plans', mode.planId);
-    if (!plan || !plan.available) throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan' }]);
-    await checkLocation(db, input.location_id);
-    const osSlug = await checkOs(db, mode.osVersionId);
+    const plan = refs.plan!;
     const spec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
     return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null };
   }
-  await checkLocation(db, input.location_id);
   if (mode.kind === 'custom') {
-    const osSlug = await checkOs(db, mode.osVersionId);
     return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null };
   }
   // Backups are not kept by this platform, so a backup id never resolves.
@@ -103,22 +113,6 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
   const spec = { cpuCores: snapshot.cpu_cores, ramMb: snapshot.ram_mb, storageGb: snapshot.storage_gb };
   const os = snapshot.os_version_id === null ? undefined : await findCatalogRow(db, 'operating_systems', snapshot.os_version_id);
   return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id };
-}
-
-async function checkLocation(db: Db, id: number): Promise<void> {
-  const location = await findCatalogRow(db, 'locations', id);
-  if (!location || !isServerLocation(location)) {
-    throw new ApiError('LOCATION_INVALID', `Location ${id} is not available for servers`, [{ field: 'location_id', code: 'INVALID', message: 'not a location servers can be created in (see GET /locations)' }]);
-  }
-}
-
-/** The OS slug of an installable OS version, or OS_VERSION_INVALID. */
-async function checkOs(db: Db, id: number): Promise<string> {
-  const os = await findCatalogRow(db, 'operating_systems', id);
-  if (!os || !os.available) {
-    throw new ApiError('OS_VERSION_INVALID', `OS version ${id} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
-  }
-  return os.slug;
 }
 
 /** The server row, translating a taken hostname (unique index) into HOSTNAME_IN_USE. */

@@ -1,6 +1,6 @@
 // Monthly prices of servers: a plan's price, or the per-unit catalog prices for a custom size;
 // extra addresses beyond the first of each family at the ipv4/ipv6 unit prices.
-import { findUnitPrice } from '../../db/queries/catalog.ts';
+import { findUnitPrice, findUnitPrices } from '../../db/queries/catalog.ts';
 import type { Unit } from '../catalog/unit-prices.ts';
 import type { Cents } from '../money.ts';
 import type { Db } from '../types.ts';
@@ -11,12 +11,18 @@ export async function unitPrice(db: Db, unit: Unit): Promise<Cents> {
   return (await findUnitPrice(db, unit))?.price_cents ?? 0;
 }
 
+/** Several units' prices in one query. */
+async function unitPricesOf<U extends Unit>(db: Db, units: U[]): Promise<Record<U, Cents>> {
+  const rows = await findUnitPrices(db, units);
+  return Object.fromEntries(units.map((u) => [u, rows.find((r) => r.unit === u)?.price_cents ?? 0])) as Record<U, Cents>;
+}
+
 export async function customPrice(db: Db, spec: MachineSpec): Promise<Cents> {
-  const [cpu, ram, disk] = await Promise.all([unitPrice(db, 'cpu_core'), unitPrice(db, 'ram_gb'), unitPrice(db, 'disk_gb')]);
-  return spec.cpuCores * cpu + (spec.ramMb / 1024) * ram + spec.storageGb * disk;
+  const p = await unitPricesOf(db, ['cpu_core', 'ram_gb', 'disk_gb']);
+  return spec.cpuCores * p.cpu_core + (spec.ramMb / 1024) * p.ram_gb + spec.storageGb * p.disk_gb;
 }
 
 export async function extraIpsPrice(db: Db, extraIpv4: number, extraIpv6: number): Promise<{ ipv4: Cents; ipv6: Cents; total: Cents }> {
-  const [ipv4, ipv6] = await Promise.all([unitPrice(db, 'ipv4'), unitPrice(db, 'ipv6')]);
+  const { ipv4, ipv6 } = await unitPricesOf(db, ['ipv4', 'ipv6']);
   return { ipv4, ipv6, total: extraIpv4 * ipv4 + extraIpv6 * ipv6 };
 }

@@ -101,3 +101,7 @@ export function upsertUnitPrice(db: Db, unit: string, priceCents: number) {
     .onConflict((oc) => oc.column('unit').doUpdateSet({ price_cents: priceCents }))
     .returningAll().executeTakeFirstOrThrow();
 }
+
+export function findUnitPrices(db: Db, units: string[]) {
+  return db.selectFrom('unit_prices').selectAll().where('unit', 'in', units).execute();
+}

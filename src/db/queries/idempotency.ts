@@ -33,11 +33,6 @@ export async function saveIdempotentResponse(db: Db, accountId: string, key: str
     .where('account_id', '=', accountId).where('key', '=', key).execute();
 }
 
-/** Bounds how long the next statements of this transaction wait for a row or key lock. */
-export async function setLockTimeout(db: Db, ms: number | null): Promise<void> {
-  await (ms === null ? sql`SET LOCAL lock_timeout TO DEFAULT` : sql`SELECT set_config('lock_timeout', ${`${ms}ms`}, true)`).execute(db);
-}
-
 export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
   const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
   return Number(res.numDeletedRows);

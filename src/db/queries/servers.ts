@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
 import type { Insertable } from 'kysely';
 import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
@@ -32,20 +33,31 @@ export interface ServerListRow extends Server {
   plan_name: string | null;
 }
 
+/**
+ * One page and the total in one round trip. The page's ids come from the (account, newest)
+ * index alone, so a late page skips index entries rather than whole rows; only the page's own
+ * rows are then read. A page past the end has no row to carry the total: count separately.
+ */
 export async function listServersPage(
   db: Db, accountId: string, status: ServerStatus | undefined, limit: number, offset: number,
 ): Promise<{ rows: ServerListRow[]; total: number }> {
-  let base = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
-  if (status) base = base.where('servers.status', '=', status);
-  const [rows, count] = await Promise.all([
-    base.leftJoin('plans', 'plans.id', 'servers.plan_id')
-      .selectAll('servers').select('plans.name as plan_name')
-      .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc')
-      .limit(limit).offset(offset)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  let live = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
+  if (status) live = live.where('servers.status', '=', status);
+  const rows = await db
+    .with('page', () => live.select(['servers.id']).orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc').limit(limit).offset(offset))
+    .selectFrom('page')
+    .innerJoin('servers', 'servers.id', 'page.id')
+    .leftJoin('plans', 'plans.id', 'servers.plan_id')
+    .selectAll('servers')
+    .select('plans.name as plan_name')
+    .select(() => live.select(sql<number>`count(*)::int`.as('n')).as('total'))
+    .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc')
+    .execute();
+  if (rows.length > 0) {
+    return { rows: rows.map(({ total: _, ...row }) => row), total: rows[0]!.total ?? 0 };
+  }
+  const count = await live.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return { rows: [], total: count.n };
 }
 
 export interface ProvisionedFields {
@@ -131,4 +143,13 @@ export function findAccountServerDetail(db: Db, accountId: string, id: string): 
         FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
     .where('servers.id', '=', id).where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** The catalog rows a server create refers to, in one round trip (absent ids → null). */
+export function findServerReferences(db: Db, ids: { planId: number | null; locationId: number; osVersionId: number | null }) {
+  return db.selectNoFrom((eb) => [
+    jsonObjectFrom(eb.selectFrom('plans').selectAll().where('id', '=', ids.planId ?? -1)).as('plan'),
+    jsonObjectFrom(eb.selectFrom('locations').selectAll().where('id', '=', ids.locationId)).as('location'),
+    jsonObjectFrom(eb.selectFrom('operating_systems').selectAll().where('id', '=', ids.osVersionId ?? -1)).as('os'),
+  ]).executeTakeFirstOrThrow();
 }

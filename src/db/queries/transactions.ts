@@ -2,32 +2,31 @@ import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { Transaction, TransactionType } from '../schema.ts';
 
-let savepoints = 0;
-
 type NewRow = { account_id: string; type: TransactionType; amount_cents: number; description: string };
 
 /**
- * Appends a ledger row; the trigger applies it to the balance (and the CHECK refuses an overdraft).
- * Inside a caller's transaction the insert runs under a savepoint: a refused row (overdraft) would
- * otherwise abort the whole transaction, and a caller that handles INSUFFICIENT_BALANCE and goes on
- * (bulk orders, partial success) could not write anything else.
+ * Appends a ledger row; the trigger applies it to the balance. A withdrawal is conditional: it is
+ * inserted only if the account's balance (read under a row lock, so concurrent charges queue and
+ * each sees the balance the previous one left) covers it, and otherwise nothing is written and
+ * undefined is returned. Refusing that way, rather than letting the CHECK fail, keeps a caller's
+ * transaction usable (a bulk order may go on) and costs one round trip. The CHECK stays as the
+ * backstop should any other write ever try to overdraw. The lock is NO KEY UPDATE, the one the
+ * balance trigger takes anyway: FOR UPDATE would conflict with the KEY SHARE locks that rows
+ * referencing the account (a new server) hold, and two such transactions would deadlock.
  */
-export async function insertTransaction(db: Db, row: NewRow): Promise<Transaction> {
-  const insert = () => db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
-  if (!db.isTransaction) return insert();
-  // A name of its own: should two appends ever share a transaction concurrently, a reused name
-  // could roll back the other one's row; a unique one at worst fails loudly.
-  const savepoint = sql.id(`ledger_append_${++savepoints}`);
-  await sql`SAVEPOINT ${savepoint}`.execute(db);
-  try {
-    const inserted = await insert();
-    await sql`RELEASE SAVEPOINT ${savepoint}`.execute(db);
-    return inserted;
-  } catch (e) {
-    // If even this fails the connection is gone; the insert's error is the one worth reporting.
-    await sql`ROLLBACK TO SAVEPOINT ${savepoint}`.execute(db).catch(() => undefined);
-    throw e;
-  }
+export async function insertTransaction(db: Db, row: NewRow): Promise<Transaction | undefined> {
+  if (row.type !== 'withdraw') return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+  const { rows } = await sql<Transaction>`
+    INSERT INTO transactions (account_id, type, amount_cents, description)
+    SELECT ${row.account_id}, 'withdraw', ${row.amount_cents}::bigint, ${row.description}
+     WHERE (SELECT balance_cents FROM accounts WHERE id = ${row.account_id} FOR NO KEY UPDATE) >= ${row.amount_cents}::bigint
+    RETURNING *`.execute(db);
+  return rows[0];
+}
+
+/** Whether the account exists (tells a refused withdrawal from a missing account). */
+export async function accountExists(db: Db, accountId: string): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
 }
 
 export async function listTransactionsPage(
