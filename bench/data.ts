@@ -13,7 +13,7 @@ import { createJobQueue } from '../src/jobs/queue.ts';
 import type { ComputeProvider } from '../src/providers/compute/types.ts';
 
 const LISTED = 10_000;
-const PAYING_ACCOUNTS = 20;
+const PAYING_ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 
 async function customer(db: Db, cents: number): Promise<{ accountId: string; key: string }> {
   const account = await createAccount(db, { email: `bench-${randomBytes(6).toString('hex')}@example.com`, name: 'Bench' });

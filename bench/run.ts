@@ -1,6 +1,9 @@
 // `npm run bench`: loopback load tests of the hot paths against a bare Fastify baseline, and the
 // throughput of one worker. PostgreSQL: BENCH_DATABASE_URL (a server; a fresh database is made
-// on it) or an embedded one in a temporary directory. BENCH_DURATION_S per run (default 10).
+// on it) or an embedded one in a temporary directory. Options (env): BENCH_DURATION_S per run
+// (default 10), BENCH_CONNECTIONS (32), BENCH_ACCOUNTS paying accounts for creates (20),
+// BENCH_ONLY=post (just the create run), BENCH_PROBE=1 (also /healthz and /v2/account),
+// BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -43,6 +46,23 @@ async function load(name: string, opts: autocannon.Options): Promise<Figures> {
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
 }
 
+async function roundTrips(url: string): Promise<number> {
+  const probe = connect(url, { max: 10 });
+  try {
+    let n = 0;
+    const until = Date.now() + 3000;
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (Date.now() < until) {
+        await sql`SELECT 1`.execute(probe.db);
+        n++;
+      }
+    }));
+    return n / 3;
+  } finally {
+    await probe.close();
+  }
+}
+
 async function main() {
   let adminUrl = process.env.BENCH_DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
@@ -67,6 +87,10 @@ async function main() {
     process.stdout.write(`bench: ${DURATION} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, PostgreSQL ${stopEmbedded ? 'embedded' : 'BENCH_DATABASE_URL'}\n`);
     const data = await seedBenchData(database.db, computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db));
     process.stdout.write(`bench: ${data.listServers} servers in the listed account, ${data.customers.length} paying accounts\n`);
+
+    // The unit everything below is made of: one query's round trip on this machine.
+    const trips = await roundTrips(url);
+    process.stdout.write(`bench: PostgreSQL round trips (SELECT 1, 10 connections, one process): ${Math.round(trips)}/s\n`);
 
     const adminToken = `bench-${randomBytes(12).toString('hex')}`;
     const hello = await spawnTarget('hello', {});
