@@ -14,6 +14,8 @@ export interface ExecuteDeps {
   now?: () => Date;
 }
 
+export const PROGRESS_INTERVAL_MS = 250;
+
 /** A failure in words the customer can act on (the operation's `detail`). */
 export function describeFailure(e: unknown): string {
   if (e instanceof ProviderError) {
@@ -35,7 +37,14 @@ export async function executeOperation(deps: ExecuteDeps, id: string, lastAttemp
     await failOperation(deps, id, `Unknown operation type ${op.type}`);
     return;
   }
-  const progress = (pct: number, detail: string) => setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
+  // Progress is for people polling: one write per PROGRESS_INTERVAL_MS is plenty, and a fast
+  // provider reporting every step would otherwise cost a round trip each.
+  let lastWrite = 0;
+  const progress = async (pct: number, detail: string) => {
+    if (Date.now() - lastWrite < PROGRESS_INTERVAL_MS) return;
+    lastWrite = Date.now();
+    await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
+  };
   try {
     const result = await runner.run({ db: deps.db, compute: deps.compute, progress, now }, op);
     await inTransaction(deps.db, async (trx) => {
