@@ -3,6 +3,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Ctx } from '../../src/core/context.ts';
+import { requestFingerprint } from '../../src/core/idempotency/service.ts';
+import { executeOperation } from '../../src/core/operations/execute.ts';
+import { addIpOnce } from '../../src/core/servers/ip-purchase.ts';
+import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { computeFor } from '../../src/runtime.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer, createServer } from '../helpers/servers.ts';
 import {
@@ -206,5 +213,138 @@ describe('POST /servers/{id}/ips', () => {
     assert.equal(listed.meta.sandbox, true);
     assert.equal(listed.data.length, 2);
     assertError(await add(s.id, { version: 4 }, json(await adminCall(t, 'POST', `/admin/v1/accounts/${other.accountId}/api-keys`, { name: 's', ip_allowlist: ['127.0.0.1'], is_test: true })).data.key), 404, 'RESOURCE_NOT_FOUND');
+  });
+});
+
+describe('POST /servers/{id}/ips: the safety net behind the two transactions', () => {
+  const compute = () => computeFor(t.config, t.database.db);
+  const runJob = (opId: string) => executeOperation({ db: t.database.db, compute: compute() }, opId, true);
+  const attachOps = (serverId: string) => t.database.db.selectFrom('operations').selectAll()
+    .where('type', '=', 'server.ip_attach').where(sql<string>`params->>'server_id'`, '=', serverId).execute();
+  const pendingRows = (serverId: string) => t.database.db.selectFrom('server_ips').selectAll()
+    .where('server_id', '=', serverId).where('address', 'is', null).where('released_at', 'is', null).execute();
+
+  /**
+   * A keyed purchase whose request dies after tx1: the platform leases the address (or not, when
+   * it refuses) but the answer never comes back, so tx2 never runs.
+   */
+  async function abandonedPurchase(serverId: string, key: string): Promise<{ opId: string; startAfterS?: number; leased: Promise<string> }> {
+    const queued: { opId: string; startAfterS?: number }[] = [];
+    const real = compute();
+    let leased!: (address: string) => void;
+    const ctx: Ctx = {
+      db: t.database.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000,
+      compute: {
+        async attachIp(ref, version, token) {
+          // Whatever the platform answers, the request is gone before it can act on it.
+          await real.attachIp(ref, version, token).then((a) => leased(a.address), () => {});
+          return new Promise(() => {});
+        },
+      } as ComputeProvider,
+      jobs: { async enqueueOperation(_trx, opId, o) { queued.push({ opId, ...o }); } },
+    };
+    const result = new Promise<string>((resolve) => { leased = resolve; });
+    void addIpOnce(ctx, serverId, 4, key, requestFingerprint('POST', url(serverId), { version: 4 })).catch(() => {});
+    for (let i = 0; ; i++) {
+      const [op] = await attachOps(serverId);
+      if (op) return { opId: op.id, startAfterS: queued[0]?.startAfterS, leased: result };
+      assert.ok(i < 200, 'the first transaction commits');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  test('normal path: tx2 completes the operation; its delayed job then finds nothing to do', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    const headers = { 'idempotency-key': randomUUID() };
+    const res = await add(s.id, { version: 4 }, c.key, headers);
+    assert.equal(res.statusCode, 201, res.body);
+    const [op] = await attachOps(s.id);
+    assert.equal(op!.status, 'completed');
+    assert.deepEqual([op!.resource_type, op!.resource_id], ['server_ip', String(op!.params.row_id)]);
+    const job = await sql<{ delay: number }>`SELECT extract(epoch FROM start_after - created_on)::int AS delay FROM pgboss.job WHERE data->>'operation_id' = ${op!.id}`.execute(t.database.db);
+    assert.ok(job.rows[0]!.delay >= 590, `delayed by ${job.rows[0]!.delay} s`);
+    await runJob(op!.id);
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300), 'charged once');
+    assert.equal((await detail(s.id)).billing.amount, '8.00');
+    assert.deepEqual((await list(s.id)).data.slice(2).map((e: Json) => e.address), [json(res).data.address], 'no second address');
+    const replay = await add(s.id, { version: 4 }, c.key, headers);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(json(replay).data, json(res).data);
+    await assertLedgerExact(t, c);
+  });
+
+  test('a request that died between its transactions: the job stores the leased address and the 201 its key replays', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    const key = randomUUID();
+    const job = await abandonedPurchase(s.id, key);
+    assert.equal(job.startAfterS, 600);
+    const leased = await job.leased;
+    assert.equal((await attachOps(s.id))[0]!.status, 'queued', 'left for the job to finish');
+    // Paid for and billed, not shown yet; other actions on the server are not held up.
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300));
+    assert.equal((await pendingRows(s.id)).length, 1);
+    assert.equal((await list(s.id)).data.length, 2);
+    assert.equal((await call(t.app, 'POST', `/v2/servers/${s.id}/actions/reboot`, { key: c.key })).statusCode, 202);
+
+    await runJob(job.opId);
+    assert.equal((await attachOps(s.id))[0]!.status, 'completed');
+    const extra = (await list(s.id)).data[2];
+    assert.equal(extra.address, leased, 'the same token: the lease the platform already made');
+    assert.equal((await list(s.id)).data.length, 3);
+    assert.equal((await pendingRows(s.id)).length, 0);
+    const replay = await add(s.id, { version: 4 }, c.key, { 'idempotency-key': key });
+    assert.equal(replay.statusCode, 201, replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(json(replay).data, extra, 'the shape the route answers');
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300), 'charged once');
+    assert.equal((await detail(s.id)).billing.amount, '8.00');
+    await runJob(job.opId);
+    assert.equal((await list(s.id)).data.length, 3, 'a second delivery does nothing');
+    await assertLedgerExact(t, c);
+  });
+
+  test('a request that died and a platform that refuses: the job refunds, releases, restores the price and frees the key', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    const key = randomUUID();
+    const job = await withFault(t, 'capacity_unavailable', ['attachIp'], async () => {
+      const j = await abandonedPurchase(s.id, key);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal((await attachOps(s.id))[0]!.status, 'queued', 'left for the job to finish');
+      assert.equal((await detail(s.id)).billing.amount, '8.00');
+      await runJob(j.opId);
+      return j;
+    });
+    const op = json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data;
+    assert.deepEqual([op.status, op.resource.type], ['failed', 'server_ip']);
+    assert.equal(await balanceCents(t, c), before);
+    assert.equal((await detail(s.id)).billing.amount, '5.00');
+    assert.equal((await pendingRows(s.id)).length, 0);
+    assert.equal((await list(s.id)).data.length, 2);
+    const refund = json(await call(t.app, 'GET', '/v2/billing/transactions', { key: c.key, query: { type: 'refund' } })).data[0];
+    assert.equal(refund.amount.amount, (prorated(s, 300) / 100).toFixed(2));
+    await assertLedgerExact(t, c);
+    // The key was forgotten with the refund: the retry is a purchase of its own.
+    const retried = await add(s.id, { version: 4 }, c.key, { 'idempotency-key': key });
+    assert.equal(retried.statusCode, 201, retried.body);
+    assert.equal(retried.headers['idempotent-replayed'], undefined);
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300));
+    await assertLedgerExact(t, c);
+  });
+
+  test('the request\'s own refusal fails its operation in tx2; sandbox purchases leave no operation', async () => {
+    const s = await activeServer(t, c);
+    await withFault(t, 'upstream_error', ['attachIp'], async () => assertError(await add(s.id, { version: 6 }), 502, 'UPSTREAM_ERROR'));
+    const [op] = await attachOps(s.id);
+    assert.equal(op!.status, 'failed');
+    await runJob(op!.id);
+    assert.equal((await detail(s.id)).billing.amount, '5.00', 'the job does not undo twice');
+    await assertLedgerExact(t, c);
+
+    const testKey = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, { name: 'sb-net', ip_allowlist: ['127.0.0.1', '::1'], is_test: true })).data.key;
+    assert.equal((await add(s.id, { version: 4 }, testKey, { 'idempotency-key': randomUUID() })).statusCode, 201);
+    assert.equal((await attachOps(s.id)).length, 1);
   });
 });

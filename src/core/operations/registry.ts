@@ -9,6 +9,7 @@ import { serverPowerRunner } from '../servers/power-runner.ts';
 import { serverReinstallRunner } from '../servers/reinstall-runner.ts';
 import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
+import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
@@ -22,6 +23,7 @@ const RUNNERS: Record<string, Runner> = {
   'server.resize': serverResizeRunner,
   'server.clone': serverCloneRunner,
   'server.upgrade': serverUpgradeRunner,
+  'server.ip_attach': serverIpAttachRunner,
   'server.snapshot': serverSnapshotRunner,
 };
 

@@ -3,19 +3,26 @@
 // whatever the platform does, yet the platform must not be called inside a transaction. So:
 // tx1 pays for a row without an address and raises the price; the platform attaches (token
 // "ip-<row id>", so a retried call cannot lease twice); tx2 stores the address, or undoes tx1.
+// tx1 also starts a server.ip_attach operation whose job waits RECOVERY_AFTER_S: tx2 finishes it,
+// so the job normally finds nothing to do; if the request died between its transactions, the job
+// (ip-attach-runner.ts) attaches with the same token, or undoes tx1 with the same code as tx2.
+import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
+import { finishOperation, lockOperation } from '../../db/queries/operations.ts';
 import { addToServerPrice, countHeldIps, insertPendingIp, lockServerRow, markIpReleased, setIpAddress } from '../../db/queries/server-ips.ts';
 import { listServerIps, lockAccountServer } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { Server, ServerIp } from '../../db/schema.ts';
+import type { OperationStatus, Server, ServerIp } from '../../db/schema.ts';
 import { charge, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { type Cents, formatCents, prorate } from '../money.ts';
+import { type Cents, formatCents, money, prorate } from '../money.ts';
+import { startOperation } from '../operations/service.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 import { cycleHours } from './rules.ts';
+import { RECOVERY_AFTER_S } from './upgrade-runner.ts';
 import { providerFailure } from './upstream.ts';
 
 export type IpVersion = 4 | 6;
@@ -40,7 +47,7 @@ function primaryIps(server: Server): IpEntry[] {
   return out;
 }
 
-const extraEntry = (ip: ServerIp & { address: string }): IpEntry =>
+const extraEntry = (ip: Pick<ServerIp, 'version' | 'price_cents'> & { address: string }): IpEntry =>
   ({ address: ip.address, version: ip.version, type: 'extra', gateway: null, monthlyPriceCents: ip.price_cents });
 
 /** Primary addresses first, then extra ones in the order they were added. */
@@ -52,14 +59,39 @@ export async function listIps(ctx: Ctx, serverId: string, page: PageRequest): Pr
   return { items: all.slice(start, start + page.perPage), total: all.length, ...page };
 }
 
-export interface Reserved {
-  server: Server;
-  row: ServerIp;
-  charged: Cents;
+/**
+ * The 201 body of POST /servers/{id}/ips (add-ip.ts answers with it; a list entry has the same
+ * shape). Built in the core because the safety net stores it as an Idempotency-Key's answer.
+ */
+export function ipBody(ip: IpEntry) {
+  return {
+    address: ip.address, version: ip.version, type: ip.type, gateway: ip.gateway,
+    monthly_price: ip.monthlyPriceCents === null ? null : money(ip.monthlyPriceCents),
+  };
 }
 
-/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price and the charge. */
-export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion): Promise<Reserved> {
+/** The server.ip_attach operation's params: all that finishing or undoing a purchase needs. */
+export interface IpAttachParams {
+  server_id: string;
+  row_id: number;
+  version: IpVersion;
+  price_cents: Cents;
+  charged_cents: Cents;
+  /** The Idempotency-Key whose placeholder awaits the outcome; null without one. */
+  idempotency_key: string | null;
+}
+
+export interface Reserved {
+  ref: string;
+  operationId: string;
+  params: IpAttachParams;
+}
+
+/** The platform's request token: the same for the request and the safety net, so one address is leased. */
+export const attachToken = (rowId: number) => `ip-${rowId}`;
+
+/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price, the charge and the safety net. */
+export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion, key: string | null = null): Promise<Reserved> {
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
   if (server.status !== 'active' || server.provider_ref === null) {
@@ -78,45 +110,70 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
     await charge(trx, ctx.accountId, due,
       `Server ${server.name} (${server.id}): extra IPv${version} address, ${remaining} of ${period} hours of this cycle, ${formatCents(due)} USD`);
   }
-  return { server, row, charged: due };
+  const params: IpAttachParams = { server_id: server.id, row_id: row.id, version, price_cents: unit, charged_cents: due, idempotency_key: key };
+  // Keyed by the address row, not the server: the purchase blocks no other action on the server.
+  const op = await startOperation(ctx, trx, {
+    type: 'server.ip_attach', resourceType: 'server_ip', resourceId: String(row.id), enqueue: false,
+    detail: `Attaching an extra IPv${version} address to server ${server.id}`, params: { ...params },
+  });
+  await ctx.jobs.enqueueOperation(trx, op.id, { startAfterS: RECOVERY_AFTER_S });
+  return { ref: server.provider_ref, operationId: op.id, params };
 }
 
-async function undo(ctx: Ctx, trx: Db, r: Reserved, reason: string): Promise<void> {
-  await markIpReleased(trx, r.row.id, ctx.now);
-  const server = await lockServerRow(trx, r.server.id);
+/** Success, in tx2 or the safety net: the address stored, and for a keyed request the 201 its duplicates replay. */
+export async function storeAddress(trx: Db, accountId: string, p: IpAttachParams, address: string): Promise<IpEntry> {
+  await setIpAddress(trx, p.row_id, address);
+  const entry = extraEntry({ ...p, address });
+  if (p.idempotency_key !== null) await saveIdempotentResponse(trx, accountId, p.idempotency_key, 201, ipBody(entry));
+  return entry;
+}
+
+/** Failure, in tx2 or the safety net's compensation: tx1 undone, and the key freed (a failed request is not stored). */
+export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams, reason: string, now: Date): Promise<void> {
+  await markIpReleased(trx, p.row_id, now);
+  const server = await lockServerRow(trx, p.server_id);
   // A delete that committed meanwhile already refunded the unused period of the raised price.
-  if (!server || server.deleted_at) return;
-  if (r.row.price_cents > 0) await addToServerPrice(trx, server.id, -r.row.price_cents);
-  if (r.charged > 0) {
-    await refund(trx, ctx.accountId, r.charged, `Refund: extra IPv${r.row.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`);
+  if (server && !server.deleted_at) {
+    if (p.price_cents > 0) await addToServerPrice(trx, server.id, -p.price_cents);
+    if (p.charged_cents > 0) {
+      await refund(trx, accountId, p.charged_cents, `Refund: extra IPv${p.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`);
+    }
   }
+  if (p.idempotency_key !== null) await forgetIdempotencyKey(trx, accountId, p.idempotency_key);
 }
 
-/** Extra work committed with tx2: on success with the address, on failure with the undo. */
-export interface AttachHooks {
-  attached?(trx: Db, entry: IpEntry): Promise<void>;
-  failed?(trx: Db): Promise<void>;
+/**
+ * tx2: `work` and the operation finished together. Returns the status the safety net left instead
+ * when it finished first (only a request slower than RECOVERY_AFTER_S); its work is then done.
+ */
+async function finishUnlessRecovered(
+  ctx: Ctx, opId: string, status: 'completed' | 'failed', detail: string, work: (trx: Db) => Promise<unknown>,
+): Promise<OperationStatus | undefined> {
+  return inTransaction(ctx.db, async (trx) => {
+    const op = await lockOperation(trx, opId);
+    if (op && op.status !== 'queued' && op.status !== 'running') return op.status;
+    await work(trx);
+    await finishOperation(trx, opId, status, detail);
+    return undefined;
+  });
 }
 
 /** The platform call, then tx2: the address stored, or tx1 undone and the failure thrown. */
-export async function attachReserved(ctx: Ctx, r: Reserved, hooks: AttachHooks = {}): Promise<IpEntry> {
+export async function attachReserved(ctx: Ctx, r: Reserved): Promise<IpEntry> {
+  const p = r.params;
   let address: string;
   try {
-    ({ address } = await ctx.compute.attachIp(r.server.provider_ref!, r.row.version, `ip-${r.row.id}`));
+    ({ address } = await ctx.compute.attachIp(r.ref, p.version, attachToken(p.row_id)));
   } catch (e) {
     const failure = providerFailure(e);
-    await inTransaction(ctx.db, async (trx) => {
-      await undo(ctx, trx, r, failure instanceof Error ? failure.message : 'unknown failure');
-      await hooks.failed?.(trx);
-    });
+    const reason = failure instanceof Error ? failure.message : 'unknown failure';
+    await finishUnlessRecovered(ctx, r.operationId, 'failed', reason, (trx) => undoPurchase(trx, ctx.accountId, p, reason, ctx.now));
     throw failure;
   }
-  const entry = extraEntry({ ...r.row, address });
-  await inTransaction(ctx.db, async (trx) => {
-    await setIpAddress(trx, r.row.id, address);
-    await hooks.attached?.(trx, entry);
-  });
-  return entry;
+  const recovered = await finishUnlessRecovered(ctx, r.operationId, 'completed', `Attached ${address}`, (trx) => storeAddress(trx, ctx.accountId, p, address));
+  if (recovered === 'failed') throw new ApiError('UPSTREAM_ERROR', 'Attaching the address took too long and was undone; the charge was refunded');
+  // 'completed': the safety net attached with the same token, so the same address.
+  return extraEntry({ ...p, address });
 }
 
 /** Adds an extra address of `version` to an active server and bills it from now on. */

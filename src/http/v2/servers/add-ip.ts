@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
-import { type IpEntry, addIp } from '../../../core/servers/ips.ts';
+import { addIp, ipBody } from '../../../core/servers/ips.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
-import { IpEntrySchema, ipView } from './extras-presenters.ts';
+import { IpEntrySchema } from './extras-presenters.ts';
 import { ServerParams } from './presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -25,13 +25,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
     const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/ips`, request.body);
     const { id } = request.params;
     const version = request.body.version as 4 | 6;
-    const respond = (entry: IpEntry) => ({ status: 201, body: ipView(entry) as unknown });
     const result = await withCtx(deps, request, async (ctx) => (key === undefined
-      ? { ...respond(await addIp(ctx, id, version)), replayed: false }
-      : addIpOnce(ctx, id, version, key, fingerprint, respond)));
+      ? { status: 201, body: ipBody(await addIp(ctx, id, version)) as unknown, replayed: false }
+      : addIpOnce(ctx, id, version, key, fingerprint)));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status);
-    // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as ReturnType<typeof ipView>);
+    // A replay returns the stored body of the first response (or the one the safety net stored), built by ipBody too.
+    return ok(request, result.body as ReturnType<typeof ipBody>);
   });
 }
