@@ -42,3 +42,14 @@ export function prorate(cents: Cents, remainingHours: number, periodHours: numbe
   const hours = Math.min(Math.floor(remainingHours), periodHours);
   return Math.floor((cents * hours) / periodHours);
 }
+
+/**
+ * What moving a monthly price from `fromCents` to `toCents` is worth for the unused hours of the
+ * cycle: the difference of the two prorated amounts, each rounded down. Positive is owed by the
+ * customer, negative is owed to them. Differencing the rounded amounts (rather than rounding the
+ * difference) makes successive changes and the final refund of a delete add up: a small price
+ * rise is never free while the refund of the higher price pays out more.
+ */
+export function prorateChange(fromCents: Cents, toCents: Cents, remainingHours: number, periodHours: number): Cents {
+  return prorate(toCents, remainingHours, periodHours) - prorate(fromCents, remainingHours, periodHours);
+}

@@ -37,3 +37,18 @@ test('prorate refunds whole unused hours, rounded down to the cent', () => {
   assert.equal(prorate(1000, -5, 720), 0);
   assert.equal(prorate(1000, 9999, 720), 1000, 'never more than was paid');
 });
+
+test('prorateChange: small price rises are not free, and the charges add up with the final refund', async () => {
+  const { prorate, prorateChange } = await import('../../src/core/money.ts');
+  const period = 720;
+  const remaining = 108; // 85 % of the cycle used
+  let price = 1000;
+  let charged = 0;
+  for (let i = 0; i < 40; i++) {
+    charged += prorateChange(price, price + 1, remaining, period);
+    price += 1;
+  }
+  // What the customer paid for the rise equals what the delete refunds beyond the old price's refund.
+  assert.equal(charged, prorate(price, remaining, period) - prorate(1000, remaining, period));
+  assert.equal(prorateChange(1000, 900, remaining, period), prorate(900, remaining, period) - prorate(1000, remaining, period));
+});

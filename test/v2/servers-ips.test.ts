@@ -31,10 +31,14 @@ const add = (id: string, body: unknown, key = c.key, headers: Record<string, str
 const list = async (id: string, key = c.key) => json(await call(t.app, 'GET', url(id), { key }));
 const detail = async (id: string, key = c.key) => json(await call(t.app, 'GET', `/v2/servers/${id}`, { key })).data;
 
-/** What an extra address costs now: its unit price for the hours left of the first cycle, rounded down. */
-function prorated(server: Json, unitCents: number): number {
+/**
+ * What raising the server's monthly price by `unitCents` (after `addedCents` already added) costs
+ * now: the prorated new price minus the prorated old one, each rounded down.
+ */
+function prorated(server: Json, unitCents: number, addedCents = 0): number {
   const { period, remaining } = firstCycleHours(server);
-  return Math.floor((unitCents * remaining) / period);
+  const from = Math.round(Number(server.billing.amount) * 100) + addedCents;
+  return Math.floor(((from + unitCents) * remaining) / period) - Math.floor((from * remaining) / period);
 }
 
 describe('GET /servers/{id}/ips', () => {
@@ -81,7 +85,7 @@ describe('POST /servers/{id}/ips', () => {
     const v6 = json(await add(s.id, { version: 6 })).data;
     assert.match(v6.address, /^2001:db8:1::/);
     assert.equal(v6.monthly_price.amount, '0.50');
-    assert.equal(await balanceCents(t, c), before - due - prorated(s, 50));
+    assert.equal(await balanceCents(t, c), before - due - prorated(s, 50, 300));
 
     const now = await detail(s.id);
     assert.equal(now.billing.amount, '8.50', '5.00 + 3.00 + 0.50 a month');
@@ -191,7 +195,7 @@ describe('POST /servers/{id}/ips', () => {
     const res = await Promise.all(keys.map((k) => add(s.id, { version: 6 }, c.key, { 'idempotency-key': k })));
     assert.deepEqual(res.map((r) => r.statusCode), keys.map(() => 201), res.map((r) => r.body).join('\n'));
     assert.equal(new Set(res.map((r) => json(r).data.address)).size, 14);
-    assert.equal(await balanceCents(t, c), before - 14 * prorated(s, 50));
+    assert.equal(await balanceCents(t, c), before - prorated(s, 14 * 50), 'the 14 charges add up to the prorated rise');
     const replay = await add(s.id, { version: 6 }, c.key, { 'idempotency-key': keys[0]! });
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.deepEqual(json(replay).data, json(res[0]!).data);

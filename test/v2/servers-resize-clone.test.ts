@@ -3,7 +3,7 @@
 // and balance errors, and a platform failure that refunds and reverts.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { prorate } from '../../src/core/money.ts';
+import { prorate, prorateChange } from '../../src/core/money.ts';
 import { cycleHours } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { action, assertError, assertLedger, balanceCents, clearFault, ledgerRows, serverRow, setFault } from '../helpers/server-actions.ts';
@@ -29,10 +29,11 @@ async function accepted(id: string, verb: string, body?: unknown, key = c.key): 
 }
 
 /** What the service charges now for `monthlyCents` more a month on this server. */
+/** What raising the server's current monthly price by `monthlyCents` costs for the rest of the cycle. */
 async function prorated(id: string, monthlyCents: number): Promise<number> {
   const s = await serverRow(t, id);
   const { period, remaining } = cycleHours(s.period_started_at, s.next_billing_at, new Date());
-  return prorate(monthlyCents, remaining, period);
+  return prorateChange(s.price_cents, s.price_cents + monthlyCents, remaining, period);
 }
 
 const live = async (id: string) => json(await call(t.app, 'GET', `/v2/servers/${id}`, { key: c.key })).data;
@@ -61,14 +62,25 @@ test('resize a custom server: the prorated difference is charged at once, the ne
   await assertLedger(t, c.accountId);
 });
 
-test('resize: shrinking RAM charges nothing now and lowers the price; a package server may grow RAM and disk', async () => {
+test('resize: a shrink changes nothing until done, then lowers the price and refunds the rest of the cycle; a package server may grow RAM and disk', async () => {
   const s = await activeServer(t, c, { ...CUSTOM, ram_mb: 4096 });
   const before = await balanceCents(t, c.accountId);
+  const oldPrice = (await serverRow(t, s.id)).price_cents;
   const data = await accepted(s.id, 'resize', { ram_gb: 1 });
   assert.equal(await balanceCents(t, c.accountId), before);
+  assert.equal((await serverRow(t, s.id)).price_cents, oldPrice, 'not lowered before the platform has shrunk it');
   await waitForOperation(t, c.key, data.operation.id);
   assert.deepEqual((await live(s.id)).specs, { cpu_cores: 2, ram_mb: 1024, storage_gb: 20 });
-  assert.equal((await serverRow(t, s.id)).price_cents, 2 * 400 + 1 * 200 + 20 * 5);
+  const row = await serverRow(t, s.id);
+  assert.equal(row.price_cents, 2 * 400 + 1 * 200 + 20 * 5);
+  const { period, remaining } = cycleHours(row.period_started_at, row.next_billing_at, new Date());
+  const refunded = -prorateChange(oldPrice, row.price_cents, remaining, period);
+  assert.ok(refunded > 0);
+  assert.equal(await balanceCents(t, c.accountId), before + refunded);
+  // Deleting now refunds the rest of the cycle at the new price: with the shrink's refund, the
+  // customer gets back what the unused hours at the old price were worth.
+  const del = json(await call(t.app, 'DELETE', `/v2/servers/${s.id}`, { key: c.key })).data;
+  assert.equal(Math.round(Number(del.refund.amount) * 100) + refunded, prorate(oldPrice, remaining, period));
 
   const p = await activeServer(t, c); // Cloud S: 1 vCPU, 1 GB, 25 GB, 5.00
   const expected = await prorated(p.id, 200 + 25 * 5);

@@ -15,7 +15,7 @@ import type { OperationStatus, Server, ServerIp } from '../../db/schema.ts';
 import { charge, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { type Cents, formatCents, money, prorate } from '../money.ts';
+import { type Cents, formatCents, money, prorateChange } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
 import type { Db } from '../types.ts';
@@ -103,7 +103,7 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   }
   const unit = await unitPrice(trx, version === 4 ? 'ipv4' : 'ipv6');
   const { period, remaining } = cycleHours(server.period_started_at, server.next_billing_at, ctx.now);
-  const due = prorate(unit, remaining, period);
+  const due = prorateChange(server.price_cents, server.price_cents + unit, remaining, period);
   const row = await insertPendingIp(trx, { server_id: server.id, version, price_cents: unit });
   if (unit > 0) await addToServerPrice(trx, server.id, unit);
   if (due > 0) {

@@ -19,7 +19,8 @@ async function unitPricesOf<U extends Unit>(db: Db, units: U[]): Promise<Record<
 
 export async function customPrice(db: Db, spec: MachineSpec): Promise<Cents> {
   const p = await unitPricesOf(db, ['cpu_core', 'ram_gb', 'disk_gb']);
-  return spec.cpuCores * p.cpu_core + (spec.ramMb / 1024) * p.ram_gb + spec.storageGb * p.disk_gb;
+  // RAM of an old plan or snapshot may not be whole GB: a part GB is charged up to the next cent.
+  return spec.cpuCores * p.cpu_core + Math.ceil((spec.ramMb * p.ram_gb) / 1024) + spec.storageGb * p.disk_gb;
 }
 
 export async function extraIpsPrice(db: Db, extraIpv4: number, extraIpv6: number): Promise<{ ipv4: Cents; ipv6: Cents; total: Cents }> {

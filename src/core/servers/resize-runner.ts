@@ -1,10 +1,12 @@
 // server.resize: the platform resizes (and restarts) the machine; the new size is recorded with the
-// completion. The charge and the price change were made when the action was accepted, so a final
-// failure refunds the one and moves the other back.
+// completion. A growth's charge and price rise were made when the action was accepted, so a final
+// failure refunds the one and moves the other back. A shrink's lower price and its refund for the
+// rest of the cycle are applied with the completion, at the hours left then.
 import { changeServerSize } from '../../db/queries/servers.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Runner } from '../operations/runner.ts';
-import { machineRefOf } from './guards.ts';
+import { prorateChange } from '../money.ts';
+import { cycleOf, machineRefOf } from './guards.ts';
 import type { ResizeParams } from './resize.ts';
 
 export const serverResizeRunner: Runner = {
@@ -14,7 +16,14 @@ export const serverResizeRunner: Runner = {
     return {
       detail: 'Resized; the server is running',
       apply: async (trx) => {
-        await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running' }, 0);
+        const p = op.params as unknown as ResizeParams;
+        const shrink = p.price_delta_cents < 0 ? p.price_delta_cents : 0;
+        const server = await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running' }, shrink);
+        if (shrink < 0 && server) {
+          const { period, remaining } = cycleOf(server, rc.now());
+          const owed = -prorateChange(server.price_cents - shrink, server.price_cents, remaining, period);
+          if (owed > 0) await refund(trx, op.account_id, owed, `Server ${server.name} (${server.id}): smaller size for the remaining ${remaining} of ${period} hours`);
+        }
       },
     };
   },
@@ -22,6 +31,6 @@ export const serverResizeRunner: Runner = {
   async compensate(trx, op, reason) {
     const p = op.params as unknown as ResizeParams;
     if (p.charged_cents > 0) await refund(trx, op.account_id, p.charged_cents, `Refund: resize of server ${op.resource_id} failed (${reason})`);
-    if (p.price_delta_cents !== 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents);
+    if (p.price_delta_cents > 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents);
   },
 };

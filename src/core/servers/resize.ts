@@ -1,13 +1,13 @@
 // resize: new vCPU (custom servers only), RAM and a larger disk, priced at the per-unit catalog
-// prices. Growth is paid now for the rest of the cycle and the monthly price moves at once; a
-// shrink (RAM, vCPU) refunds nothing now and lowers the price from the next cycle, so a failed
-// resize never has to take money back. If the operation finally fails, the runner refunds the
-// charge and moves the price back.
+// prices. Growth is paid now for the rest of the cycle and the monthly price moves at once; if the
+// operation finally fails, the runner refunds the charge and moves the price back. A shrink
+// (RAM, vCPU) changes nothing until the platform has done it: then the price drops and the unused
+// hours' difference is refunded, so a failed shrink never has to take money back.
 import { changeServerSize } from '../../db/queries/servers.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { charge } from '../billing/ledger.ts';
 import { invalid } from '../errors.ts';
-import { formatCents, prorate } from '../money.ts';
+import { formatCents, prorateChange } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
 import type { Ctx } from '../context.ts';
@@ -43,7 +43,7 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
   // A RAM size that is not whole GB (old plans) would price in fractions of a cent.
   const delta = Math.round((await customPrice(trx, spec)) - (await customPrice(trx, previous)));
   const { period, remaining } = cycleOf(server, ctx.now);
-  const charged = delta > 0 ? prorate(delta, remaining, period) : 0;
+  const charged = delta > 0 ? prorateChange(server.price_cents, server.price_cents + delta, remaining, period) : 0;
   const params: ResizeParams = { spec, previous, price_delta_cents: delta, charged_cents: charged };
   const operation = await startOperation(ctx, trx, {
     type: 'server.resize', resourceType: 'server', resourceId: id, params: { ...params }, detail: `Queued: resize to ${specText(spec)}`,
@@ -52,6 +52,6 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
     await charge(trx, ctx.accountId, charged,
       `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`);
   }
-  if (delta !== 0) await changeServerSize(trx, id, {}, delta);
+  if (delta > 0) await changeServerSize(trx, id, {}, delta);
   return { operation };
 }

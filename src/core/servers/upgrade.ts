@@ -14,7 +14,7 @@ import { type MachineSpec, ProviderError } from '../../providers/compute/types.t
 import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
-import { type Cents, formatCents, prorate } from '../money.ts';
+import { type Cents, formatCents, prorateChange } from '../money.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
 import { startOperation } from '../operations/service.ts';
 import { baseMonthlyCents, cycleOf, lockServer, requireActive } from './guards.ts';
@@ -45,7 +45,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     const from = server.plan_id === null ? 'custom' : (await findCatalogRow(trx, 'plans', server.plan_id))?.name ?? 'custom';
     const diff = plan.price_cents - base;
     const { period, remaining } = cycleOf(server, ctx.now);
-    const chargedCents = prorate(diff, remaining, period);
+    const chargedCents = prorateChange(server.price_cents, server.price_cents + diff, remaining, period);
     const spec: MachineSpec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
     const params: UpgradeParams = {
       server_name: server.name, plan_name: plan.name, spec,
