@@ -2,10 +2,10 @@
 // no rows, no charge, no job, and operations that can be polled and report completed.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Customer, type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
-import { serverBody } from '../helpers/servers.ts';
+import { activeServer, serverBody } from '../helpers/servers.ts';
 
 let t: TestApp;
 let sandbox: Customer;
@@ -79,4 +79,61 @@ test('the same hostname can be used twice in the sandbox (nothing was kept)', as
     const res = await call(t.app, 'POST', '/v2/servers', { key: sandbox.key, body: serverBody({ name: 'twice.example.com' }) });
     assert.equal(res.statusCode, 201);
   }
+});
+
+describe('every server write of a test key, on a live server of the same account', () => {
+  let liveKey: Customer;
+  let testKey: string;
+  let server: { id: string; name: string };
+
+  before(async () => {
+    liveKey = await createCustomer(t, { deposit: '200.00' });
+    const k = await call(t.app, 'POST', `/admin/v1/accounts/${liveKey.accountId}/api-keys`, {
+      headers: { authorization: `Bearer ${t.adminToken}` }, body: { name: 'sandbox', ip_allowlist: ['127.0.0.1', '::1'], is_test: true },
+    });
+    testKey = json(k).data.key;
+    server = await activeServer(t, liveKey, { name: 'real.example.com' });
+  });
+
+  const writes: [string, string, (id: string) => string, unknown, number][] = [
+    ['rename', 'PATCH', (id) => `/v2/servers/${id}`, { name: 'renamed.example.com' }, 200],
+    ['reboot', 'POST', (id) => `/v2/servers/${id}/actions/reboot`, undefined, 202],
+    ['resize', 'POST', (id) => `/v2/servers/${id}/actions/resize`, { ram_gb: 2 }, 202],
+    ['upgrade', 'POST', (id) => `/v2/servers/${id}/actions/upgrade`, { package_id: 2 }, 200],
+    ['snapshot', 'POST', (id) => `/v2/servers/${id}/snapshots`, { name: 'before-upgrade' }, 201],
+    ['extra IP', 'POST', (id) => `/v2/servers/${id}/ips`, { version: 4 }, 201],
+    ['console', 'GET', (id) => `/v2/servers/${id}/console`, undefined, 200],
+    ['delete', 'DELETE', (id) => `/v2/servers/${id}`, undefined, 200],
+  ];
+
+  for (const [what, method, url, body, status] of writes) {
+    test(`${what}: answers ${status} with meta.sandbox, and nothing changes`, async () => {
+      const rows = await census();
+      const balance = json(await call(t.app, 'GET', '/v2/billing/balance', { key: liveKey.key })).data.balance.amount;
+      const before = json(await call(t.app, 'GET', `/v2/servers/${server.id}`, { key: liveKey.key })).data;
+      const res = await call(t.app, method as 'GET', url(server.id), { key: testKey, ...(body === undefined ? {} : { body }) });
+      assert.equal(res.statusCode, status, res.body);
+      assert.equal(json(res).meta.sandbox, true);
+      assert.deepEqual(await census(), rows);
+      assert.equal(json(await call(t.app, 'GET', '/v2/billing/balance', { key: liveKey.key })).data.balance.amount, balance);
+      assert.deepEqual(json(await call(t.app, 'GET', `/v2/servers/${server.id}`, { key: liveKey.key })).data, before);
+      const op = json(res).data.operation;
+      if (op) assert.equal(json(await call(t.app, 'GET', `/v2/operations/${op.id}`, { key: testKey })).data.status, 'completed');
+    });
+  }
+
+  test('live and test keys of one account never replay each other through a shared Idempotency-Key', async () => {
+    const key = randomUUID();
+    const body = serverBody({ name: 'keyed.example.com' });
+    const first = await call(t.app, 'POST', '/v2/servers', { key: testKey, body, headers: { 'idempotency-key': key } });
+    assert.equal(first.statusCode, 201);
+    const liveRes = await call(t.app, 'POST', '/v2/servers', { key: liveKey.key, body, headers: { 'idempotency-key': key } });
+    assert.equal(liveRes.statusCode, 201);
+    assert.equal(liveRes.headers['idempotent-replayed'], undefined, 'the sandbox response was not stored for the live key');
+    assert.equal(json(liveRes).meta.sandbox, undefined);
+    // The other way round, the test key's request runs for real: it sees the live server's name.
+    const sbx = await call(t.app, 'POST', '/v2/servers', { key: testKey, body, headers: { 'idempotency-key': key } });
+    assert.equal(sbx.headers['idempotent-replayed'], undefined);
+    assert.equal(json(sbx).error.code, 'HOSTNAME_IN_USE');
+  });
 });

@@ -31,6 +31,15 @@ export function parseIdempotencyKey(raw: string | string[] | undefined): string 
   return text.trim().toLowerCase();
 }
 
+/**
+ * Test keys get a key space of their own (a UUID derived from the key), so a sandbox request
+ * never replays, nor waits for, a live request of the same account that used the same key.
+ */
+export function sandboxKey(key: string): string {
+  const h = createHash('sha256').update(`sandbox:${key}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
 /** JSON with object keys sorted at every level: equal bodies hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -56,6 +65,7 @@ export async function idempotent(
   work: (trx: Db) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (key === undefined) return { ...(await inTransaction(ctx.db, work)), replayed: false };
+  if (ctx.sandbox) key = sandboxKey(key);
   return inTransaction(ctx.db, async (trx) => {
     let claimed: boolean;
     try {

@@ -120,6 +120,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       value      text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     );
+    -- Made with the database rather than on first use, so no request (not even a sandbox one)
+    -- is ever the one that writes it. 32 random bytes as hex, from two v4 UUIDs' randomness.
+    INSERT INTO app_secrets (name, value)
+    SELECT 'console_signing_key', substr(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 1, 64);
 
     -- The simulated compute provider's own world. A real driver keeps this upstream.
     -- jsonb: the fault switch's remaining count is decremented by one UPDATE, race-free.
