@@ -153,7 +153,7 @@ test('clone: a new pending server charged its first cycle, provisioned from the 
   assert.deepEqual(data.operation.resource, { type: 'server', id: src.id }, 'the operation runs on the source');
   const clone = data.server;
   assert.notEqual(clone.id, src.id);
-  assert.equal(clone.name, 'app.example.com-clone');
+  assert.equal(clone.name, 'app-clone.example.com');
   assert.equal(clone.status, 'pending');
   assert.equal(clone.power_state, 'provisioning');
   assert.deepEqual(clone.specs, src.specs);
@@ -213,7 +213,7 @@ test('clone that the platform cannot build: the clone is cancelled, refunded, an
   assert.deepEqual(refunds.map((r) => [r.type, r.amount_cents]), [['withdraw', 500], ['refund', 500]]);
   assert.equal(json(await call(t.app, 'GET', `/v2/servers/${cloneId}`, { key: c.key })).data.status, 'cancelled');
   const again = await accepted(src.id, 'clone');
-  assert.equal(again.server.name, 'cache.example.com-clone');
+  assert.equal(again.server.name, 'cache-clone.example.com');
   assert.equal((await waitForOperation(t, c.key, again.operation.id)).status, 'completed');
   await assertLedger(t, c.accountId);
 });

@@ -26,7 +26,9 @@ export interface CloneParams {
 export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionInput): Promise<ActionResult> {
   if (input.hostname !== undefined) checkHostname(input.hostname, 'hostname');
   const source = await lockServer(ctx, trx, id);
-  const name = input.hostname ?? `${source.name}-clone`;
+  // web-1.example.com → web-1-clone.example.com: the host label changes, the domain stays.
+  const [label, ...domain] = source.name.split('.');
+  const name = input.hostname ?? [`${label!.slice(0, 57)}-clone`, ...domain].join('.');
   if (input.hostname === undefined) checkHostname(name, 'hostname');
   requireActive(source);
 

@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
+import { liveRead } from './platform-read.ts';
 
 export interface ServerView {
   server: Server;
@@ -60,7 +61,8 @@ export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
   // Not provisioned yet (or sandbox): there is nothing live to ask about.
   if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return view;
   try {
-    const live = await ctx.compute.status(server.provider_ref, ctx.providerTimeoutMs);
+    const ref = server.provider_ref;
+    const live = await liveRead(() => ctx.compute.status(ref, ctx.providerTimeoutMs), ctx.providerTimeoutMs, 'status');
     return { ...view, server: { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb }, power: live.power, os: live.osSlug };
   } catch {
     return { ...view, power: 'unknown' };
