@@ -64,13 +64,22 @@ export async function executeOperation(deps: ExecuteDeps, id: string, lastAttemp
   }
 }
 
-/** Marks an unfinished operation failed and undoes what the customer paid for, atomically. */
+/**
+ * Marks an unfinished operation failed and undoes what the customer paid for, atomically; then
+ * lets the runner clean up on the platform.
+ */
 export async function failOperation(deps: ExecuteDeps, id: string, reason: string): Promise<void> {
-  const now = (deps.now ?? (() => new Date()))();
-  await inTransaction(deps.db, async (trx) => {
+  const clock = deps.now ?? (() => new Date());
+  const failed = await inTransaction(deps.db, async (trx) => {
     const op: Operation | undefined = await lockOperation(trx, id);
-    if (!op || (op.status !== 'queued' && op.status !== 'running')) return;
-    await runnerFor(op.type)?.compensate?.(trx, op, reason, now);
+    if (!op || (op.status !== 'queued' && op.status !== 'running')) return undefined;
+    await runnerFor(op.type)?.compensate?.(trx, op, reason, clock());
     await finishOperation(trx, id, 'failed', reason);
+    return op;
   });
+  const cleanUp = failed && runnerFor(failed.type)?.afterFailure;
+  if (failed && cleanUp) {
+    const rc = { db: deps.db, compute: deps.compute, progress: async () => {}, now: clock };
+    await cleanUp(rc, failed).catch(() => undefined);
+  }
 }

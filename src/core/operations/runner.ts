@@ -23,4 +23,10 @@ export interface RunResult {
 export interface Runner {
   run(rc: RunContext, op: Operation): Promise<RunResult>;
   compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
+  /**
+   * Platform clean-up after a final failure has been recorded (e.g. destroy a machine a create
+   * built before it failed). Best effort, outside any transaction; its errors are ignored, since
+   * the customer's side (refund, state) is already settled.
+   */
+  afterFailure?(rc: RunContext, op: Operation): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { refund } from '../billing/ledger.ts';
 import type { Runner } from '../operations/runner.ts';
 import type { CloneParams } from './clone.ts';
 import { machineRefOf } from './guards.ts';
+import { destroyMachineMadeBy } from './provision.ts';
 
 export const serverCloneRunner: Runner = {
   async run(rc, op) {
@@ -48,4 +49,6 @@ export const serverCloneRunner: Runner = {
       await refund(trx, op.account_id, p.charged_cents, `Refund: server ${clone.name} (${clone.id}) could not be cloned (${reason})`);
     }
   },
+
+  afterFailure: destroyMachineMadeBy,
 };

@@ -6,7 +6,7 @@ import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findOsSlug, findServerById, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
+import type { RunContext, Runner } from '../operations/runner.ts';
 import type { Db } from '../types.ts';
 
 interface CreateParams {
@@ -70,4 +70,15 @@ export const serverCreateRunner: Runner = {
       await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`);
     }
   },
+
+  afterFailure: destroyMachineMadeBy,
 };
+
+/**
+ * After a create-like operation finally failed: the platform may have built the machine before
+ * the failure (or before a worker died). The customer was refunded, so it must not keep running.
+ */
+export async function destroyMachineMadeBy(rc: RunContext, op: Operation): Promise<void> {
+  const ref = await rc.compute.findMachine(op.id);
+  if (ref) await rc.compute.destroy(ref, `${op.id}:undo`);
+}

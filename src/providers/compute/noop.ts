@@ -32,6 +32,9 @@ export const noopCompute: ComputeProvider = {
     };
     return machine;
   },
+  async findMachine() {
+    return null;
+  },
   async destroy() {},
   async power(_ref, action) {
     return action === 'stop' ? 'stopped' : 'running';

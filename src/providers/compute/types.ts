@@ -91,6 +91,11 @@ export interface Traffic {
 
 export interface ComputeProvider {
   create(req: CreateRequest, progress: Progress): Promise<Machine>;
+  /**
+   * The live machine a create (or clone) with this request token made, if any: how a create that
+   * finally failed after the platform had built the machine is undone.
+   */
+  findMachine(token: string): Promise<string | null>;
   /** Removes the machine and frees its addresses. Destroying a destroyed machine is fine. */
   destroy(ref: string, token: string): Promise<void>;
   power(ref: string, action: PowerAction, token: string, progress: Progress): Promise<PowerState>;
@@ -114,7 +119,7 @@ export interface ComputeProvider {
 
 /** Every method of ComputeProvider by name (the simulated provider's fault switch picks among them). */
 export const COMPUTE_CALLS = [
-  'create', 'destroy', 'power', 'resetPassword', 'reinstall', 'resize', 'snapshot', 'status',
+  'create', 'findMachine', 'destroy', 'power', 'resetPassword', 'reinstall', 'resize', 'snapshot', 'status',
   'attachIp', 'releaseIp', 'firewallRules', 'openConsole', 'redeemConsole', 'metrics', 'traffic',
 ] as const satisfies readonly (keyof ComputeProvider)[];
 

@@ -100,6 +100,12 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
       return machineOf(vm, await listVmLeases(db, vm.id));
     },
 
+    async findMachine(token) {
+      await fault('findMachine');
+      const vm = await findVmByToken(db, token);
+      return vm && !vm.destroyed_at ? vm.id : null;
+    },
+
     async destroy(ref) {
       await fault('destroy');
       const vm = await findVm(db, ref);
