@@ -37,7 +37,9 @@ export interface Config {
   jobRetryDelayS: number;
   /**
    * JOB_TIMEOUT_S — an operation not finished after this long is presumed lost (its worker died)
-   * and is retried by another worker. Must exceed the slowest provider call. Default 900.
+   * and is retried by another worker, which bounds how long a killed worker's operation (and its
+   * server) waits. Must exceed the slowest provider call: a run outliving it is started again
+   * (safe — provider calls carry the operation id — but wasteful). Default 300.
    */
   jobTimeoutS: number;
   /** JOB_MAINTENANCE_S — how often a worker looks for lost operations and expired keys. Default 60. */
@@ -111,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 10, 1, 100),
     jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
     jobRetryDelayS: int(env, 'JOB_RETRY_DELAY_S', 5, 1, 3600),
-    jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),
+    jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 300, 1, 86_400),
     jobMaintenanceS: int(env, 'JOB_MAINTENANCE_S', 60, 1, 3600),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),

@@ -105,7 +105,7 @@ test('20 parallel duplicates with one key: one server, one charge, every answer 
   assert.equal(await ledgerSumCents(t.database.db, c.accountId), 9500);
 });
 
-test('expired records no longer replay and are cleaned up by the maintenance job', async () => {
+test('expired records no longer replay, and the clean-up query removes them (the job itself: test/jobs/maintenance.test.ts)', async () => {
   const c = await createCustomer(t, { deposit: '20.00' });
   const key = randomUUID();
   assert.equal((await post(c, key, serverBody({ name: 'exp-1.example.com' }))).statusCode, 201);
