@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createAccount } from '../src/core/accounts/service.ts';
 import { createApiKey } from '../src/core/api-keys/service.ts';
+import { addIpPool } from '../src/core/compute-admin/service.ts';
 import { deposit } from '../src/core/billing/ledger.ts';
 import { executeOperation } from '../src/core/operations/execute.ts';
 import { createServer } from '../src/core/servers/create.ts';
@@ -23,6 +24,8 @@ async function customer(db: Db, cents: number): Promise<{ accountId: string; key
 }
 
 export async function seedBenchData(db: Db, compute: ComputeProvider) {
+  // The demo /24 of Frankfurt holds 253 addresses; the worker run provisions thousands.
+  await addIpPool(db, 1, { version: 4, cidr: '172.16.0.0/16', gateway: '172.16.0.1' });
   const listed = await customer(db, 1_000_000);
   const jobs = createJobQueue(db, { retryLimit: 0, retryDelayS: 1, timeoutS: 60 });
   const ctx = { db, accountId: listed.accountId, sandbox: false, now: new Date(), compute, jobs, providerTimeoutMs: 2000 };

@@ -127,7 +127,7 @@ async function main() {
       }],
     }));
 
-    if (only) {
+    if (only === 'post') {
       for (const r of results) process.stdout.write(`${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.errors}\n`);
       return;
     }
@@ -142,6 +142,7 @@ async function main() {
 
     // One worker, SIM_DELAY_MS=0, draining the operations the create run queued.
     const queued = await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'queued'`.execute(database.db);
+    const failedBefore = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'failed'`.execute(database.db)).rows[0]!.n;
     const worker = await startWorker({ db: database.db, compute: computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db), config: { workerConcurrency: 10, jobMaintenanceS: 60 }, logger: createLogger('silent') });
     const countDone = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'completed'`.execute(database.db)).rows[0]!.n;
     const start = await countDone();
@@ -149,6 +150,8 @@ async function main() {
     await new Promise((r) => setTimeout(r, DURATION * 1000));
     const done = (await countDone()) - start;
     await worker.stop();
+    const failed = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'failed'`.execute(database.db)).rows[0]!.n - failedBefore;
+    if (failed > 0) process.stdout.write(`bench: warning: ${failed} operations failed during the worker run\n`);
     const seconds = (Date.now() - t0) / 1000;
     process.stdout.write(`worker (1 process, concurrency 10, SIM_DELAY_MS=0): ${(done / seconds).toFixed(0)} operations/s (${done} completed in ${seconds.toFixed(1)} s of ${queued.rows[0]!.n} queued)\n`);
   } finally {
