@@ -24,8 +24,11 @@ async function customer(db: Db, cents: number): Promise<{ accountId: string; key
 }
 
 export async function seedBenchData(db: Db, compute: ComputeProvider) {
-  // The demo /24 of Frankfurt holds 253 addresses; the worker run provisions thousands.
-  await addIpPool(db, 1, { version: 4, cidr: '172.16.0.0/16', gateway: '172.16.0.1' });
+  // The demo /24s hold 253 addresses each; the worker run provisions thousands, spread over the
+  // three primary locations (each location's pools are allocated under one lock).
+  for (const location of [1, 2, 3]) {
+    await addIpPool(db, location, { version: 4, cidr: `172.${15 + location}.0.0/16`, gateway: `172.${15 + location}.0.1` });
+  }
   const listed = await customer(db, 1_000_000);
   const jobs = createJobQueue(db, { retryLimit: 0, retryDelayS: 1, timeoutS: 60 });
   const ctx = { db, accountId: listed.accountId, sandbox: false, now: new Date(), compute, jobs, providerTimeoutMs: 2000 };

@@ -121,7 +121,7 @@ async function main() {
           return {
             ...req,
             headers: { ...auth(c), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-            body: JSON.stringify({ name: `b${n}-${randomBytes(3).toString('hex')}.example.com`, location_id: 1, plan_id: 1, os_version_id: 1, password: 'Str0ng!Passw0rd' }),
+            body: JSON.stringify({ name: `b${n}-${randomBytes(3).toString('hex')}.example.com`, location_id: 1 + (n % 3), plan_id: 1, os_version_id: 1, password: 'Str0ng!Passw0rd' }),
           };
         },
       }],
