@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts `npm start` on a fresh DATA_DIR (embedded PostgreSQL), waits for /healthz, creates a
-# customer with `hostcloud admin`, reads the balance with the new key, then stops with SIGTERM.
+# customer with `hostcloud admin`, reads the balance with the new key, creates a server and waits
+# for the embedded worker to provision it, then stops with SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -8,7 +9,7 @@ chmod 755 "$dir"
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 log="$dir/serve.log"
 # Its own process group, so SIGTERM reaches npm, sh and node together, as Ctrl-C in a terminal does.
-DATA_DIR="$dir/data" PORT=$port LOG_LEVEL=warn setsid npm start >"$log" 2>&1 &
+DATA_DIR="$dir/data" PORT=$port LOG_LEVEL=warn SIM_DELAY_MS=100 setsid npm start >"$log" 2>&1 &
 pid=$!
 cleanup() { kill -KILL -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
@@ -28,6 +29,18 @@ key=$(printf '%s\n' "$out" | sed -n 's/^API key (shown once, store it now): //p'
 balance=$(curl -fs -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v2/billing/balance")
 echo "balance: $balance"
 echo "$balance" | grep -q '"amount":"100.00"' || { echo "unexpected balance"; exit 1; }
+
+created=$(curl -fs -H "Authorization: Bearer $key" -H 'content-type: application/json' -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \
+  -d '{"name":"smoke.example.com","location_id":1,"plan_id":1,"os_version_id":1,"password":"Sm0ke!Passw0rd"}' "http://127.0.0.1:$port/v2/servers")
+op=$(printf '%s' "$created" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.operation.id))')
+for i in $(seq 1 60); do
+  status=$(curl -fs -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v2/operations/$op" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.status))')
+  [ "$status" = completed ] && break
+  [ "$status" = failed ] && { echo "provisioning failed"; exit 1; }
+  sleep 0.5
+  if [ "$i" = 60 ]; then echo "operation $op still $status after 30 s"; cat "$log"; exit 1; fi
+done
+echo "server provisioned by the embedded worker: operation $op $status"
 
 kill -TERM -- "-$pid"
 for i in $(seq 1 40); do pgrep -f "$dir/data/pg" >/dev/null || break; sleep 0.25; done
