@@ -29,7 +29,12 @@ test('/v2/openapi.json is a valid OpenAPI 3.1 document of the v2 routes only, pu
   const result = await validate(structuredClone(doc));
   assert.equal(result.valid, true, JSON.stringify(result));
   const paths = Object.keys(doc.paths);
-  for (const p of ['/v2/account', '/v2/billing/balance', '/v2/billing/transactions', '/v2/plans', '/v2/plans/{id}', '/v2/packages', '/v2/operating-systems', '/v2/locations']) {
+  for (const p of [
+    '/v2/account', '/v2/billing/balance', '/v2/billing/transactions', '/v2/plans', '/v2/plans/{id}', '/v2/packages', '/v2/operating-systems', '/v2/locations',
+    '/v2/servers', '/v2/servers/{id}', '/v2/servers/{id}/actions/{verb}', '/v2/servers/{id}/actions/upgrade', '/v2/servers/{id}/snapshots',
+    '/v2/servers/{id}/firewall/rules', '/v2/servers/{id}/ips', '/v2/servers/{id}/console', '/v2/servers/{id}/metrics', '/v2/servers/{id}/traffic',
+    '/v2/operations/{id}',
+  ]) {
     assert.ok(paths.includes(p), `missing ${p}`);
   }
   assert.ok(!paths.some((p) => p.startsWith('/admin')), 'admin routes are not in the customer document');
@@ -40,6 +45,9 @@ test('/v2/openapi.json is a valid OpenAPI 3.1 document of the v2 routes only, pu
   assert.equal(perPage.schema.maximum, 100);
   assert.equal(perPage.schema.default, 25);
   assert.ok(doc.components.schemas.Error, 'the error envelope is a shared component');
+  const create = doc.paths['/v2/servers'].post;
+  assert.ok(create.parameters.some((p: { name: string; in: string }) => p.name === 'idempotency-key' && p.in === 'header'), 'Idempotency-Key is documented');
+  assert.ok(create.responses['201'], 'create documents its 201');
   assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
 });
 
