@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Ctx } from '../../src/core/context.ts';
-import { formatCents, prorate } from '../../src/core/money.ts';
+import { formatCents, prorateChange } from '../../src/core/money.ts';
 import { executeOperation } from '../../src/core/operations/execute.ts';
 import { upgradeServer } from '../../src/core/servers/upgrade.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
@@ -35,7 +35,7 @@ const upgrade = (id: string, body: unknown, key = c.key) => action(t, key, id, '
 async function expectedCharge(id: string, monthlyDiff: number): Promise<{ cents: number; remaining: number }> {
   const s = await serverRow(t, id);
   const { period, remaining } = cycleHours(s.period_started_at, s.next_billing_at, new Date());
-  return { cents: prorate(monthlyDiff, remaining, period), remaining };
+  return { cents: prorateChange(s.price_cents, s.price_cents + monthlyDiff, remaining, period), remaining };
 }
 
 test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the difference is prorated and charged', async () => {
@@ -216,6 +216,23 @@ async function failedUpgrade(mode: string, status: number, code: string): Promis
 
 test('the platform fails: 502 UPSTREAM_ERROR, the charge refunded, the server as it was', async () => {
   await failedUpgrade('upstream_error', 502, 'UPSTREAM_ERROR');
+});
+
+test('a passing platform error is asked again with the same token: the upgrade goes through, charged once', async () => {
+  const s = await activeServer(t, c);
+  const before = await balanceCents(t, c.accountId);
+  const want = await expectedCharge(s.id, 1000);
+  await setFault(t, { mode: 'upstream_error', calls: ['resize'], remaining: 2 });
+  try {
+    const res = await upgrade(s.id, { package_id: CLOUD_M });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(json(res).data.package, 'Cloud M');
+  } finally {
+    await clearFault(t);
+  }
+  assert.equal(await balanceCents(t, c.accountId), before - want.cents);
+  assert.deepEqual(json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 });
+  await assertLedger(t, c.accountId);
 });
 
 test('the platform has no capacity: 422 CAPACITY_UNAVAILABLE, nothing changed', async () => {

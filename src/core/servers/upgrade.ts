@@ -3,7 +3,8 @@
 //   1. one transaction: checks, the prorated charge, the new plan/size/price, and an operation
 //      that keeps every other action off the server meanwhile (its job is only a delayed safety
 //      net, see upgrade-runner.ts);
-//   2. the platform resizes the machine (the operation id is the request token);
+//   2. the platform resizes the machine (the operation id is the request token; retryable
+//      failures are asked again, and the machine checked, before anything is undone);
 //   3. the operation completes — or, if the platform failed, it fails with the runner's
 //      compensation (refund, server put back as it was) before the error answer.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
@@ -27,6 +28,32 @@ export interface UpgradeResult {
   chargedCents: Cents;
   remainingHours: number;
   view: ServerView;
+}
+
+/** Pauses between the request's own retries of a failed resize. */
+const RETRY_PAUSES_MS = [200, 800];
+
+/**
+ * The resize, made as sure as a waiting request can: a retryable failure may be a lost answer to
+ * a resize that happened, so it is asked again with the same token (the platform answers a done
+ * request with its result), and before giving up the machine itself is checked. Only a failure
+ * that survives both is undone; undoing a resize that did happen would give the machine away.
+ */
+async function resizeSurely(ctx: Ctx, ref: string, spec: MachineSpec, token: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ctx.compute.resize(ref, spec, token, async () => {});
+      return;
+    } catch (e) {
+      if (!(e instanceof ProviderError) || !e.retryable) throw e;
+      if (attempt >= RETRY_PAUSES_MS.length) {
+        const live = await ctx.compute.status(ref, ctx.providerTimeoutMs).catch(() => null);
+        if (live && live.cpuCores === spec.cpuCores && live.ramMb === spec.ramMb && live.storageGb === spec.storageGb) return;
+        throw e;
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSES_MS[attempt]));
+    }
+  }
 }
 
 export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Promise<UpgradeResult> {
@@ -66,7 +93,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
 
   const { plan, operation } = started;
   try {
-    await ctx.compute.resize(started.ref, started.spec, operation.id, async () => {});
+    await resizeSurely(ctx, started.ref, started.spec, operation.id);
   } catch (e) {
     await failOperation({ db: ctx.db, compute: ctx.compute }, operation.id, describeFailure(e));
     if (!(e instanceof ProviderError)) throw e;
