@@ -36,14 +36,19 @@ export interface Config {
   /** JOB_RETRY_DELAY_S — first retry delay; later ones back off exponentially. Default 5. */
   jobRetryDelayS: number;
   /**
-   * JOB_TIMEOUT_S — an operation not finished after this long is presumed lost (its worker died)
-   * and is retried by another worker, which bounds how long a killed worker's operation (and its
-   * server) waits. Must exceed the slowest provider call: a run outliving it is started again
-   * (safe — provider calls carry the operation id — but wasteful). Default 300.
+   * JOB_TIMEOUT_S — the queue's own backstop: a job not finished after this long is failed and
+   * retried. Lost workers are found sooner through the operation lease (OPERATION_LEASE_S); this
+   * must exceed the slowest provider call, or a healthy run is started again (safe — provider
+   * calls carry the operation id — but wasteful). Default 900.
    */
   jobTimeoutS: number;
   /** JOB_MAINTENANCE_S — how often a worker looks for lost operations and expired keys. Default 60. */
   jobMaintenanceS: number;
+  /**
+   * OPERATION_LEASE_S — a running operation whose worker has not renewed its lease for this long
+   * (renewed every third of it) is presumed lost and queued again. Default 30.
+   */
+  operationLeaseS: number;
   /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
   providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
@@ -113,8 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 10, 1, 100),
     jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
     jobRetryDelayS: int(env, 'JOB_RETRY_DELAY_S', 5, 1, 3600),
-    jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 300, 1, 86_400),
+    jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),
     jobMaintenanceS: int(env, 'JOB_MAINTENANCE_S', 60, 1, 3600),
+    operationLeaseS: int(env, 'OPERATION_LEASE_S', 30, 3, 3600),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,

@@ -206,6 +206,7 @@ export interface OperationsTable {
   detail: Generated<string>;
   params: ColumnType<Record<string, unknown>, string | undefined, string>;
   attempts: Generated<number>;
+  lease_until: Date | null;
   last_error: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

@@ -1,7 +1,7 @@
-// The worker: runs queued operations, finishes those whose retries ran out (dead letters), and
-// cleans expired idempotency keys. Any number of workers may run against one database; pg-boss
-// hands each job to one of them (SKIP LOCKED), and a job whose worker died is retried by another
-// once JOB_TIMEOUT_S has passed (checked every JOB_MAINTENANCE_S).
+// The worker: runs queued operations, finishes those whose retries ran out (dead letters), queues
+// again the operations of workers that died (their lease lapsed), and cleans expired idempotency
+// keys. Any number of workers may run against one database; pg-boss hands each job to one of them
+// (SKIP LOCKED).
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -11,12 +11,13 @@ import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
 import { findOperation } from '../db/queries/operations.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
-import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, executorOf } from './queue.ts';
+import { requeueAbandonedOperations } from '../core/operations/recover.ts';
+import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
-  config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS'>;
+  config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'>;
   logger: Logger;
 }
 
@@ -41,7 +42,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   boss.on('error', (err) => logger.error({ err, component: 'worker' }, 'job queue error'));
   await boss.start();
 
-  const execDeps = { db, compute: deps.compute };
+  const execDeps = { db, compute: deps.compute, leaseS: deps.config.operationLeaseS };
+  const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   // One subscription per slot; each asks for the next job as soon as it finishes one, so a busy
   // queue does not wait for the polling interval.
   for (let slot = 0; slot < deps.config.workerConcurrency; slot++) {
@@ -76,9 +78,18 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
   });
 
+  // Every worker looks; the lease update is atomic, so each lost operation is queued once.
+  const sweep = setInterval(() => {
+    requeueAbandonedOperations(db, jobs).then(
+      (ids) => { if (ids.length) logger.warn({ operations: ids, component: 'worker' }, 'operations of a lost worker queued again'); },
+      (err) => logger.error({ err, component: 'worker' }, 'looking for lost operations failed'),
+    );
+  }, deps.config.jobMaintenanceS * 1000);
+
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
+      clearInterval(sweep);
       // Waits for running jobs to finish (up to 30 s) so a graceful stop loses nothing.
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },

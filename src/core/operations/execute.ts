@@ -1,7 +1,7 @@
 // Runs one operation for the worker. The job queue delivers at least once, so this must be safe
 // to run twice: claiming refuses finished operations, finishing happens under a row lock and
 // only once, and runners pass stable tokens to the provider.
-import { claimOperation, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
+import { claimOperation, finishOperation, lockOperation, noteOperationError, renewLease, setOperationProgress } from '../../db/queries/operations.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
@@ -12,6 +12,8 @@ export interface ExecuteDeps {
   db: Db;
   compute: ComputeProvider;
   now?: () => Date;
+  /** Seconds a run's lease lasts without renewal (OPERATION_LEASE_S). Default 30. */
+  leaseS?: number;
 }
 
 export const PROGRESS_INTERVAL_MS = 250;
@@ -30,8 +32,20 @@ export function describeFailure(e: unknown): string {
  */
 export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean): Promise<void> {
   const now = deps.now ?? (() => new Date());
-  const op = await claimOperation(deps.db, id);
+  const leaseS = deps.leaseS ?? 30;
+  const op = await claimOperation(deps.db, id, leaseS);
   if (!op) return;
+  // Renewed well before it lapses, so only a dead (or frozen) worker lets it pass.
+  const heartbeat = setInterval(() => void renewLease(deps.db, id, leaseS).catch(() => undefined), (leaseS * 1000) / 3);
+  try {
+    await runClaimed(deps, op, lastAttempt, now);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean, now: () => Date): Promise<void> {
+  const id = op.id;
   const runner = runnerFor(op.type);
   if (!runner) {
     await failOperation(deps, id, `Unknown operation type ${op.type}`);

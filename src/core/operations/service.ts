@@ -60,7 +60,7 @@ export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
     return {
       id, account_id: ctx.accountId, type: sandboxed.type, status: 'completed',
       resource_type: sandboxed.resourceType, resource_id: sandboxed.resourceId,
-      progress_pct: 100, detail: 'Completed (sandbox: nothing was changed)', params: {}, attempts: 0, last_error: null,
+      progress_pct: 100, detail: 'Completed (sandbox: nothing was changed)', params: {}, attempts: 0, lease_until: null, last_error: null,
       created_at: sandboxed.createdAt, updated_at: sandboxed.createdAt, finished_at: sandboxed.createdAt,
     };
   }

@@ -62,12 +62,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- What the runner needs (verb arguments, amounts to refund on failure); never shown.
       params        jsonb NOT NULL DEFAULT '{}',
       attempts      int NOT NULL DEFAULT 0,
+      -- While running: the worker renews this; past it, the worker is presumed dead and the
+      -- operation is queued again (see core/operations/recover.ts).
+      lease_until   timestamptz,
       last_error    text,
       created_at    timestamptz NOT NULL DEFAULT now(),
       updated_at    timestamptz NOT NULL DEFAULT now(),
       finished_at   timestamptz
     );
     CREATE INDEX operations_account ON operations (account_id, created_at DESC);
+    CREATE INDEX operations_running_lease ON operations (lease_until) WHERE status = 'running';
     -- One unfinished operation per resource: a second action is refused by the index itself.
     CREATE UNIQUE INDEX operations_one_active_per_resource ON operations (resource_type, resource_id)
       WHERE status IN ('queued', 'running');

@@ -25,9 +25,9 @@ export function findAccountOperation(db: Db, accountId: string, id: string): Pro
 }
 
 /** Takes an unfinished operation for a run (again, after a lost worker); undefined when finished. */
-export function claimOperation(db: Db, id: string): Promise<Operation | undefined> {
+export function claimOperation(db: Db, id: string, leaseS: number): Promise<Operation | undefined> {
   return db.updateTable('operations')
-    .set({ status: 'running', attempts: sql`attempts + 1`, updated_at: new Date() })
+    .set({ status: 'running', attempts: sql`attempts + 1`, lease_until: sql`now() + make_interval(secs => ${leaseS})`, updated_at: new Date() })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .returningAll()
@@ -51,7 +51,7 @@ export async function finishOperation(db: Db, id: string, status: Extract<Operat
   const now = new Date();
   const res = await db.updateTable('operations')
     // The password a create or reset carried is not kept once the work is done.
-    .set({ status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, params: sql`params - 'password'` })
+    .set({ status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, lease_until: null, params: sql`params - 'password'` })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
@@ -69,4 +69,18 @@ export function findUnfinishedOperation(db: Db, resourceType: string, resourceId
     .where('resource_type', '=', resourceType).where('resource_id', '=', resourceId)
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
+}
+
+/** The running worker's sign of life. */
+export async function renewLease(db: Db, id: string, leaseS: number): Promise<void> {
+  await db.updateTable('operations').set({ lease_until: sql`now() + make_interval(secs => ${leaseS})` })
+    .where('id', '=', id).where('status', '=', 'running').execute();
+}
+
+/** Running operations whose worker stopped renewing, released (lease cleared) for a new run. */
+export async function takeExpiredLeases(db: Db): Promise<string[]> {
+  const rows = await db.updateTable('operations').set({ lease_until: null, detail: 'The worker running this stopped; queued again' })
+    .where('status', '=', 'running').where('lease_until', '<', sql<Date>`now()`)
+    .returning('id').execute();
+  return rows.map((r) => r.id);
 }
