@@ -2,9 +2,8 @@
 // metrics and traffic. The spec shows few of their fields; where it is silent the names follow
 // the endpoint descriptions (see "other resources").
 import { Type } from '@sinclair/typebox';
-import { money } from '../../../core/money.ts';
 import type { ConsoleSession } from '../../../core/servers/console.ts';
-import type { IpEntry } from '../../../core/servers/ips.ts';
+import { ipBody } from '../../../core/servers/ips.ts';
 import { ts } from '../../../core/time.ts';
 import type { Snapshot } from '../../../db/schema.ts';
 import type { Metrics } from '../../../providers/compute/types.ts';
@@ -30,12 +29,11 @@ export const IpEntrySchema = Type.Object({
   monthly_price: Type.Union([Type.Ref(MoneySchema), Type.Null()], { description: 'What an extra address adds to the monthly bill; null for primary ones' }),
 }, { title: 'IpAddress' });
 
-export function ipView(ip: IpEntry) {
-  return {
-    address: ip.address, version: ip.version, type: ip.type, gateway: ip.gateway,
-    monthly_price: ip.monthlyPriceCents === null ? null : money(ip.monthlyPriceCents),
-  };
-}
+/**
+ * The core builds this body (ipBody): a purchase's response may be stored for an Idempotency-Key
+ * replay by the worker, which has no HTTP layer, and a list entry must look the same.
+ */
+export const ipView = ipBody;
 
 export const FirewallRuleSchema = Type.Object({
   position: Type.Integer({ description: 'Rules apply in ascending position; the first match decides' }),
