@@ -16,7 +16,7 @@ const ActionBody = Type.Object({
   cpu: Type.Optional(Int(CUSTOM_LIMITS.cpu_cores.min, CUSTOM_LIMITS.cpu_cores.max, 'resize: new vCPU count (custom servers only)')),
   ram_gb: Type.Optional(Int(CUSTOM_LIMITS.ram_mb.min / 1024, CUSTOM_LIMITS.ram_mb.max / 1024, 'resize: new RAM in GB')),
   disk_gb: Type.Optional(Int(CUSTOM_LIMITS.storage_gb.min, CUSTOM_LIMITS.storage_gb.max, 'resize: new disk in GB; disks only grow')),
-  hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'clone: host name of the new server (default: <name>-clone)' })),
+  hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'clone: host name of the new server (default: the source name with -clone after its first label, e.g. web-1-clone.example.com)' })),
 }, { additionalProperties: false });
 
 const Accepted = Type.Object({
