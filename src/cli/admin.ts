@@ -24,9 +24,9 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE update ID --json '{...}'  or  --field value ...
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
-Simulated compute provider
-  provider fault                          shows the fault switch
-  provider fault MODE [--remaining N] [--calls create,power,...]
+Simulated providers (PROVIDER: compute registrar hosting; default compute)
+  provider fault [--provider PROVIDER]    shows the provider's fault switch
+  provider fault MODE [--provider PROVIDER] [--remaining N] [--calls create,power,...]
                   makes provider calls fail: upstream_error, capacity_unavailable, timeout; none clears it
                   (--remaining: how many calls fail, default until cleared; --calls: which, default all)
   ip-pools list LOCATION_ID
@@ -133,6 +133,23 @@ function takeConn(args: string[]): { rest: string[]; url?: string; token?: strin
   return { rest, url, token };
 }
 
+/** `provider fault [MODE] [--provider P] [--remaining N] [--calls a,b]`: shows or sets a switch. */
+async function providerFault(conn: Conn, args: string[]) {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, options: { provider: { type: 'string' }, remaining: { type: 'string' }, calls: { type: 'string' } },
+  });
+  const url = `/providers/${encodeURIComponent(values.provider ?? 'compute')}/fault`;
+  if (positionals.length === 0 && values.remaining === undefined && values.calls === undefined) return call(conn, 'GET', url);
+  if (positionals.length !== 1) throw new CliError('usage: provider fault [MODE] [--provider compute|registrar|hosting] [--remaining N] [--calls create,power]');
+  const body: Record<string, unknown> = { mode: positionals[0] };
+  if (values.remaining !== undefined) {
+    if (!/^\d+$/.test(values.remaining)) throw new CliError('--remaining must be a whole number');
+    body.remaining = Number(values.remaining);
+  }
+  if (values.calls !== undefined) body.calls = values.calls.split(',').map((c) => c.trim()).filter(Boolean);
+  return call(conn, 'PUT', url, body);
+}
+
 export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   const print = (json: unknown) => io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   const { rest, url, token } = takeConn(argv);
@@ -211,18 +228,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/unit-prices/${encodeURIComponent(args[0])}`));
     if (action === 'set' && args[0] && args[1]) return print(await call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0])}`, { price: args[1] }));
   }
-  if (group === 'provider' && action === 'fault') {
-    if (args.length === 0) return print(await call(conn, 'GET', '/provider/fault'));
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { remaining: { type: 'string' }, calls: { type: 'string' } } });
-    if (positionals.length !== 1) throw new CliError('usage: provider fault [MODE] [--remaining N] [--calls create,power]');
-    const body: Record<string, unknown> = { mode: positionals[0] };
-    if (values.remaining !== undefined) {
-      if (!/^\d+$/.test(values.remaining)) throw new CliError('--remaining must be a whole number');
-      body.remaining = Number(values.remaining);
-    }
-    if (values.calls !== undefined) body.calls = values.calls.split(',').map((c) => c.trim()).filter(Boolean);
-    return print(await call(conn, 'PUT', '/provider/fault', body));
-  }
+  if (group === 'provider' && action === 'fault') return print(await providerFault(conn, args));
   if (group === 'ip-pools') {
     if (action === 'list' && args[0]) return print(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`));
     if (action === 'delete' && args[0]) return print(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`));

@@ -252,12 +252,12 @@ export interface ServerIpsTable {
 
 export type SimFaultMode = 'none' | 'upstream_error' | 'capacity_unavailable' | 'timeout';
 
-/** The simulated provider's fault switch (sim_settings 'fault'). */
+/** A simulated provider's fault switch (sim_settings 'fault:compute' | 'fault:registrar' | 'fault:hosting'). */
 export interface SimFault {
   mode: SimFaultMode;
   /** How many more calls fail; null = until cleared. */
   remaining: number | null;
-  /** ComputeProvider method names that fail; empty = every call. */
+  /** Method names of that provider that fail (src/providers/names.ts); empty = every call. */
   calls: string[];
 }
 

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createCatalogRow } from '../../src/core/catalog/service.ts';
-import { addIpPool, getFaultSwitch, setFaultSwitch } from '../../src/core/compute-admin/service.ts';
+import { addIpPool } from '../../src/core/compute-admin/service.ts';
+import { type FaultInput, getFaultSwitch as getSwitch, setFaultSwitch as setSwitch } from '../../src/core/providers/fault-switch.ts';
+import type { Db } from '../../src/db/connection.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
 import { type CreateRequest, ProviderError } from '../../src/providers/compute/types.ts';
 import { startApp } from '../helpers/app.ts';
@@ -13,6 +15,9 @@ const t = await startApp();
 const db = t.database.db;
 const sim = createSimulatedCompute({ db, delayMs: 0 });
 const quiet = async () => {};
+// The compute provider's switch (the shared mechanism's compute row).
+const setFaultSwitch = (d: Db, input: FaultInput) => setSwitch(d, 'compute', input);
+const getFaultSwitch = (d: Db) => getSwitch(d, 'compute');
 
 let n = 0;
 /** A primary location of its own with an IPv4 pool (/30 → one address by default) and optionally an IPv6 pool. */

@@ -1,46 +1,15 @@
-// The operator's controls of the simulated compute provider: its fault switch and the address
-// pools it leases from. Rules here; storage in src/db/queries/sim.ts; the admin API and CLI adapt.
+// The operator's controls of the simulated compute provider: the address pools it leases from (its
+// fault switch is the shared one, src/core/providers/fault-switch.ts). Rules here; storage in
+// src/db/queries/sim.ts; the admin API and CLI adapt.
 import { pgCode } from '../../db/connection.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
-import { deletePoolUnlessLeased, findFault, findOverlappingPool, insertPool, listPoolsPage, saveFault } from '../../db/queries/sim.ts';
-import type { SimFault, SimFaultMode, SimIpPool } from '../../db/schema.ts';
+import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../db/queries/sim.ts';
+import type { SimIpPool } from '../../db/schema.ts';
 import { leasableCount, parseBlock } from '../../providers/compute/simulated/ip-math.ts';
-import { FAULT_MODES } from '../../providers/compute/simulated/fault.ts';
-import { COMPUTE_CALLS } from '../../providers/compute/types.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { type PoolInput, checkPool } from './pool-rules.ts';
-
-const OFF: SimFault = { mode: 'none', remaining: null, calls: [] };
-
-/** The switch as it acts now: a spent one (remaining 0) is off. */
-export async function getFaultSwitch(db: Db): Promise<SimFault> {
-  const fault = await findFault(db);
-  return fault.mode === 'none' || fault.remaining === 0 ? OFF : fault;
-}
-
-export interface FaultInput {
-  mode: string;
-  /** How many calls fail; null or absent = until cleared. */
-  remaining?: number | null;
-  /** Which calls fail; absent or empty = every call. */
-  calls?: string[];
-}
-
-export async function setFaultSwitch(db: Db, input: FaultInput): Promise<SimFault> {
-  if (!(FAULT_MODES as readonly string[]).includes(input.mode)) throw invalid('mode', `must be one of ${FAULT_MODES.join(', ')}`);
-  const mode = input.mode as SimFaultMode;
-  if (mode === 'none') return saveFault(db, OFF);
-  const remaining = input.remaining ?? null;
-  if (remaining !== null && (!Number.isInteger(remaining) || remaining < 1 || remaining > 1_000_000)) {
-    throw invalid('remaining', 'must be a whole number from 1 to 1000000, or null for "until cleared"');
-  }
-  const calls = [...new Set(input.calls ?? [])];
-  const unknown = calls.find((c) => !(COMPUTE_CALLS as readonly string[]).includes(c));
-  if (unknown !== undefined) throw invalid('calls', `"${unknown}" is not a provider call; calls are ${COMPUTE_CALLS.join(', ')}`);
-  return saveFault(db, { mode, remaining, calls });
-}
 
 /** A pool with its occupancy. Counts are BigInt: an IPv6 pool holds more than 2^53 addresses. */
 export interface PoolView {

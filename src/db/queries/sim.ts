@@ -1,49 +1,13 @@
-// The simulated compute provider's world (the sim_* tables): its fault switch, address pools and
+// The simulated compute provider's world (the sim_* tables): its address pools and
 // leases, machines, firewall rules, snapshots, console sessions and the record of finished
-// requests that makes retried calls harmless. A real driver keeps all of this upstream.
+// requests that makes retried calls harmless. A real driver keeps all of this upstream. The fault
+// switches of every simulated provider are in sim-faults.ts.
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { DB, PowerState, SimFault, SimFaultMode, SimIpPool, SimVm } from '../schema.ts';
+import type { DB, PowerState, SimIpPool, SimVm } from '../schema.ts';
 
 export type SimFirewallRule = Selectable<DB['sim_firewall_rules']>;
 export type SimSnapshot = Selectable<DB['sim_snapshots']>;
-
-const FAULT = 'fault';
-const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
-
-// --- fault switch ----------------------------------------------------------------------------
-
-export async function findFault(db: Db): Promise<SimFault> {
-  const row = await db.selectFrom('sim_settings').select('value').where('name', '=', FAULT).executeTakeFirst();
-  return row ? (row.value as SimFault) : NO_FAULT;
-}
-
-export async function saveFault(db: Db, fault: SimFault): Promise<SimFault> {
-  const value = JSON.stringify(fault);
-  const row = await db.insertInto('sim_settings').values({ name: FAULT, value })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
-    .returning('value').executeTakeFirstOrThrow();
-  return row.value as SimFault;
-}
-
-/**
- * Spends one failure of the switch on a call of `call`: the mode the call must fail with, or null.
- * One UPDATE decides and decrements, so N parallel calls against `remaining: N` fail exactly N
- * times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
- */
-export async function consumeFault(db: Db, call: string): Promise<SimFaultMode | null> {
-  const r = await sql<{ mode: SimFaultMode }>`
-    UPDATE sim_settings
-    SET value = CASE WHEN value->>'remaining' IS NULL THEN value
-                     ELSE jsonb_set(value, '{remaining}', to_jsonb((value->>'remaining')::int - 1)) END
-    WHERE name = ${FAULT}
-      AND value->>'mode' <> 'none'
-      AND (jsonb_array_length(value->'calls') = 0 OR value->'calls' @> jsonb_build_array(${call}::text))
-      AND (value->>'remaining' IS NULL OR (value->>'remaining')::int > 0)
-    RETURNING value->>'mode' AS mode
-  `.execute(db);
-  return r.rows[0]?.mode ?? null;
-}
 
 // --- address pools ---------------------------------------------------------------------------
 

@@ -1,27 +1,15 @@
-// The simulated compute provider's controls: the fault switch (make calls fail on purpose) and the
-// address pools of each location. The rules are the core's (src/core/compute-admin).
+// The simulated compute provider's address pools, per location (its fault switch is in
+// provider-faults.ts, shared with the other providers). The rules are the core's (src/core/compute-admin).
 import { Type } from '@sinclair/typebox';
-import {
-  type PoolView, addIpPool, deleteIpPool, getFaultSwitch, listIpPools, setFaultSwitch,
-} from '../../core/compute-admin/service.ts';
+import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../core/compute-admin/service.ts';
 import { ts } from '../../core/time.ts';
-import type { SimFault } from '../../db/schema.ts';
-import { FAULT_MODES } from '../../providers/compute/simulated/fault.ts';
-import { COMPUTE_CALLS, type ComputeCall } from '../../providers/compute/types.ts';
 import { ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
+import { Envelope, IntId, ListEnvelope, PageQuery, Timestamp, errorResponses } from '../schemas.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
 const tags = ['Admin provider'];
 const Id = Type.Object({ id: IntId });
-
-const Call = StringEnum(COMPUTE_CALLS);
-const Fault = Type.Object({
-  mode: StringEnum(FAULT_MODES),
-  remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'Calls still to fail; null = until cleared' }),
-  calls: Type.Array(Call, { description: 'Calls that fail; empty = every call' }),
-});
 
 const Count = Type.String({ pattern: '^\\d+$', description: 'A decimal string: an IPv6 pool holds more addresses than a JSON number counts exactly' });
 const Pool = Type.Object({
@@ -36,33 +24,12 @@ const Pool = Type.Object({
   created_at: Timestamp,
 });
 
-// The core only ever stores names from COMPUTE_CALLS.
-const faultView = (f: SimFault) => ({ mode: f.mode, remaining: f.remaining, calls: f.calls as ComputeCall[] });
 const poolView = ({ pool, size, used, free }: PoolView) => ({
   id: pool.id, location_id: pool.location_id, version: pool.version, cidr: pool.cidr, gateway: pool.gateway,
   size: size.toString(), used, free: free.toString(), created_at: ts(pool.created_at),
 });
 
 export function register(app: TypedApp, { db }: RouteDeps) {
-  app.get('/provider/fault', {
-    config: admin,
-    schema: { tags, response: { 200: Envelope(Fault), ...errorResponses } },
-  }, async (request) => ok(request, faultView(await getFaultSwitch(db))));
-
-  app.put('/provider/fault', {
-    config: admin,
-    schema: {
-      tags,
-      description: 'Makes the simulated provider fail: upstream_error (retryable), capacity_unavailable, or timeout (the call hangs, then fails). mode none clears it.',
-      body: Type.Object({
-        mode: StringEnum(FAULT_MODES),
-        remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], { description: 'How many calls fail; omitted or null = until cleared' })),
-        calls: Type.Optional(Type.Array(Call, { maxItems: COMPUTE_CALLS.length, description: 'Which calls fail; omitted or empty = every call' })),
-      }, { additionalProperties: false }),
-      response: { 200: Envelope(Fault), ...errorResponses },
-    },
-  }, async (request) => ok(request, faultView(await setFaultSwitch(db, request.body))));
-
   app.get('/locations/:id/ip-pools', {
     config: admin,
     schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses } },

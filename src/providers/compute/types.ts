@@ -4,19 +4,8 @@
 // returns the machine the first attempt made. Calls are made outside our database transactions.
 import type { PowerState, ServerNetwork } from '../../db/schema.ts';
 
-export type ProviderErrorCode = 'UPSTREAM_ERROR' | 'CAPACITY_UNAVAILABLE';
-
-/** A failure of the platform. `retryable` errors are worth another attempt later. */
-export class ProviderError extends Error {
-  readonly code: ProviderErrorCode;
-  readonly retryable: boolean;
-  constructor(code: ProviderErrorCode, message: string, retryable = code === 'UPSTREAM_ERROR') {
-    super(message);
-    this.name = 'ProviderError';
-    this.code = code;
-    this.retryable = retryable;
-  }
-}
+// Shared by every provider; re-exported so compute code keeps one import.
+export { ProviderError, type ProviderErrorCode } from '../errors.ts';
 
 /** Reports progress of a long call: 0–100 and a short English text. */
 export type Progress = (pct: number, detail: string) => Promise<void>;

@@ -10,9 +10,9 @@ import {
   updateVm,
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
+import { obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
-import { obeyFault, sleep, withDeadline } from './fault.ts';
 import { parseAddress } from './ip-math.ts';
 import { defaultFirewall, machineOf } from './machine.ts';
 import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
@@ -35,7 +35,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     await progress(pct, detail);
     await sleep(delayMs);
   };
-  const fault = (call: ComputeCall) => obeyFault(db, call, delayMs);
+  const fault = (call: ComputeCall) => obeyFault(db, 'compute', call, delayMs);
 
   /** The machine, unless it never existed or was destroyed — then no retry can help. */
   const liveVm = async (ref: string): Promise<SimVm> => {
@@ -175,7 +175,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     async status(ref, timeoutMs) {
       return withDeadline((async () => {
         // A timeout fault hangs past the deadline, so the caller sees the deadline, as with a real hang.
-        await obeyFault(db, 'status', timeoutMs * 2);
+        await obeyFault(db, 'compute', 'status', timeoutMs * 2);
         const vm = await liveVm(ref);
         return { power: vm.power, cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb, osSlug: vm.os_slug };
       })(), timeoutMs, 'Status');

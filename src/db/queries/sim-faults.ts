@@ -1,0 +1,41 @@
+// The fault switches of the simulated providers: one sim_settings row per provider,
+// 'fault:<provider>' (compute, registrar, hosting). A missing row is a switch that is off.
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { SimFault, SimFaultMode } from '../schema.ts';
+
+const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
+
+const rowName = (provider: string) => `fault:${provider}`;
+
+export async function findFault(db: Db, provider: string): Promise<SimFault> {
+  const row = await db.selectFrom('sim_settings').select('value').where('name', '=', rowName(provider)).executeTakeFirst();
+  return row ? (row.value as SimFault) : NO_FAULT;
+}
+
+export async function saveFault(db: Db, provider: string, fault: SimFault): Promise<SimFault> {
+  const value = JSON.stringify(fault);
+  const row = await db.insertInto('sim_settings').values({ name: rowName(provider), value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .returning('value').executeTakeFirstOrThrow();
+  return row.value as SimFault;
+}
+
+/**
+ * Spends one failure of a provider's switch on a call of `call`: the mode the call must fail with,
+ * or null. One UPDATE decides and decrements, so N parallel calls against `remaining: N` fail
+ * exactly N times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
+ */
+export async function consumeFault(db: Db, provider: string, call: string): Promise<SimFaultMode | null> {
+  const r = await sql<{ mode: SimFaultMode }>`
+    UPDATE sim_settings
+    SET value = CASE WHEN value->>'remaining' IS NULL THEN value
+                     ELSE jsonb_set(value, '{remaining}', to_jsonb((value->>'remaining')::int - 1)) END
+    WHERE name = ${rowName(provider)}
+      AND value->>'mode' <> 'none'
+      AND (jsonb_array_length(value->'calls') = 0 OR value->'calls' @> jsonb_build_array(${call}::text))
+      AND (value->>'remaining' IS NULL OR (value->>'remaining')::int > 0)
+    RETURNING value->>'mode' AS mode
+  `.execute(db);
+  return r.rows[0]?.mode ?? null;
+}
