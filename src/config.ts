@@ -55,6 +55,18 @@ export interface Config {
   bodyLimitBytes: number;
   /** LOG_LEVEL — pino level. Default info. */
   logLevel: string;
+  /**
+   * SMTP_URL — where the worker sends notifications (smtp://user:pass@host:587, smtps://… for TLS
+   * from the start; nodemailer's URL options such as ?pool=true apply). Unset → notifications stay
+   * queued, listed at GET /admin/v1/notifications, and are sent once it is set.
+   */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM — the From of every notification. Default `Hostcloud <noreply@localhost>`. */
+  smtpFrom: string;
+  /** MAIL_MAX_ATTEMPTS — sending attempts before a notification is marked failed. Default 5. */
+  mailMaxAttempts: number;
+  /** MAIL_RETRY_DELAY_S — wait after a failed send; doubled after each further failure (at most 6 h). Default 60. */
+  mailRetryDelayS: number;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +114,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 24) {
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters (or leave it unset to have one generated)');
   }
+  const smtpUrl = str(env, 'SMTP_URL');
+  if (smtpUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(smtpUrl).protocol;
+    } catch { /* reported below */ }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525');
+  }
+  const smtpFrom = str(env, 'SMTP_FROM') ?? 'Hostcloud <noreply@localhost>';
+  if (!/^[^\r\n]*@[^\r\n]*$/.test(smtpFrom)) throw new ConfigError(`SMTP_FROM must be one address, e.g. "Hostcloud <noreply@example.com>", got "${smtpFrom}"`);
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -124,5 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,
+    smtpUrl,
+    smtpFrom,
+    mailMaxAttempts: int(env, 'MAIL_MAX_ATTEMPTS', 5, 1, 100),
+    mailRetryDelayS: int(env, 'MAIL_RETRY_DELAY_S', 60, 1, 86_400),
   };
 }

@@ -33,6 +33,10 @@ Simulated providers (PROVIDER: compute registrar hosting; default compute)
   ip-pools add LOCATION_ID --version 4|6 --cidr CIDR --gateway IP
   ip-pools delete POOL_ID                 only while none of its addresses is leased
 
+Notifications
+  notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
+                  the outbox, newest first (100 a page)
+
 Connection
   --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
   --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
@@ -150,6 +154,19 @@ async function providerFault(conn: Conn, args: string[]) {
   return call(conn, 'PUT', url, body);
 }
 
+/** `notifications list [--account ID] [--status S] [--kind K] [--page N]`. */
+async function listNotificationsCommand(conn: Conn, args: string[]) {
+  const { values } = parseArgs({
+    args, options: { account: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, page: { type: 'string' } },
+  });
+  const query = new URLSearchParams({ per_page: '100' });
+  if (values.account !== undefined) query.set('account_id', values.account);
+  if (values.status !== undefined) query.set('status', values.status);
+  if (values.kind !== undefined) query.set('kind', values.kind);
+  if (values.page !== undefined) query.set('page', values.page);
+  return call(conn, 'GET', `/notifications?${query}`);
+}
+
 export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   const print = (json: unknown) => io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   const { rest, url, token } = takeConn(argv);
@@ -229,6 +246,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     if (action === 'set' && args[0] && args[1]) return print(await call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0])}`, { price: args[1] }));
   }
   if (group === 'provider' && action === 'fault') return print(await providerFault(conn, args));
+  if (group === 'notifications' && action === 'list') return print(await listNotificationsCommand(conn, args));
   if (group === 'ip-pools') {
     if (action === 'list' && args[0]) return print(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`));
     if (action === 'delete' && args[0]) return print(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`));

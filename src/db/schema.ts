@@ -330,6 +330,25 @@ export interface SimConsoleSessionsTable {
   used_at: Date | null;
 }
 
+export type NotificationStatus = 'queued' | 'sent' | 'failed';
+
+export interface NotificationsTable {
+  id: ColumnType<number, never, never>;
+  account_id: string;
+  /** What the notice is about, dotted: hosting.cancelled, ticket.answered, service.suspended… */
+  kind: string;
+  to_email: string;
+  subject: string;
+  /** Plain text. */
+  body: string;
+  status: ColumnType<NotificationStatus, NotificationStatus | undefined, NotificationStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   transactions: TransactionsTable;
@@ -361,6 +380,7 @@ export interface DB {
   sim_firewall_rules: SimFirewallRulesTable;
   sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
+  notifications: NotificationsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -382,3 +402,4 @@ export type Snapshot = Selectable<SnapshotsTable>;
 export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
 export type SimIpPool = Selectable<SimIpPoolsTable>;
+export type Notification = Selectable<NotificationsTable>;

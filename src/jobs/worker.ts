@@ -13,11 +13,13 @@ import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
+import { startNotificationSender } from './notification-sender.ts';
 
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
-  config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'>;
+  config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
+    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>;
   logger: Logger;
 }
 
@@ -86,10 +88,13 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     );
   }, deps.config.jobMaintenanceS * 1000);
 
+  const notifications = startNotificationSender(db, logger, deps.config);
+
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
       clearInterval(sweep);
+      await notifications?.stop();
       // Waits for running jobs to finish (up to 30 s) so a graceful stop loses nothing.
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },

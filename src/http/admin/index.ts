@@ -5,9 +5,10 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
 import * as catalog from './catalog.ts';
+import * as notifications from './notifications.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as provider from './provider.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  for (const r of [accounts, apiKeys, catalog, provider, providerFaults]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, apiKeys, catalog, provider, providerFaults, notifications]) r.register(app as TypedApp, deps);
 }

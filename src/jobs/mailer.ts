@@ -1,0 +1,22 @@
+// The SMTP mailer of the notifications outbox, on nodemailer. Timeouts are short so a mail server
+// that hangs costs one failed attempt (retried later), never a stuck sender.
+import nodemailer from 'nodemailer';
+import type { Mailer } from '../core/notifications/types.ts';
+
+/** Connect, greeting and idle limits of one send; together well inside the sender's claim lease. */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export interface SmtpMailer extends Mailer {
+  close(): void;
+}
+
+export function createSmtpMailer(url: string, from: string): SmtpMailer {
+  // Settings in the URL (e.g. ?pool=true) win over these defaults.
+  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS }, { from });
+  return {
+    async send(m) {
+      await transport.sendMail({ to: m.to, subject: m.subject, text: m.text });
+    },
+    close: () => transport.close(),
+  };
+}
