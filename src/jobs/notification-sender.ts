@@ -9,6 +9,8 @@ import { createSmtpMailer } from './mailer.ts';
 
 /** How often an idle sender looks for due notices. */
 const POLL_MS = 1000;
+/** The longest wait after database errors (the wait doubles from POLL_MS while they last). */
+const MAX_ERROR_WAIT_MS = 30_000;
 
 export const DELIVERY = { batchSize: 5, leaseS: 300 } as const;
 
@@ -28,17 +30,23 @@ export function startNotificationSender(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
+  let errors = 0;
 
   const run = () => {
     round = deliverDueNotifications(db, mailer, settings).then(
       (r) => {
+        errors = 0;
         if (r.claimed > 0) logger.info({ component: 'notifications', ...r }, 'notifications round');
         // A full batch suggests more are due: go on at once.
         return r.claimed === settings.batchSize ? 0 : POLL_MS;
       },
       (err) => {
-        logger.error({ err, component: 'notifications' }, 'sending notifications failed; trying again');
-        return POLL_MS;
+        // The database failed (mail errors are recorded per notice): unsent claims lapse and are
+        // taken again; wait longer while it lasts rather than log every second.
+        errors += 1;
+        const wait = Math.min(POLL_MS * 2 ** errors, MAX_ERROR_WAIT_MS);
+        logger.error({ err, component: 'notifications', retry_in_ms: wait }, 'sending notifications failed; trying again');
+        return wait;
       },
     ).then((wait) => {
       if (!stopped) timer = setTimeout(run, wait);

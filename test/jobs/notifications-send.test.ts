@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { connect } from '../../src/db/connection.ts';
 import { retryAfterS } from '../../src/core/notifications/deliver.ts';
 import { queueNotification } from '../../src/core/notifications/queue.ts';
 import { claimDueNotifications } from '../../src/db/queries/notifications.ts';
@@ -254,4 +255,28 @@ test('without SMTP_URL there is no sender: notices stay queued and visible', asy
   await worker.stop();
   const r = await row(n.id);
   assert.deepEqual([r.status, r.attempts, r.sent_at], ['queued', 0, null]);
+});
+
+test('a database that fails under the sender: logged, retried later, the process unharmed', async () => {
+  const sink = await startSink();
+  // The test database's address with a port nothing listens on: every query is refused.
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const u = new URL(t.databaseUrl);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  const gone = connect(u.toString(), { connectTimeoutMs: 1000 });
+  const before = logLines.length;
+  const sender = startNotificationSender(gone.db, logger, mailConfig(sink.url))!;
+  try {
+    const line = await waitFor('the error logged', async () => logLines.slice(before).find((l) => l.includes('sending notifications failed')));
+    assert.match(line, /"retry_in_ms":2000/);
+  } finally {
+    await sender.stop();
+    await sink.close();
+    await gone.close();
+  }
+  assert.equal(sink.received.length, 0);
 });
