@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { markConnectFailure } from './failures.ts';
 import type { DB } from './schema.ts';
 
 // BIGINT (cents, ids) as numbers: exact up to 2^53, far beyond any balance we hold.
@@ -35,9 +36,14 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     lock_timeout: LOCK_TIMEOUT_MS,
     idle_in_transaction_session_timeout: 60_000,
   });
-  // An idle client that loses its server (restart, failover) must not crash the process.
-  pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  guardPool(pool);
+  // Every failure to get a connection is tagged, so it answers 503 whatever the server said
+  // (55000 "not accepting connections", 3D000, 28P01 …; see failures.ts).
+  const connecting = {
+    connect: () => pool.connect().catch((e: unknown) => { throw markConnectFailure(e); }),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connecting }) });
   let closed = false;
   return {
     db,
@@ -49,6 +55,21 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     },
   };
 }
+
+/**
+ * A pg.Client whose server goes away (pg_terminate_backend, a restart, a failover,
+ * idle_in_transaction_session_timeout) emits 'error'; with no listener that ends the process.
+ * pg-pool listens only while a client is idle in the pool, not while it is checked out, so every
+ * client gets its own listener the moment it is made. The broken client is then dropped by the
+ * pool when released (it is no longer queryable), and the query that was running on it rejects
+ * on its own, reaching the caller as 503.
+ */
+export function guardPool(pool: pg.Pool): void {
+  pool.on('error', ignore);
+  pool.on('connect', (client) => client.on('error', ignore));
+}
+
+function ignore(): void {}
 
 /** PostgreSQL error code of a failed query, if it was one. */
 export function pgCode(e: unknown): string | undefined {
