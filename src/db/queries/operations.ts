@@ -12,8 +12,13 @@ export interface NewOperationRow {
   detail: string;
 }
 
-export function insertOperation(db: Db, row: NewOperationRow): Promise<Operation> {
-  return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params) }).returningAll().executeTakeFirstOrThrow();
+/**
+ * Records an operation, queued — or, with `leaseS`, already running under a lease its creator
+ * renews (work a request does itself; the worker takes over if the lease lapses).
+ */
+export function insertOperation(db: Db, row: NewOperationRow, leaseS?: number): Promise<Operation> {
+  const held = leaseS === undefined ? {} : { status: 'running' as const, lease_until: sql<Date>`now() + make_interval(secs => ${leaseS})` };
+  return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params), ...held }).returningAll().executeTakeFirstOrThrow();
 }
 
 export function findOperation(db: Db, id: string): Promise<Operation | undefined> {
@@ -79,7 +84,7 @@ export async function renewLease(db: Db, id: string, leaseS: number): Promise<vo
 
 /** Running operations whose worker stopped renewing, released (lease cleared) for a new run. */
 export async function takeExpiredLeases(db: Db): Promise<string[]> {
-  const rows = await db.updateTable('operations').set({ lease_until: null, detail: 'The worker running this stopped; queued again' })
+  const rows = await db.updateTable('operations').set({ lease_until: null, detail: 'Its run was interrupted (a worker or request stopped); queued again' })
     .where('status', '=', 'running').where('lease_until', '<', sql<Date>`now()`)
     .returning('id').execute();
   return rows.map((r) => r.id);
