@@ -23,6 +23,12 @@ export interface Config {
   rateLimitMax: number;
   /** RATE_LIMIT_WINDOW_S — window length in seconds. Default 60. */
   rateLimitWindowS: number;
+  /**
+   * RATE_LIMIT_PREFIX — the Redis key prefix of the rate-limit budgets. Processes of one
+   * installation must share it (one budget); installations sharing a Redis must not. Default
+   * `hostcloud:rl:<database name>` (the database of DATABASE_URL, or `hostcloud` when embedded).
+   */
+  rateLimitPrefix: string;
   /** TRUST_PROXY — comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-For is honoured. Default off. */
   trustProxy: string[] | false;
   /** WORKER — `embedded` runs the worker inside `serve`, `off` does not. Default embedded. */
@@ -76,6 +82,21 @@ function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
+/** The embedded server's database (runtime.ts creates it under this name). */
+export const EMBEDDED_DATABASE = 'hostcloud';
+
+function databaseName(url: string | undefined): string {
+  if (url === undefined) return EMBEDDED_DATABASE;
+  try {
+    const u = new URL(url);
+    // libpq's default database is the user's name.
+    return decodeURIComponent(u.pathname.replace(/^\//, '')) || decodeURIComponent(u.username) || 'postgres';
+  } catch {
+    // pg accepts some strings URL does not; the connection will say if it is really broken.
+    return EMBEDDED_DATABASE;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const worker = str(env, 'WORKER') ?? 'embedded';
@@ -102,16 +123,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 24) {
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters (or leave it unset to have one generated)');
   }
+  const databaseUrl = str(env, 'DATABASE_URL');
+  const rateLimitPrefix = str(env, 'RATE_LIMIT_PREFIX') ?? `hostcloud:rl:${databaseName(databaseUrl)}`;
+  if (rateLimitPrefix.length > 200 || !/^[\x21-\x7e]+$/.test(rateLimitPrefix)) {
+    throw new ConfigError(`RATE_LIMIT_PREFIX must be 1–200 printable ASCII characters without spaces, got "${rateLimitPrefix}"`);
+  }
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
-    databaseUrl: str(env, 'DATABASE_URL'),
+    databaseUrl,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     adminToken,
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    rateLimitPrefix,
     trustProxy: proxies,
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
