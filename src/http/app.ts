@@ -37,6 +37,20 @@ export interface AppDeps {
 
 export type App = TypedApp;
 
+/** A route as registered (tests walk every route of an app, admin ones included). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  bodySchema: unknown;
+}
+
+const routeTables = new WeakMap<object, RouteEntry[]>();
+
+/** Every route of an app built by buildApp, in registration order. */
+export function routesOf(app: App): RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 
@@ -88,10 +102,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // 405 needs to know which methods a path has: mirror every route into a find-my-way router.
   const routes = FindMyWay();
+  const table: RouteEntry[] = [];
+  routeTables.set(app, table);
   app.addHook('onRoute', (r) => {
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body });
       try {
         routes.on(m, r.url, () => {});
       } catch {
