@@ -25,7 +25,7 @@ export interface GateOptions {
 
 export function createDbGate(opts: GateOptions): DbGate {
   const minDelay = opts.minDelayMs ?? 250;
-  const maxDelay = opts.maxDelayMs ?? 5_000;
+  const maxDelay = opts.maxDelayMs ?? 2_000;
   let down: { since: number; waiters: (() => void)[] } | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
