@@ -14,6 +14,11 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
+  /**
+   * Whether the shared store is reachable, waiting up to `timeoutMs` for it (true at once for the
+   * in-process limiter). Until it is, each process limits on its own.
+   */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,16 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
         // Only reachable if the insurance limiter itself failed: refuse for now, never a 500.
         throw new ApiError('SERVICE_UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly', [], { 'Retry-After': '1' });
       }
+    },
+    async ready(timeoutMs) {
+      const r = redis;
+      if (!r || r.status === 'ready') return true;
+      return new Promise<boolean>((resolve) => {
+        const done = (ok: boolean) => { clearTimeout(timer); r.off('ready', onReady); resolve(ok); };
+        const onReady = () => done(true);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        r.on('ready', onReady);
+      });
     },
     async close() {
       if (redis) await redis.quit().catch(() => redis?.disconnect());
