@@ -55,6 +55,16 @@ export interface Config {
    * (renewed every third of it) is presumed lost and queued again. Default 30.
    */
   operationLeaseS: number;
+  /**
+   * DATABASE_CONNECT_TIMEOUT_MS — how long a request waits for a database connection (a new one,
+   * or a free one of the pool) before answering 503. Default 5000.
+   */
+  databaseConnectTimeoutMs: number;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS — PostgreSQL cancels a statement after this long (503 to the
+   * client); a server too frozen to do so is given up on by the client 2 s later. Default 30000.
+   */
+  databaseStatementTimeoutMs: number;
   /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
   providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
@@ -148,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),
     jobMaintenanceS: int(env, 'JOB_MAINTENANCE_S', 60, 1, 3600),
     operationLeaseS: int(env, 'OPERATION_LEASE_S', 30, 3, 3600),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,

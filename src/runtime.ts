@@ -34,7 +34,7 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
     url = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const database = connect(url);
+  const database = connect(url, { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs });
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);

@@ -20,9 +20,18 @@ export interface Database {
 export interface PoolOptions {
   /** Most connections this process opens. Default 10. */
   max?: number;
-  /** How long to wait for a connection before failing. Default 5000 ms. */
+  /** How long to wait for a connection (a new one, or a free one of the pool) before failing. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /** The server cancels a statement after this long (statement_timeout). Default 30000 ms. */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * A server too frozen to enforce its own statement_timeout (stopped, swapping, a dead network
+ * path that still looks open) would hold a query forever: the client gives up this long after
+ * the statement timeout, and the connection is dropped (see guardPool).
+ */
+export const READ_TIMEOUT_MARGIN_MS = 2_000;
 
 export function connect(url: string, opts: PoolOptions = {}): Database {
   const pool = new pg.Pool({
@@ -30,7 +39,8 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     max: opts.max ?? 10,
     // A database that hangs must not hang requests: fail fast, answer 503, let the client retry.
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
-    statement_timeout: 30_000,
+    statement_timeout: opts.statementTimeoutMs ?? 30_000,
+    query_timeout: (opts.statementTimeoutMs ?? 30_000) + READ_TIMEOUT_MARGIN_MS,
     // A wait for a row or key lock longer than this is contention the client should retry (503);
     // it also bounds how long a duplicate Idempotency-Key request waits for the first (then 409).
     lock_timeout: LOCK_TIMEOUT_MS,
@@ -66,10 +76,33 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
  */
 export function guardPool(pool: pg.Pool): void {
   pool.on('error', ignore);
-  pool.on('connect', (client) => client.on('error', ignore));
+  pool.on('connect', (client) => {
+    client.on('error', ignore);
+    dropOnReadTimeout(client);
+  });
 }
 
 function ignore(): void {}
+
+/**
+ * After a client-side query timeout, pg leaves the query active on the connection: every later
+ * query on it would wait behind the stuck one. The connection is cut instead, so the pool drops it
+ * (no longer queryable) and the next request gets a fresh one.
+ */
+function dropOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((e: unknown) => {
+        // end() marks the client as ending at once (the pool drops it on release) and, with a
+        // query still active, destroys the socket rather than waiting for the server.
+        if (e instanceof Error && e.message === 'Query read timeout') (client as unknown as pg.Client).end().catch(ignore);
+      });
+    }
+    return result;
+  };
+}
 
 /** PostgreSQL error code of a failed query, if it was one. */
 export function pgCode(e: unknown): string | undefined {
