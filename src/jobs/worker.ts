@@ -207,8 +207,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   const sweep = setInterval(() => {
     if (!gate.open) return;
-    requeueAbandonedOperations(db, jobs).then(
-      (ids) => { if (ids.length) logger.warn({ operations: ids, component: 'worker' }, 'operations of a lost worker queued again'); },
+    requeueAbandonedOperations(db, jobs, deps.config.operationLeaseS).then(
+      (ids) => { if (ids.length) logger.warn({ operations: ids, component: 'worker' }, 'lost operations queued again (a worker or request stopped, or a fetch was lost)'); },
       (err: unknown) => { if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'looking for lost operations failed'); },
     );
   }, sweepIntervalS(deps.config) * 1000);
