@@ -26,6 +26,8 @@ const HELP = `Usage: npm run chaos -- [options]
   --refuse-seconds N    how long connections are refused (default 5)
   --restart-cmd CMD     shell command that restarts PostgreSQL (e.g. "systemctl restart postgresql")
   --clients N           concurrent clients (default 4)
+  --rate N              requests per second, all clients together (default 8: under the default
+                        budget of RATE_LIMIT_MAX 600 per 60 s, so answers are not 429s)
   --allow CIDRS         IP allowlist of the created key (default 127.0.0.1,::1)
 `;
 
@@ -40,6 +42,7 @@ interface Options {
   refuseS: number;
   restartCmd?: string;
   clients: number;
+  rate: number;
   allow: string[];
 }
 
@@ -48,7 +51,7 @@ async function options(): Promise<Options> {
     options: {
       'api-url': { type: 'string' }, 'database-url': { type: 'string' }, 'admin-db-url': { type: 'string' },
       'admin-token': { type: 'string' }, key: { type: 'string' }, live: { type: 'boolean' }, faults: { type: 'string' },
-      'refuse-seconds': { type: 'string' }, 'restart-cmd': { type: 'string' }, clients: { type: 'string' }, allow: { type: 'string' },
+      'refuse-seconds': { type: 'string' }, 'restart-cmd': { type: 'string' }, clients: { type: 'string' }, rate: { type: 'string' }, allow: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -77,6 +80,7 @@ async function options(): Promise<Options> {
     refuseS: Number(values['refuse-seconds'] ?? 5),
     restartCmd: values['restart-cmd'],
     clients: Number(values.clients ?? 4),
+    rate: Number(values.rate ?? 8),
     allow: (values.allow ?? '127.0.0.1,::1').split(',').map((a) => a.trim()),
   };
 }
@@ -118,7 +122,7 @@ async function drillKey(o: Options): Promise<{ key: string; accountId?: string }
 /** A catalog combination to create servers with: the cheapest available plan, a location and an OS. */
 async function createBody(send: Send): Promise<Record<string, unknown>> {
   const list = async (p: string) => (JSON.parse((await send('GET', p)).body) as { data: Record<string, unknown>[] }).data;
-  const plans = (await list('/v2/plans?per_page=100')).sort((a, b) => Number((a.price as { amount: string }).amount) - Number((b.price as { amount: string }).amount));
+  const plans = (await list('/v2/plans?per_page=100')).filter((p) => p.available !== false).sort((a, b) => Number((a.price as { amount: string }).amount) - Number((b.price as { amount: string }).amount));
   const locations = await list('/v2/locations?per_page=100');
   const os = await list('/v2/operating-systems?per_page=100');
   return { plan_id: plans[0]?.id, location_id: locations[0]?.id, os_version_id: os[0]?.id, password: 'Ch4os!Drill-pass' };
@@ -163,9 +167,10 @@ async function main(): Promise<number> {
   const { key, accountId } = await drillKey(o);
   const send = httpSend(o.apiUrl, key);
   const body = await createBody(send);
-  process.stdout.write(`Chaos drill: API ${o.apiUrl}, database "${database}", ${o.clients} clients, ${o.live ? 'LIVE creates (charged to the drill account)' : 'sandbox key (nothing persists)'}${accountId ? `, account ${accountId}` : ''}\n`);
+  process.stdout.write(`Chaos drill: API ${o.apiUrl}, database "${database}", ${o.clients} clients at ${o.rate} requests/s, ${o.live ? 'LIVE creates (charged to the drill account)' : 'sandbox key (nothing persists)'}${accountId ? `, account ${accountId}` : ''}\n`);
 
-  const load = startLoad({ send, clients: o.clients, createEvery: 10, createBody: body, pauseMs: 25 });
+  // Each client waits long enough that all of them together stay at --rate.
+  const load = startLoad({ send, clients: o.clients, createEvery: 10, createBody: body, pauseMs: Math.round((o.clients * 1000) / o.rate), retryPauseMs: 500 });
   const side = probes(o.apiUrl);
   let restoring: (() => Promise<void>) | undefined;
   const onSignal = () => { void (restoring?.() ?? Promise.resolve()).finally(() => process.exit(130)); };
@@ -182,7 +187,13 @@ async function main(): Promise<number> {
       let end = start;
       let note = '';
       if (fault === 'terminate') {
-        note = `${await faults.terminate(database)} sessions terminated`;
+        // Three times, a second apart: each catches whatever sessions are busy at that moment.
+        let n = 0;
+        for (let round = 0; round < 3; round++) {
+          if (round) await new Promise((r) => setTimeout(r, 1_000));
+          n += await faults.terminate(database);
+        }
+        note = `${n} sessions terminated in 3 rounds, 1 s apart`;
         end = Date.now();
       } else if (fault === 'refuse') {
         restoring = () => faults.restore(database);
@@ -202,12 +213,12 @@ async function main(): Promise<number> {
       const ok = await until('service to come back', 120_000, () => recovered(load, end), 100).then(() => true, () => false);
       const r = reportFault(load.samples, start, end);
       const ready = side.samples.filter((s) => s.at >= start && s.at <= Math.max(end, start + 1));
-      const readyCounts = countByStatus(ready.map((s) => ({ at: s.at, ms: 0, status: s.ready, path: '/readyz' })));
+      const readyCounts = ready.length ? JSON.stringify(countByStatus(ready.map((s) => ({ at: s.at, ms: 0, status: s.ready, path: '/readyz' })))) : 'n/a (an instant fault)';
       const healthOk = side.samples.filter((s) => s.at >= start).every((s) => s.health === 200);
       const bad = load.samples.filter((s) => s.at >= start && (s.status >= 500 && s.status !== 503 || s.status === 0)).length;
       const line = `${fault}: ${note}\n  clients saw  ${describe(load.samples.filter((s) => s.at >= start))}\n`
         + `  recovery     ${ok ? `${(r.recoveryMs / 1000).toFixed(2)} s after the fault ended` : 'NOT RECOVERED within 120 s'}; outage seen by clients ${(r.disruptionMs / 1000).toFixed(2)} s\n`
-        + `  /readyz      during the fault ${JSON.stringify(readyCounts)}; /healthz ${healthOk ? 'always 200' : 'FAILED'}`;
+        + `  /readyz      during the fault ${readyCounts}; /healthz ${healthOk ? 'always 200' : 'FAILED'}`;
       results.push({ fault, line, failed: !ok || bad > 0 || !healthOk });
       process.stdout.write(`${line}\n`);
       await new Promise((r) => setTimeout(r, 2_000));
@@ -232,6 +243,10 @@ async function main(): Promise<number> {
     settled = `\n${ids.length} servers created during the drill: ${done ? 'all provisioned' : `NOT all provisioned (${(await unfinished()).length} left)`}; `
       + `${charges} charges (${once ? 'one per server' : 'NOT one per server'}); balance ${balance} USD of 500.00 deposited`;
     if (!done || !once) results.push({ fault: 'settle', line: '', failed: true });
+  }
+  if (load.rejected.length) {
+    settled += `\n${load.rejected.length} creates refused (not a fault answer): first ${load.rejected[0]!.status} ${load.rejected[0]!.body.slice(0, 200)}`;
+    results.push({ fault: 'creates', line: '', failed: true });
   }
   const total = countByStatus(load.samples);
   process.stdout.write(`\nAll answers: ${describe(load.samples)}${settled}\n`);
