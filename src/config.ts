@@ -23,6 +23,12 @@ export interface Config {
   rateLimitMax: number;
   /** RATE_LIMIT_WINDOW_S — window length in seconds. Default 60. */
   rateLimitWindowS: number;
+  /**
+   * RATE_LIMIT_PREFIX — the Redis key prefix of the rate-limit budgets. Processes of one
+   * installation must share it (one budget); installations sharing a Redis must not. Default
+   * `hostcloud:rl:<database name>` (the database of DATABASE_URL, or `hostcloud` when embedded).
+   */
+  rateLimitPrefix: string;
   /** TRUST_PROXY — comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-For is honoured. Default off. */
   trustProxy: string[] | false;
   /** WORKER — `embedded` runs the worker inside `serve`, `off` does not. Default embedded. */
@@ -49,6 +55,16 @@ export interface Config {
    * (renewed every third of it) is presumed lost and queued again. Default 30.
    */
   operationLeaseS: number;
+  /**
+   * DATABASE_CONNECT_TIMEOUT_MS — how long a request waits for a database connection (a new one,
+   * or a free one of the pool) before answering 503. Default 5000.
+   */
+  databaseConnectTimeoutMs: number;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS — PostgreSQL cancels a statement after this long (503 to the
+   * client); a server too frozen to do so is given up on by the client 2 s later. Default 30000.
+   */
+  databaseStatementTimeoutMs: number;
   /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
   providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
@@ -88,6 +104,21 @@ function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
+/** The embedded server's database (runtime.ts creates it under this name). */
+export const EMBEDDED_DATABASE = 'hostcloud';
+
+function databaseName(url: string | undefined): string {
+  if (url === undefined) return EMBEDDED_DATABASE;
+  try {
+    const u = new URL(url);
+    // libpq's default database is the user's name.
+    return decodeURIComponent(u.pathname.replace(/^\//, '')) || decodeURIComponent(u.username) || 'postgres';
+  } catch {
+    // pg accepts some strings URL does not; the connection will say if it is really broken.
+    return EMBEDDED_DATABASE;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const worker = str(env, 'WORKER') ?? 'embedded';
@@ -124,16 +155,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpFrom = str(env, 'SMTP_FROM') ?? 'Hostcloud <noreply@localhost>';
   if (!/^[^\r\n]*@[^\r\n]*$/.test(smtpFrom)) throw new ConfigError(`SMTP_FROM must be one address, e.g. "Hostcloud <noreply@example.com>", got "${smtpFrom}"`);
+  const databaseUrl = str(env, 'DATABASE_URL');
+  const rateLimitPrefix = str(env, 'RATE_LIMIT_PREFIX') ?? `hostcloud:rl:${databaseName(databaseUrl)}`;
+  if (rateLimitPrefix.length > 200 || !/^[\x21-\x7e]+$/.test(rateLimitPrefix)) {
+    throw new ConfigError(`RATE_LIMIT_PREFIX must be 1–200 printable ASCII characters without spaces, got "${rateLimitPrefix}"`);
+  }
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
-    databaseUrl: str(env, 'DATABASE_URL'),
+    databaseUrl,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     adminToken,
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    rateLimitPrefix,
     trustProxy: proxies,
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
@@ -143,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),
     jobMaintenanceS: int(env, 'JOB_MAINTENANCE_S', 60, 1, 3600),
     operationLeaseS: int(env, 'OPERATION_LEASE_S', 30, 3, 3600),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,

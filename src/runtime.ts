@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { type Config, EMBEDDED_DATABASE } from './config.ts';
 import { type Database, connect } from './db/connection.ts';
 import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
@@ -17,7 +17,7 @@ import { createJobQueue } from './jobs/queue.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
 
-export const EMBEDDED_DATABASE = 'hostcloud';
+export { EMBEDDED_DATABASE };
 
 export interface Store {
   database: Database;
@@ -34,7 +34,7 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
     url = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const database = connect(url);
+  const database = connect(url, { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs });
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
@@ -67,8 +67,8 @@ export async function resolveAdminToken(config: Config): Promise<{ token: string
   return { token: (await fs.readFile(file, 'utf8')).trim(), generated: true };
 }
 
-export function rateLimiterFor(config: Config, prefix?: string): RateLimiter {
-  return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix });
+export function rateLimiterFor(config: Config): RateLimiter {
+  return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix: config.rateLimitPrefix });
 }
 
 export function computeFor(config: Config, db: Db): ComputeProvider {
@@ -80,5 +80,6 @@ export function servicesFor(config: Config, db: Db): Services {
     compute: computeFor(config, db),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
+    operationLeaseS: config.operationLeaseS,
   };
 }

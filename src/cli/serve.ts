@@ -1,11 +1,13 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
+import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  guardProcess(logger);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);

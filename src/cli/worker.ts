@@ -3,6 +3,7 @@
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { createLogger } from '../http/logger.ts';
+import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { computeFor, openStore } from '../runtime.ts';
 
@@ -11,6 +12,7 @@ export async function work(config: Config): Promise<void> {
     throw new ConfigError('hostcloud worker needs DATABASE_URL; with the embedded database, `hostcloud serve` runs the worker itself (WORKER=embedded)');
   }
   const logger = createLogger(config.logLevel);
+  guardProcess(logger);
   const store = await openStore(config);
   const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
   let stopping = false;

@@ -6,8 +6,7 @@ import type { Db } from './types.ts';
 
 /** Puts operation jobs on the queue, inside the caller's transaction. */
 export interface JobQueue {
-  /** `startAfterS`: the job waits that long (a safety net behind work the request does itself). */
-  enqueueOperation(trx: Db, operationId: string, options?: { startAfterS?: number }): Promise<void>;
+  enqueueOperation(trx: Db, operationId: string): Promise<void>;
 }
 
 export interface Services {
@@ -15,6 +14,12 @@ export interface Services {
   jobs: JobQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */
   providerTimeoutMs: number;
+  /**
+   * OPERATION_LEASE_S: a request that does an operation's work itself (upgrade, an address
+   * purchase) holds its lease this long, renewed; if the process dies, the worker takes over once
+   * it lapses. Default 30 (lease.ts).
+   */
+  operationLeaseS?: number;
 }
 
 export interface Ctx extends Services {

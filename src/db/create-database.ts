@@ -1,10 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { guardPool } from './connection.ts';
 
 /** A one-connection pool to a maintenance database; a dropped connection must not crash us. */
 function adminPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  pool.on('error', () => {});
+  guardPool(pool);
   return pool;
 }
 

@@ -231,7 +231,12 @@ async function startPostmaster(bins: Binaries, pgDir: string, port: number, user
   return child;
 }
 
-export async function startEmbedded(dataDir: string, log: (msg: string) => void = () => {}): Promise<EmbeddedServer> {
+export interface EmbeddedOptions {
+  /** Listen on this port (a restart keeping its clients' URLs). Default: a free port, picked at each start. */
+  port?: number;
+}
+
+export async function startEmbedded(dataDir: string, log: (msg: string) => void = () => {}, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const pgDir = path.join(dataDir, 'pg');
   const secretFile = path.join(dataDir, 'pg-password');
   await fs.mkdir(dataDir, { recursive: true });
@@ -260,11 +265,11 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
   let child: ChildProcess | undefined;
   let port = 0;
   for (let attempt = 1; !child; attempt++) {
-    port = await freePort();
+    port = opts.port ?? await freePort();
     try {
       child = await startPostmaster(bins, pgDir, port, user, log);
     } catch (e) {
-      if (attempt >= 3 || !String((e as Error).message).includes('could not bind')) throw e;
+      if (opts.port !== undefined || attempt >= 3 || !String((e as Error).message).includes('could not bind')) throw e;
     }
   }
 

@@ -5,7 +5,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
-import secureJson from 'secure-json-parse';
 import type { Config } from '../config.ts';
 import { ApiError } from '../core/errors.ts';
 import { base62 } from '../core/ids.ts';
@@ -18,6 +17,7 @@ import { registerMetrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { sendError } from './errors.ts';
+import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
 import { ErrorEnvelope, MoneySchema } from './schemas.ts';
 import { registerV2 } from './v2/index.ts';
 import type { TypedApp } from './route-types.ts';
@@ -37,22 +37,22 @@ export interface AppDeps {
 
 export type App = TypedApp;
 
+/** A route as registered (tests walk every route of an app, admin ones included). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  bodySchema: unknown;
+}
+
+const routeTables = new WeakMap<object, RouteEntry[]>();
+
+/** Every route of an app built by buildApp, in registration order. */
+export function routesOf(app: App): RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-
-/**
- * PostgreSQL text cannot hold NUL (U+0000); refuse it at the door, naming the field, rather than
- * letting it fail deep in a query.
- */
-function refuseNul(key: string, value: unknown): unknown {
-  const texts = Array.isArray(value) ? value : [value];
-  if (texts.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
-    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
-      { field: key === '' ? 'body' : key, code: 'INVALID', message: 'must not contain the NUL character' },
-    ]);
-  }
-  return value;
-}
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
@@ -64,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // Sandbox operation ids carry their own description (~120 characters); default is 100.
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: true,
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
@@ -83,30 +83,32 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     addSharedSchema(s);
   }
 
-  // JSON is the only body type (text/plain too is refused with 415). Empty bodies are fine
-  // (actions without a body); anything else must be valid JSON.
+  // JSON is the only body type (text/plain too is refused with 415), in UTF-8 only. Empty bodies
+  // are fine (actions without a body); anything else must be valid JSON of valid text.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     try {
-      done(null, secureJson.parse(text, refuseNul, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseJsonBody(req.headers['content-type'], body as Buffer));
     } catch (e) {
-      done(e instanceof ApiError ? e : new ApiError('REQUEST_MALFORMED', 'The request body is not valid JSON'), undefined);
+      done(e as Error, undefined);
     }
   });
   app.addHook('preValidation', async (request) => {
+    refuseMalformedUrl(request.raw.url ?? '', request.query);
     for (const part of [request.params, request.query] as Record<string, unknown>[]) {
-      for (const [k, v] of Object.entries(part ?? {})) refuseNul(k, v);
+      for (const [k, v] of Object.entries(part ?? {})) refuseBadText(v, k);
     }
   });
 
   // 405 needs to know which methods a path has: mirror every route into a find-my-way router.
   const routes = FindMyWay();
+  const table: RouteEntry[] = [];
+  routeTables.set(app, table);
   app.addHook('onRoute', (r) => {
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body });
       try {
         routes.on(m, r.url, () => {});
       } catch {

@@ -12,7 +12,7 @@ class Rollback extends Error {}
 
 export async function withCtx<T>(deps: RouteDeps, request: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   const caller = callerOf(request);
-  const base = { accountId: caller.accountId, now: deps.now(), providerTimeoutMs: deps.services.providerTimeoutMs };
+  const base = { accountId: caller.accountId, now: deps.now(), providerTimeoutMs: deps.services.providerTimeoutMs, operationLeaseS: deps.services.operationLeaseS };
   if (!caller.sandbox) return fn({ ...base, ...deps.services, db: deps.db, sandbox: false });
   let result: { value: T } | undefined;
   try {

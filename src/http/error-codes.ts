@@ -8,7 +8,7 @@ export interface ErrorCodeInfo {
 }
 
 export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
-  REQUEST_MALFORMED: { status: 400, meaning: 'The body is not valid JSON.' },
+  REQUEST_MALFORMED: { status: 400, meaning: 'The body is not valid JSON or not valid UTF-8, or the URL is not validly percent-encoded UTF-8.' },
   AUTH_REQUIRED: { status: 401, meaning: 'No API key was sent. Send `Authorization: Bearer <API_KEY>`; the `?api_key=` query fallback does not exist in v2.' },
   AUTH_INVALID: { status: 401, meaning: 'The API key is unknown, malformed or revoked.' },
   AUTH_IP_NOT_ALLOWED: { status: 403, meaning: "The calling IP address is not in the key's IP allowlist." },
@@ -21,7 +21,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
   IDEMPOTENCY_KEY_CONFLICT: { status: 409, meaning: 'The Idempotency-Key was used before with a different request, or that request is still running.' },
   HOSTNAME_IN_USE: { status: 409, meaning: 'An active server already has this hostname.' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the server accepts (BODY_LIMIT_BYTES, 1 MiB by default). Not in the spec: an addition of this implementation.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'A request body must be sent as `Content-Type: application/json`.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'A request body must be sent as UTF-8 JSON: `Content-Type: application/json`, with no charset or `charset=utf-8`.' },
   VALIDATION_FAILED: { status: 422, meaning: 'One or more parameters are invalid; `errors[]` names each field.' },
   INSUFFICIENT_BALANCE: { status: 422, meaning: 'The balance is too low for the charge.' },
   QUOTA_EXCEEDED: { status: 422, meaning: 'A quota or limit would be exceeded.' },
@@ -36,5 +36,5 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected error; contact support with the request_id.' },
   NOT_IMPLEMENTED: { status: 501, meaning: 'The operation is done in the web panel, not through the API.' },
   UPSTREAM_ERROR: { status: 502, meaning: 'An upstream provider failed.' },
-  SERVICE_UNAVAILABLE: { status: 503, meaning: 'Temporarily unavailable; retry shortly.' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'Temporarily unavailable (e.g. the database is restarting); retry after the seconds in `Retry-After`.' },
 };

@@ -3,25 +3,33 @@
 // no SQL, no internals ever reach the client.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.ts';
+import { classifyDatabaseError } from '../db/failures.ts';
 import { ERROR_CODES } from './error-codes.ts';
 import { fieldErrors } from './validation.ts';
 
-// The database is down, restarting or out of connections: the client should retry, not report a bug.
-// 57014 is a statement cancelled by statement_timeout; the pool's own connect timeout has no code.
-// 40P01 (deadlock), 40001 (serialization) and 55P03 (lock_timeout) are transient contention: the
-// transaction was rolled back whole, so a retry is safe.
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300', '57014', '40P01', '40001', '55P03']);
-const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/;
+/** Seconds a client is asked to wait before retrying while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+/** … and after transient contention (a lock or statement timeout, a deadlock): retry at once. */
+export const CONTENTION_RETRY_AFTER_S = 1;
 
+/**
+ * Any error → the ApiError a client gets, or null for a bug (answered as INTERNAL_ERROR). Every
+ * adapter (v2, admin, v1) maps through here, so "the database is unavailable" is 503
+ * SERVICE_UNAVAILABLE with Retry-After everywhere (the classification is src/db/failures.ts).
+ */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
-  const code = (err as { code?: unknown }).code;
-  // Text PostgreSQL cannot store (a NUL that slipped past the door, invalid UTF-8): bad input.
-  if (code === '22021' || code === '22P05') {
-    return new ApiError('VALIDATION_FAILED', 'A parameter contains characters that cannot be stored');
-  }
-  if ((typeof code === 'string' && UNAVAILABLE.has(code)) || (err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message))) {
-    return new ApiError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly');
+  if (typeof err !== 'object' || err === null) return null;
+  switch (classifyDatabaseError(err)) {
+    case 'unavailable':
+      return new ApiError('SERVICE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly', [], { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) });
+    case 'contention':
+      return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', [], { 'Retry-After': String(CONTENTION_RETRY_AFTER_S) });
+    case 'bad_text':
+      // Text PostgreSQL cannot store that slipped past the door: bad input, not a bug.
+      return new ApiError('VALIDATION_FAILED', 'A parameter contains characters that cannot be stored');
+    case null:
+      break;
   }
   const e = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(e.validation)) {
@@ -52,13 +60,28 @@ export function errorBody(publicUrl: string, requestId: string, err: ApiError) {
   };
 }
 
+/** An outage answers many requests at once: one log line per this interval says so, with a count. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+let outage = { loggedAt: 0, since: 0 };
+
+function noteUnavailable(err: unknown, request: FastifyRequest): void {
+  const now = Date.now();
+  outage.since++;
+  if (now - outage.loggedAt < OUTAGE_LOG_INTERVAL_MS) return;
+  request.log.warn({ err, answered_503: outage.since }, 'database unavailable; answering 503');
+  outage = { loggedAt: now, since: 0 };
+}
+
 export function sendError(publicUrl: string, err: unknown, request: FastifyRequest, reply: FastifyReply) {
   let api = toApiError(err);
   if (!api) {
     request.log.error({ err }, 'unhandled error');
     api = new ApiError('INTERNAL_ERROR', 'An unexpected error occurred; contact support with the request_id');
+  } else if (api !== err && api.code === 'SERVICE_UNAVAILABLE') {
+    noteUnavailable(err, request);
   }
   for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
+  if (api.code === 'SERVICE_UNAVAILABLE' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
   return reply
     .code(ERROR_CODES[api.code].status)
     .type('application/json; charset=utf-8')

@@ -32,10 +32,9 @@ export function createJobQueue(db: Db, settings: JobSettings): JobQueue {
   // Never started: used only to build and send jobs through the caller's transaction.
   const boss = new PgBoss({ db: executorOf(db), schema: JOB_SCHEMA, supervise: false, schedule: false, migrate: false });
   return {
-    async enqueueOperation(trx, operationId, options) {
+    async enqueueOperation(trx, operationId) {
       await boss.send(OPERATIONS_QUEUE, { operation_id: operationId }, {
         db: executorOf(trx),
-        ...(options?.startAfterS ? { startAfter: options.startAfterS } : {}),
         retryLimit: settings.retryLimit,
         retryDelay: settings.retryDelayS,
         retryBackoff: true,

@@ -2,16 +2,25 @@
 // again the operations of workers that died (their lease lapsed), and cleans expired idempotency
 // keys. Any number of workers may run against one database; pg-boss hands each job to one of them
 // (SKIP LOCKED).
+//
+// A database fault never ends it. pg-boss 10's own work() loop settles each job with a complete()
+// or fail() whose promise nobody awaits, so a database that drops at that moment is an unhandled
+// rejection; the loops here fetch, run and settle jobs themselves, with every promise handled.
+// While the database is unavailable the worker pauses at a gate (db-gate.ts) that probes with
+// backoff, and resumes by itself. An operation cut off by an outage runs again once the database
+// is back, without spending one of its retries: the outage is not the operation's fault.
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { executeOperation, failOperation } from '../core/operations/execute.ts';
 import type { Db } from '../core/types.ts';
+import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
 import { findOperation } from '../db/queries/operations.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
+import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
 
@@ -31,72 +40,197 @@ interface OperationJob {
   operation_id: string;
 }
 
+type Job<T> = PgBoss.JobWithMetadata<T>;
+
+/** How long an idle slot waits before asking the queue again. */
+const POLL_MS = { operations: 500, deadLetters: 2_000, maintenance: 5_000 };
+/** The maintenance job runs at most once per this many seconds, whatever the number of workers. */
+const MAINTENANCE_EVERY_S = 3_600;
+
+/** How often a worker looks for lost operations: well within the lease, so recovery takes about one lease. */
+export function sweepIntervalS(config: Pick<Config, 'jobMaintenanceS' | 'operationLeaseS'>): number {
+  return Math.max(1, Math.min(config.jobMaintenanceS, Math.floor(config.operationLeaseS / 3)));
+}
+
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const { db, logger } = deps;
+  let stopping = false;
+  const gate = createDbGate({ probe: () => ping(db), logger });
+  const plain = executorOf(db);
+  // Every queue statement passes here, so a failure pg-boss swallows (its fetch does) still pauses us.
+  const watched = {
+    async executeSql(text: string, values?: unknown[]) {
+      try {
+        return await plain.executeSql(text, values);
+      } catch (e) {
+        gate.noteFailure(e);
+        throw e;
+      }
+    },
+  };
   const boss = new PgBoss({
-    db: executorOf(db),
+    db: watched,
     schema: JOB_SCHEMA,
     migrate: false,
     supervise: true,
-    schedule: true,
+    // No cron: its internal loop has the unawaited settle of work(); maintenance is a throttled send.
+    schedule: false,
     maintenanceIntervalSeconds: deps.config.jobMaintenanceS,
   } as PgBoss.ConstructorOptions);
-  boss.on('error', (err) => logger.error({ err, component: 'worker' }, 'job queue error'));
+  boss.on('error', (err) => {
+    if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'job queue error');
+  });
   await boss.start();
+  // Databases set up by earlier versions hold an hourly cron entry nothing reads any more.
+  await boss.unschedule(MAINTENANCE_QUEUE).catch(() => undefined);
+
+  // Pauses that stop() cuts short.
+  const naps = new Set<() => void>();
+  const nap = (ms: number) => new Promise<void>((resolve) => {
+    const done = () => { clearTimeout(timer); naps.delete(done); resolve(); };
+    const timer = setTimeout(done, ms);
+    naps.add(done);
+  });
+
+  /** Runs `fn` until it succeeds, waiting out database outages; other failures are logged. Never rejects. */
+  const settle = async (what: string, fn: () => Promise<unknown>): Promise<boolean> => {
+    for (;;) {
+      try {
+        await fn();
+        return true;
+      } catch (err) {
+        if (gate.noteFailure(err) && !stopping) {
+          await gate.ready();
+          continue;
+        }
+        // Stopping during an outage: the job stays active and comes back after JOB_TIMEOUT_S, or
+        // sooner through the operation's lease.
+        if (!stopping) logger.error({ err, component: 'worker' }, `${what} failed`);
+        return false;
+      }
+    }
+  };
+
+  const fetch = async <T>(queue: string, batchSize: number): Promise<Job<T>[]> => {
+    try {
+      return await boss.fetch<T>(queue, { batchSize, includeMetadata: true });
+    } catch (err) {
+      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker', queue }, 'fetching jobs failed');
+      return [];
+    }
+  };
+
+  /** One slot: fetch, run, settle, and straight on to the next job while there is one. */
+  const loop = async <T>(queue: string, batchSize: number, pollMs: number, handle: (jobs: Job<T>[]) => Promise<void>) => {
+    while (!stopping) {
+      await gate.ready();
+      if (stopping) break;
+      const jobs = await fetch<T>(queue, batchSize);
+      if (jobs.length === 0) {
+        await nap(pollMs);
+        continue;
+      }
+      await handle(jobs).catch((err: unknown) => logger.error({ err, component: 'worker', queue }, 'job handler failed'));
+    }
+  };
 
   const execDeps = { db, compute: deps.compute, leaseS: deps.config.operationLeaseS };
-  const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
-  // One subscription per slot; each asks for the next job as soon as it finishes one, so a busy
-  // queue does not wait for the polling interval.
-  for (let slot = 0; slot < deps.config.workerConcurrency; slot++) {
-    const workerId: string = await boss.work<OperationJob>(OPERATIONS_QUEUE, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (!job) return;
-      const last = job.retryCount >= job.retryLimit;
+  const runOperation = async (job: Job<OperationJob>) => {
+    const id = job.data.operation_id;
+    const last = job.retryCount >= job.retryLimit;
+    for (;;) {
       try {
-        await executeOperation(execDeps, job.data.operation_id, last);
+        await executeOperation(execDeps, id, last);
+        await settle('completing an operation job', () => boss.complete(OPERATIONS_QUEUE, job.id));
+        return;
       } catch (err) {
-        logger.warn({ err, operation_id: job.data.operation_id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
-        throw err;
-      } finally {
-        setImmediate(() => boss.notifyWorker(workerId));
+        if (gate.noteFailure(err)) {
+          // Stopping now: the lease lapses and another worker runs it again.
+          if (!stopping) await gate.ready();
+          if (stopping) return;
+          continue;
+        }
+        logger.warn({ err, operation_id: id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
+        await settle('failing an operation job', () => boss.fail(OPERATIONS_QUEUE, job.id, err as object));
+        return;
       }
-    });
+    }
+  };
+
+  // The queue's own backstop (JOB_TIMEOUT_S) also frees the slot: the job is expired and retried
+  // by pg-boss; the stuck run carries on harmlessly in the background (its promise is handled).
+  const withinTimeout = async (work: Promise<void>, what: string) => {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), deps.config.jobTimeoutS * 1000); });
+    const outcome = await Promise.race([work, expired]);
+    clearTimeout(timer);
+    if (outcome === 'expired') logger.error({ component: 'worker', job: what }, 'a job ran past JOB_TIMEOUT_S; its slot is freed and the queue retries it');
+  };
+
+  const loops: Promise<void>[] = [];
+  for (let slot = 0; slot < deps.config.workerConcurrency; slot++) {
+    loops.push(loop<OperationJob>(OPERATIONS_QUEUE, 1, POLL_MS.operations, ([job]) => withinTimeout(runOperation(job!), job!.id)));
   }
 
   // A job lands here when its retries are spent, including when workers died mid-run.
-  await boss.work<OperationJob>(OPERATIONS_FAILED_QUEUE, { batchSize: 10, pollingIntervalSeconds: 2 }, async (jobs) => {
+  loops.push(loop<OperationJob>(OPERATIONS_FAILED_QUEUE, 10, POLL_MS.deadLetters, async (jobs) => {
     for (const job of jobs) {
-      const op = await findOperation(db, job.data.operation_id);
-      const reason = op?.last_error
-        ? `Gave up after ${op.attempts} attempts: ${op.last_error}`
-        : 'The operation did not finish in time and its retries ran out';
-      await failOperation(execDeps, job.data.operation_id, reason);
+      const id = job.data.operation_id;
+      const failed = await settle('failing an operation whose retries ran out', async () => {
+        const op = await findOperation(db, id);
+        const reason = op?.last_error
+          ? `Gave up after ${op.attempts} attempts: ${op.last_error}`
+          : 'The operation did not finish in time and its retries ran out';
+        await failOperation(execDeps, id, reason);
+      });
+      await settle('settling a dead-letter job', () => (failed ? boss.complete(OPERATIONS_FAILED_QUEUE, job.id) : boss.fail(OPERATIONS_FAILED_QUEUE, job.id)));
     }
-  });
+  }));
 
-  await boss.schedule(MAINTENANCE_QUEUE, '17 * * * *');
-  await boss.work(MAINTENANCE_QUEUE, async () => {
-    const removed = await deleteExpiredIdempotencyKeys(db);
-    logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
-  });
+  loops.push(loop(MAINTENANCE_QUEUE, 1, POLL_MS.maintenance, async ([job]) => {
+    const ok = await settle('removing expired idempotency keys', async () => {
+      const removed = await deleteExpiredIdempotencyKeys(db);
+      logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
+    });
+    await settle('settling the maintenance job', () => (ok ? boss.complete(MAINTENANCE_QUEUE, job!.id) : boss.fail(MAINTENANCE_QUEUE, job!.id)));
+  }));
+
+  // One maintenance job per hour across all workers (a throttled send is unique per time slot).
+  const planMaintenance = async () => {
+    if (!gate.open) return;
+    await boss.sendThrottled(MAINTENANCE_QUEUE, {}, {}, MAINTENANCE_EVERY_S, 'idempotency-cleanup').catch((err: unknown) => {
+      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'planning maintenance failed');
+    });
+  };
+  await planMaintenance();
+  const planner = setInterval(() => void planMaintenance(), deps.config.jobMaintenanceS * 1000);
 
   // Every worker looks; the lease update is atomic, so each lost operation is queued once.
+  const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   const sweep = setInterval(() => {
-    requeueAbandonedOperations(db, jobs).then(
-      (ids) => { if (ids.length) logger.warn({ operations: ids, component: 'worker' }, 'operations of a lost worker queued again'); },
-      (err) => logger.error({ err, component: 'worker' }, 'looking for lost operations failed'),
+    if (!gate.open) return;
+    requeueAbandonedOperations(db, jobs, deps.config.operationLeaseS).then(
+      (ids) => { if (ids.length) logger.warn({ operations: ids, component: 'worker' }, 'lost operations queued again (a worker or request stopped, or a fetch was lost)'); },
+      (err: unknown) => { if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'looking for lost operations failed'); },
     );
-  }, deps.config.jobMaintenanceS * 1000);
+  }, sweepIntervalS(deps.config) * 1000);
 
   const notifications = startNotificationSender(db, logger, deps.config);
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
+      stopping = true;
       clearInterval(sweep);
       await notifications?.stop();
-      // Waits for running jobs to finish (up to 30 s) so a graceful stop loses nothing.
-      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      clearInterval(planner);
+      for (const wake of [...naps]) wake();
+      gate.close();
+      // Running jobs finish (up to 30 s) so a graceful stop loses nothing.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(loops), new Promise((resolve) => { timer = setTimeout(resolve, 30_000); })]);
+      clearTimeout(timer);
+      await boss.stop({ graceful: true, wait: true, timeout: 1_000, close: false });
     },
   };
 }

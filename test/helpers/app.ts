@@ -8,9 +8,9 @@ import { type Database, connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
-import { createRateLimiter, type RateLimiter } from '../../src/http/rate-limit.ts';
+import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
-import { computeFor, servicesFor } from '../../src/runtime.ts';
+import { computeFor, rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 
 export interface TestApp {
   app: App;
@@ -70,12 +70,15 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     ...overrides,
   };
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
-  const prefix = `hct:${randomBytes(6).toString('hex')}`;
+  // Each file its own budgets in a shared Redis, unless the test picks a prefix (RATE_LIMIT_PREFIX).
+  config.rateLimitPrefix = overrides.rateLimitPrefix ?? `hct:${randomBytes(6).toString('hex')}`;
   const limiters: RateLimiter[] = [];
   const apps: App[] = [];
   const make = async (cfg: Config) => {
-    const rateLimiter = createRateLimiter({ max: cfg.rateLimitMax, windowS: cfg.rateLimitWindowS, redisUrl: cfg.redisUrl, prefix });
+    const rateLimiter = rateLimiterFor(cfg);
     limiters.push(rateLimiter);
+    // A shared budget is shared only once Redis is connected (before, each app limits on its own).
+    if (cfg.redisUrl) await rateLimiter.ready(1_000);
     const logger = createLogger(cfg.logLevel, sink);
     const app = await buildApp({ config: cfg, db: database.db, rateLimiter, adminToken, logger, services: servicesFor(cfg, database.db) });
     apps.push(app);

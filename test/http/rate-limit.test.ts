@@ -1,7 +1,11 @@
 // Request budgets: per key once authenticated, per IP before; headers on every response; 429
 // with Retry-After; one budget across API processes when they share Redis.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { rateLimiterFor } from '../../src/runtime.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -84,6 +88,111 @@ describe('shared through Redis (REDIS_URL)', { skip: process.env.REDIS_URL ? fal
     assert.deepEqual(codes, [200, 200, 200, 200, 429, 429]);
     const last = await call(second, 'GET', '/v2/account', { key: c.key });
     assert.equal(last.headers['ratelimit-remaining'], '0');
+  });
+});
+
+describe('RATE_LIMIT_PREFIX: installations sharing one Redis keep their own budgets', () => {
+  test('the default is derived from the database name', () => {
+    assert.equal(loadConfig({}).rateLimitPrefix, 'hostcloud:rl:hostcloud', 'embedded: its database is "hostcloud"');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://app:secret@db.internal:5432/shop_prod' }).rateLimitPrefix, 'hostcloud:rl:shop_prod');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://app@db/' }).rateLimitPrefix, 'hostcloud:rl:app', 'no database: libpq uses the user name');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/a', RATE_LIMIT_PREFIX: 'edge:eu' }).rateLimitPrefix, 'edge:eu');
+    for (const bad of ['has space', 'x'.repeat(201)]) assert.throws(() => loadConfig({ RATE_LIMIT_PREFIX: bad }), ConfigError);
+  });
+
+  test('in-process: rateLimiterFor(config) limits with the configured budget', async () => {
+    const limiter = rateLimiterFor(loadConfig({ RATE_LIMIT_MAX: '2', RATE_LIMIT_PREFIX: 'hct:unit' }));
+    try {
+      const d = [await limiter.consume('ip:a'), await limiter.consume('ip:a'), await limiter.consume('ip:a')];
+      assert.deepEqual(d.map((x) => x.allowed), [true, true, false]);
+      assert.equal((await limiter.consume('ip:b')).allowed, true, 'another key, another budget');
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  test('through Redis: two installations (prefixes) on one Redis do not share per-IP budgets; one installation does', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
+    const run = randomBytes(4).toString('hex');
+    const t = await startApp({ rateLimitMax: 2, rateLimitWindowS: 60, redisUrl: process.env.REDIS_URL, rateLimitPrefix: `hct:${run}:shop-a` });
+    const sameInstallation = await t.sibling();
+    const otherInstallation = await t.sibling({ rateLimitPrefix: `hct:${run}:shop-b` });
+    const ip = '198.51.100.77';
+    const codes = async (app: typeof t.app, n: number) => {
+      const out = [];
+      for (let i = 0; i < n; i++) out.push((await call(app, 'GET', '/v2/account', { ip })).statusCode);
+      return out;
+    };
+    assert.deepEqual([...(await codes(t.app, 1)), ...(await codes(sameInstallation, 2))], [401, 401, 429], 'one installation: one budget');
+    assert.deepEqual(await codes(otherInstallation, 3), [401, 401, 429], 'the other installation: a budget of its own');
+    const redis = new Redis(process.env.REDIS_URL!);
+    try {
+      assert.ok((await redis.keys(`hct:${run}:shop-a*`)).length > 0, 'budgets are stored under the prefix');
+      assert.ok((await redis.keys(`hct:${run}:shop-b*`)).length > 0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+/** A redis-server of this test's own (never the shared one, which must not be stopped); null if the machine has none. */
+async function ownRedis(port?: number): Promise<{ url: string; port: number; stop(): Promise<void> } | null> {
+  const { spawnSync, spawn } = await import('node:child_process');
+  if (spawnSync('redis-server', ['--version']).status !== 0) return null;
+  const { freePort } = await import('../../src/db/embedded.ts');
+  const p = port ?? await freePort();
+  const child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${p}`;
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 50 });
+  probe.on('error', () => {});
+  await probe.connect().catch(() => undefined);
+  for (let i = 0; probe.status !== 'ready'; i++) {
+    assert.ok(i < 100, 'redis-server started');
+    await sleep(50);
+  }
+  probe.disconnect();
+  return {
+    url,
+    port: p,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    }),
+  };
+}
+
+describe('Redis faults', () => {
+  test('Redis dies mid-run: every request is still answered (per-process limits), never a 500; when it returns, budgets are shared again', async (t0) => {
+    const first = await ownRedis();
+    if (!first) return t0.skip('no redis-server on this machine');
+    const servers = [first];
+    try {
+      const prefix = `hct:${randomBytes(4).toString('hex')}`;
+      const t = await startApp({ rateLimitMax: 1000, rateLimitWindowS: 60, redisUrl: first.url, rateLimitPrefix: prefix });
+      const c = await createCustomer(t);
+      assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).headers['ratelimit-remaining'], '999');
+      await first.stop();
+      const during = [];
+      for (let i = 0; i < 20; i++) during.push((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode);
+      assert.deepEqual([...new Set(during)], [200], 'the in-process limiter answers while Redis is gone');
+
+      // Back on the same port: the client reconnects by itself and budgets move back to Redis.
+      servers.push((await ownRedis(first.port))!);
+      const check = new Redis(first.url);
+      check.on('error', () => {});
+      try {
+        for (let i = 0; ; i++) {
+          assert.equal((await call(t.app, 'GET', '/v2/account', { key: c.key })).statusCode, 200);
+          if ((await check.keys(`${prefix}*`)).length > 0) break;
+          assert.ok(i < 200, 'budgets are kept in Redis again once it is back');
+          await sleep(50);
+        }
+      } finally {
+        check.disconnect();
+      }
+    } finally {
+      for (const r of servers) await r.stop();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-// The worker's maintenance job: scheduled hourly, it removes idempotency records past their 24 h.
+// The worker's maintenance job: queued once an hour (whatever the number of workers), it removes
+// idempotency records past their 24 h.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
@@ -8,7 +9,7 @@ import { MAINTENANCE_QUEUE, executorOf } from '../../src/jobs/queue.ts';
 import { call, createCustomer, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 
-test('the maintenance job is scheduled and deletes expired idempotency records, keeping live ones', async () => {
+test('the maintenance job is planned once per hour and deletes expired idempotency records, keeping live ones', async () => {
   const t = await startApp({ worker: 'embedded' });
   const c = await createCustomer(t, { deposit: '20.00' });
   const [old, fresh] = [randomUUID(), randomUUID()];
@@ -18,8 +19,12 @@ test('the maintenance job is scheduled and deletes expired idempotency records, 
   }
   await t.database.db.updateTable('idempotency_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('key', '=', old).execute();
 
-  const schedules = await t.database.db.selectFrom(`${JOB_SCHEMA}.schedule` as never).select('name' as never).execute() as { name: string }[];
-  assert.ok(schedules.some((s) => s.name === MAINTENANCE_QUEUE), 'scheduled by the worker');
+  // A second worker plans the same hour's job: still one (a throttled send is unique per hour).
+  await t.sibling();
+  const planned = await t.database.db.selectFrom(`${JOB_SCHEMA}.job` as never).select(['singleton_key', 'singleton_on'] as never)
+    .where('name' as never, '=', MAINTENANCE_QUEUE as never).execute() as { singleton_key: string; singleton_on: Date }[];
+  assert.equal(planned.length, 1, 'one maintenance job per hour');
+  assert.equal(planned[0]!.singleton_key, 'idempotency-cleanup');
 
   // Run it now rather than at the next hour.
   const boss = new PgBoss({ db: executorOf(t.database.db), schema: JOB_SCHEMA, supervise: false, schedule: false, migrate: false });

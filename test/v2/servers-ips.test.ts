@@ -9,6 +9,7 @@ import { requestFingerprint } from '../../src/core/idempotency/service.ts';
 import { executeOperation } from '../../src/core/operations/execute.ts';
 import { addIpOnce } from '../../src/core/servers/ip-purchase.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { connect } from '../../src/db/connection.ts';
 import { computeFor } from '../../src/runtime.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer, createServer } from '../helpers/servers.ts';
@@ -230,14 +231,16 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
 
   /**
    * A keyed purchase whose request dies after tx1: the platform leases the address (or not, when
-   * it refuses) but the answer never comes back, so tx2 never runs.
+   * it refuses) but the answer never comes back, so tx2 never runs; the request's own database
+   * connections are gone with it (closed), so its lease is no longer renewed.
    */
-  async function abandonedPurchase(serverId: string, key: string): Promise<{ opId: string; startAfterS?: number; leased: Promise<string> }> {
-    const queued: { opId: string; startAfterS?: number }[] = [];
+  async function abandonedPurchase(serverId: string, key: string, leaseS = 30): Promise<{ opId: string; queued: string[]; leased: Promise<string>; abandonedAt: number }> {
+    const queued: string[] = [];
     const real = compute();
+    const dying = connect(t.databaseUrl);
     let leased!: (address: string) => void;
     const ctx: Ctx = {
-      db: t.database.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000,
+      db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS,
       compute: {
         async attachIp(ref, version, token) {
           // Whatever the platform answers, the request is gone before it can act on it.
@@ -245,19 +248,22 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
           return new Promise(() => {});
         },
       } as ComputeProvider,
-      jobs: { async enqueueOperation(_trx, opId, o) { queued.push({ opId, ...o }); } },
+      jobs: { async enqueueOperation(_trx, opId) { queued.push(opId); } },
     };
     const result = new Promise<string>((resolve) => { leased = resolve; });
     void addIpOnce(ctx, serverId, 4, key, requestFingerprint('POST', url(serverId), { version: 4 })).catch(() => {});
     for (let i = 0; ; i++) {
       const [op] = await attachOps(serverId);
-      if (op) return { opId: op.id, startAfterS: queued[0]?.startAfterS, leased: result };
+      if (op) {
+        await dying.close();
+        return { opId: op.id, queued, leased: result, abandonedAt: Date.now() };
+      }
       assert.ok(i < 200, 'the first transaction commits');
       await new Promise((r) => setTimeout(r, 10));
     }
   }
 
-  test('normal path: tx2 completes the operation; its delayed job then finds nothing to do', async () => {
+  test('normal path: tx2 completes the operation under the request\'s lease; nothing is queued, and a late run finds nothing to do', async () => {
     const s = await activeServer(t, c);
     const before = await balanceCents(t, c);
     const headers = { 'idempotency-key': randomUUID() };
@@ -265,9 +271,10 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
     assert.equal(res.statusCode, 201, res.body);
     const [op] = await attachOps(s.id);
     assert.equal(op!.status, 'completed');
+    assert.equal(op!.lease_until, null);
     assert.deepEqual([op!.resource_type, op!.resource_id], ['server_ip', String(op!.params.row_id)]);
-    const job = await sql<{ delay: number }>`SELECT extract(epoch FROM start_after - created_on)::int AS delay FROM pgboss.job WHERE data->>'operation_id' = ${op!.id}`.execute(t.database.db);
-    assert.ok(job.rows[0]!.delay >= 590, `delayed by ${job.rows[0]!.delay} s`);
+    const job = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operation_id' = ${op!.id}`.execute(t.database.db);
+    assert.equal(job.rows[0]!.n, 0);
     await runJob(op!.id);
     assert.equal(await balanceCents(t, c), before - prorated(s, 300), 'charged once');
     assert.equal((await detail(s.id)).billing.amount, '8.00');
@@ -283,9 +290,9 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
     const before = await balanceCents(t, c);
     const key = randomUUID();
     const job = await abandonedPurchase(s.id, key);
-    assert.equal(job.startAfterS, 600);
+    assert.deepEqual(job.queued, [], 'no delayed job: the lease is the safety net');
     const leased = await job.leased;
-    assert.equal((await attachOps(s.id))[0]!.status, 'queued', 'left for the job to finish');
+    assert.equal((await attachOps(s.id))[0]!.status, 'running', 'held under the dead request\'s lease');
     // Paid for and billed, not shown yet; other actions on the server are not held up.
     assert.equal(await balanceCents(t, c), before - prorated(s, 300));
     assert.equal((await pendingRows(s.id)).length, 1);
@@ -309,6 +316,30 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
     await assertLedgerExact(t, c);
   });
 
+  test('a request that died between its transactions is recovered by the running worker within about OPERATION_LEASE_S; its key then replays', async () => {
+    const s = await activeServer(t, c);
+    const before = await balanceCents(t, c);
+    const key = randomUUID();
+    const job = await abandonedPurchase(s.id, key, 3);
+    const leased = await job.leased;
+    for (;;) {
+      const [op] = await attachOps(s.id);
+      if (op!.status === 'completed' || op!.status === 'failed') break;
+      assert.ok(Date.now() - job.abandonedAt < 15_000, `still ${op!.status} after 15 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const recoveredS = (Date.now() - job.abandonedAt) / 1000;
+    assert.equal((await attachOps(s.id))[0]!.status, 'completed');
+    assert.ok(recoveredS >= 2 && recoveredS < 10, `recovered after ${recoveredS} s`);
+    process.stdout.write(`# IP purchase recovery: ${recoveredS.toFixed(1)} s after the request died (OPERATION_LEASE_S=3)\n`);
+    const replay = await add(s.id, { version: 4 }, c.key, { 'idempotency-key': key });
+    assert.equal(replay.statusCode, 201, replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(json(replay).data.address, leased);
+    assert.equal(await balanceCents(t, c), before - prorated(s, 300), 'charged once');
+    await assertLedgerExact(t, c);
+  });
+
   test('a request that died and a platform that refuses: the job refunds, releases, restores the price and frees the key', async () => {
     const s = await activeServer(t, c);
     const before = await balanceCents(t, c);
@@ -316,7 +347,7 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
     const job = await withFault(t, 'capacity_unavailable', ['attachIp'], async () => {
       const j = await abandonedPurchase(s.id, key);
       await new Promise((r) => setTimeout(r, 100));
-      assert.equal((await attachOps(s.id))[0]!.status, 'queued', 'left for the job to finish');
+      assert.equal((await attachOps(s.id))[0]!.status, 'running', 'held under the dead request\'s lease');
       assert.equal((await detail(s.id)).billing.amount, '8.00');
       await runJob(j.opId);
       return j;

@@ -9,6 +9,7 @@ import { formatCents, prorateChange } from '../../src/core/money.ts';
 import { executeOperation } from '../../src/core/operations/execute.ts';
 import { upgradeServer } from '../../src/core/servers/upgrade.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { connect } from '../../src/db/connection.ts';
 import { computeFor } from '../../src/runtime.ts';
 import { cycleHours } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
@@ -61,11 +62,13 @@ test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the 
   await assertLedger(t, c.accountId);
   const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
   assert.deepEqual(live.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 }, 'the machine itself was resized');
-  const op = await t.database.db.selectFrom('operations').select(['id', 'status']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
+  const op = await t.database.db.selectFrom('operations').select(['id', 'status', 'lease_until']).where('resource_id', '=', s.id).where('type', '=', 'server.upgrade').executeTakeFirstOrThrow();
   assert.equal(op.status, 'completed');
-  // The safety-net job waits ten minutes, and then finds nothing to do.
-  const job = await sql<{ delay: number }>`SELECT extract(epoch FROM start_after - created_on)::int AS delay FROM pgboss.job WHERE data->>'operation_id' = ${op.id}`.execute(t.database.db);
-  assert.ok(job.rows[0]!.delay >= 590, `delayed by ${job.rows[0]!.delay} s`);
+  assert.equal(op.lease_until, null, 'the request\'s lease ended with it');
+  // Nothing was queued: the worker only steps in if the request's lease lapses.
+  const job = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operation_id' = ${op.id}`.execute(t.database.db);
+  assert.equal(job.rows[0]!.n, 0);
+  // A late run (a sweep that raced the request) finds nothing to do.
   const balance = await balanceCents(t, c.accountId);
   await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, op.id, true);
   assert.equal(await balanceCents(t, c.accountId), balance);
@@ -73,30 +76,41 @@ test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the 
   assert.equal((await action(t, c.key, s.id, 'reboot')).statusCode, 202);
 });
 
-/** Upgrades as a request that dies after its first transaction (the platform never answers it). */
-async function abandonedUpgrade(serverId: string): Promise<{ opId: string; startAfterS?: number }> {
-  const queued: { opId: string; startAfterS?: number }[] = [];
+/**
+ * Upgrades as a request that dies after its first transaction: the platform never answers, and
+ * the request's own database connections are gone (closed), so its lease is no longer renewed.
+ */
+async function abandonedUpgrade(serverId: string, leaseS = 30): Promise<{ opId: string; queued: string[]; abandonedAt: number }> {
+  const queued: string[] = [];
+  const dying = connect(t.databaseUrl);
   const ctx: Ctx = {
-    db: t.database.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000,
+    db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS,
     compute: { resize: () => new Promise<void>(() => {}) } as unknown as ComputeProvider,
-    jobs: { async enqueueOperation(_trx, opId, o) { queued.push({ opId, ...o }); } },
+    jobs: { async enqueueOperation(_trx, opId) { queued.push(opId); } },
   };
-  void upgradeServer(ctx, serverId, CLOUD_M);
-  // The operation row commits with the first transaction (and so does the queued job).
+  void upgradeServer(ctx, serverId, CLOUD_M).catch(() => {});
+  // The operation row commits with the first transaction.
   for (let i = 0; ; i++) {
     const op = await t.database.db.selectFrom('operations').select('id').where('resource_id', '=', serverId).where('type', '=', 'server.upgrade').executeTakeFirst();
-    if (op) return { opId: op.id, startAfterS: queued[0]?.startAfterS };
+    if (op) {
+      await dying.close();
+      return { opId: op.id, queued, abandonedAt: Date.now() };
+    }
     assert.ok(i < 200, 'the first transaction commits');
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
-test('a request that died mid-upgrade: the delayed job finishes the upgrade at the platform', async () => {
+test('a request that died mid-upgrade: its operation runs under the request\'s lease, nothing queued; a run finishes the upgrade at the platform', async () => {
   const s = await activeServer(t, c);
   const before = await balanceCents(t, c.accountId);
   const want = await expectedCharge(s.id, 1000);
   const job = await abandonedUpgrade(s.id);
-  assert.equal(job.startAfterS, 600);
+  assert.deepEqual(job.queued, [], 'no delayed job: the lease is the safety net');
+  const held = await t.database.db.selectFrom('operations').select(['status', 'lease_until']).where('id', '=', job.opId).executeTakeFirstOrThrow();
+  assert.equal(held.status, 'running');
+  const leftS = (held.lease_until!.getTime() - Date.now()) / 1000;
+  assert.ok(leftS > 20 && leftS <= 30, `leased for OPERATION_LEASE_S (${leftS} s left)`);
   assertError(await action(t, c.key, s.id, 'reboot'), 409, 'STATE_CONFLICT', undefined);
   await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, job.opId, true);
   const op = json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data;
@@ -106,6 +120,30 @@ test('a request that died mid-upgrade: the delayed job finishes the upgrade at t
   assert.deepEqual(live.plan, { id: CLOUD_M, name: 'Cloud M' });
   assert.equal(await balanceCents(t, c.accountId), before - want.cents);
   await assertLedger(t, c.accountId);
+});
+
+test('a request that died mid-upgrade is recovered by the running worker within about OPERATION_LEASE_S, not ten minutes', async () => {
+  const s = await activeServer(t, c);
+  const before = await balanceCents(t, c.accountId);
+  const want = await expectedCharge(s.id, 1000);
+  const job = await abandonedUpgrade(s.id, 3);
+  let op: Json;
+  for (;;) {
+    op = json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data;
+    if (op.status === 'completed' || op.status === 'failed') break;
+    assert.ok(Date.now() - job.abandonedAt < 15_000, `still ${op.status} after 15 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const recoveredS = (Date.now() - job.abandonedAt) / 1000;
+  assert.equal(op.status, 'completed', op.detail);
+  // The lease (3 s) plus at most one sweep (every second here) and the run itself.
+  assert.ok(recoveredS >= 2 && recoveredS < 10, `recovered after ${recoveredS} s`);
+  process.stdout.write(`# upgrade recovery: ${recoveredS.toFixed(1)} s after the request died (OPERATION_LEASE_S=3)\n`);
+  const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
+  assert.deepEqual(live.specs, { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 });
+  assert.equal(await balanceCents(t, c.accountId), before - want.cents, 'charged once');
+  await assertLedger(t, c.accountId);
+  assert.equal((await action(t, c.key, s.id, 'reboot')).statusCode, 202, 'the server is free again');
 });
 
 test('a request that died mid-upgrade and a platform that refuses: the job refunds and puts the server back', async () => {

@@ -1,11 +1,12 @@
 // Runs one operation for the worker. The job queue delivers at least once, so this must be safe
 // to run twice: claiming refuses finished operations, finishing happens under a row lock and
 // only once, and runners pass stable tokens to the provider.
-import { claimOperation, finishOperation, lockOperation, noteOperationError, renewLease, setOperationProgress } from '../../db/queries/operations.ts';
+import { claimOperation, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
 import type { Db } from '../types.ts';
+import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerFor } from './registry.ts';
 
 export interface ExecuteDeps {
@@ -32,15 +33,15 @@ export function describeFailure(e: unknown): string {
  */
 export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean): Promise<void> {
   const now = deps.now ?? (() => new Date());
-  const leaseS = deps.leaseS ?? 30;
+  const leaseS = deps.leaseS ?? DEFAULT_LEASE_S;
   const op = await claimOperation(deps.db, id, leaseS);
   if (!op) return;
   // Renewed well before it lapses, so only a dead (or frozen) worker lets it pass.
-  const heartbeat = setInterval(() => void renewLease(deps.db, id, leaseS).catch(() => undefined), (leaseS * 1000) / 3);
+  const lease = holdLease(deps.db, id, leaseS);
   try {
     await runClaimed(deps, op, lastAttempt, now);
   } finally {
-    clearInterval(heartbeat);
+    lease.release();
   }
 }
 

@@ -23,6 +23,12 @@ export interface StartOperation {
    * finishOperation (the row still stops a concurrent action on the resource). Default true.
    */
   enqueue?: boolean;
+  /**
+   * With enqueue false: the caller holds the operation's lease (holdLease) while it works, and
+   * the row starts `running` under it. Should the caller's process die, the lease lapses and the
+   * worker runs the operation's runner instead, within about one lease.
+   */
+  leaseS?: number;
 }
 
 /** Records a queued operation and enqueues its job, in `trx` (the caller's transaction). */
@@ -40,7 +46,7 @@ export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): 
       resource_id: start.resourceId,
       params: start.params ?? {},
       detail: start.detail ?? 'Queued',
-    });
+    }, start.enqueue === false ? start.leaseS : undefined);
   } catch (e) {
     if (pgCode(e) === '23505' && pgConstraint(e) === 'operations_one_active_per_resource') {
       throw new ApiError('STATE_CONFLICT', `Another operation is still running on ${start.resourceId}; wait for it to finish`);

@@ -1,6 +1,6 @@
-// server.ip_attach, as the worker sees it: the safety net behind POST /servers/{id}/ips (ips.ts).
-// The request queues it to start only after RECOVERY_AFTER_S and normally finishes it in its own
-// tx2, so the job finds nothing to do. If the request died between its transactions, the job
+// server.ip_attach, as the worker sees it: the recovery behind POST /servers/{id}/ips (ips.ts).
+// The request holds the operation's lease and finishes it in its own tx2; nothing is queued. If
+// the request died between its transactions, the lease lapses, the worker's sweep queues it and the job
 // attaches with the request's token (a lease the platform already made is returned, not made
 // twice) and stores the address and the keyed answer; if the platform keeps refusing, it undoes
 // the purchase with the very code of the request's failure path.

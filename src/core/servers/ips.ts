@@ -3,8 +3,9 @@
 // whatever the platform does, yet the platform must not be called inside a transaction. So:
 // tx1 pays for a row without an address and raises the price; the platform attaches (token
 // "ip-<row id>", so a retried call cannot lease twice); tx2 stores the address, or undoes tx1.
-// tx1 also starts a server.ip_attach operation whose job waits RECOVERY_AFTER_S: tx2 finishes it,
-// so the job normally finds nothing to do; if the request died between its transactions, the job
+// tx1 also starts a server.ip_attach operation, running under a lease the request holds until tx2
+// finishes it; nothing is queued. If the request dies between its transactions, the lease lapses
+// and the worker's sweep queues the operation (within about OPERATION_LEASE_S): the job
 // (ip-attach-runner.ts) attaches with the same token, or undoes tx1 with the same code as tx2.
 import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
 import { finishOperation, lockOperation } from '../../db/queries/operations.ts';
@@ -16,13 +17,13 @@ import { charge, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { type Cents, formatCents, money, prorateChange } from '../money.ts';
+import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 import { cycleHours } from './rules.ts';
-import { RECOVERY_AFTER_S } from './upgrade-runner.ts';
 import { providerFailure } from './upstream.ts';
 
 export type IpVersion = 4 | 6;
@@ -90,7 +91,9 @@ export interface Reserved {
 /** The platform's request token: the same for the request and the safety net, so one address is leased. */
 export const attachToken = (rowId: number) => `ip-${rowId}`;
 
-/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price, the charge and the safety net. */
+const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
+
+/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price, the charge and the leased operation. */
 export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion, key: string | null = null): Promise<Reserved> {
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
@@ -113,10 +116,9 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   const params: IpAttachParams = { server_id: server.id, row_id: row.id, version, price_cents: unit, charged_cents: due, idempotency_key: key };
   // Keyed by the address row, not the server: the purchase blocks no other action on the server.
   const op = await startOperation(ctx, trx, {
-    type: 'server.ip_attach', resourceType: 'server_ip', resourceId: String(row.id), enqueue: false,
+    type: 'server.ip_attach', resourceType: 'server_ip', resourceId: String(row.id), enqueue: false, leaseS: leaseOf(ctx),
     detail: `Attaching an extra IPv${version} address to server ${server.id}`, params: { ...params },
   });
-  await ctx.jobs.enqueueOperation(trx, op.id, { startAfterS: RECOVERY_AFTER_S });
   return { ref: server.provider_ref, operationId: op.id, params };
 }
 
@@ -143,8 +145,9 @@ export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams
 }
 
 /**
- * tx2: `work` and the operation finished together. Returns the status the safety net left instead
- * when it finished first (only a request slower than RECOVERY_AFTER_S); its work is then done.
+ * tx2: `work` and the operation finished together. Returns the status the worker left instead
+ * when it finished first (only a request whose lease lapsed, e.g. through a database outage
+ * longer than OPERATION_LEASE_S); its work is then done.
  */
 async function finishUnlessRecovered(
   ctx: Ctx, opId: string, status: 'completed' | 'failed', detail: string, work: (trx: Db) => Promise<unknown>,
@@ -160,6 +163,16 @@ async function finishUnlessRecovered(
 
 /** The platform call, then tx2: the address stored, or tx1 undone and the failure thrown. */
 export async function attachReserved(ctx: Ctx, r: Reserved): Promise<IpEntry> {
+  // The sandbox's transaction ends with the request; there is no worker to take over anyway.
+  const lease = ctx.sandbox ? null : holdLease(ctx.db, r.operationId, leaseOf(ctx));
+  try {
+    return await attachLeased(ctx, r);
+  } finally {
+    lease?.release();
+  }
+}
+
+async function attachLeased(ctx: Ctx, r: Reserved): Promise<IpEntry> {
   const p = r.params;
   let address: string;
   try {
@@ -172,7 +185,7 @@ export async function attachReserved(ctx: Ctx, r: Reserved): Promise<IpEntry> {
   }
   const recovered = await finishUnlessRecovered(ctx, r.operationId, 'completed', `Attached ${address}`, (trx) => storeAddress(trx, ctx.accountId, p, address));
   if (recovered === 'failed') throw new ApiError('UPSTREAM_ERROR', 'Attaching the address took too long and was undone; the charge was refunded');
-  // 'completed': the safety net attached with the same token, so the same address.
+  // 'completed': the worker attached with the same token, so the same address.
   return extraEntry({ ...p, address });
 }
 

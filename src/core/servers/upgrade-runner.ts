@@ -1,17 +1,15 @@
-// server.upgrade, as the worker sees it: the safety net behind the synchronous upgrade. The request
-// queues it to start only after RECOVERY_AFTER_S; normally the request has finished the operation
-// long before, and the job finds nothing to do. If the request died between its transactions, the
-// job finishes the work instead — the resize carries the same token, so one the platform already
-// did is not done twice — or, if the platform keeps failing, refunds and reverts like the request
-// would have. Either way no server stays half-upgraded or blocked.
+// server.upgrade, as the worker sees it: the recovery behind the synchronous upgrade. The request
+// does the work itself under the operation's lease and normally finishes the operation; nothing
+// is queued. If the request's process dies between its transactions, the lease lapses and the
+// worker's sweep queues the operation, which lands here: the job finishes the work — the resize
+// carries the same token, so one the platform already did is not done twice — or, if the platform
+// keeps failing, refunds and reverts like the request would have. Either way no server stays
+// half-upgraded or blocked for longer than about one OPERATION_LEASE_S.
 import { changeServerSize } from '../../db/queries/servers.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Runner } from '../operations/runner.ts';
 import { machineRefOf } from './guards.ts';
-
-/** Well beyond any answer the request could still give. */
-export const RECOVERY_AFTER_S = 600;
 
 export interface UpgradeParams {
   server_name: string;

@@ -1,8 +1,9 @@
 // POST /servers/{id}/actions/upgrade: a bigger package, synchronously. Three steps, because the
 // platform must not be called inside a transaction:
 //   1. one transaction: checks, the prorated charge, the new plan/size/price, and an operation
-//      that keeps every other action off the server meanwhile (its job is only a delayed safety
-//      net, see upgrade-runner.ts);
+//      that keeps every other action off the server meanwhile. The request holds the operation's
+//      lease while it works; if its process dies, the lease lapses and the worker finishes or
+//      undoes the upgrade (upgrade-runner.ts) within about OPERATION_LEASE_S;
 //   2. the platform resizes the machine (the operation id is the request token; retryable
 //      failures are asked again, and the machine checked, before anything is undone);
 //   3. the operation completes — or, if the platform failed, it fails with the runner's
@@ -17,10 +18,11 @@ import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import { type Cents, formatCents, prorateChange } from '../money.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
+import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
 import { baseMonthlyCents, cycleOf, lockServer, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
-import { RECOVERY_AFTER_S, type UpgradeParams } from './upgrade-runner.ts';
+import type { UpgradeParams } from './upgrade-runner.ts';
 
 export interface UpgradeResult {
   package: string;
@@ -57,6 +59,7 @@ async function resizeSurely(ctx: Ctx, ref: string, spec: MachineSpec, token: str
 }
 
 export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Promise<UpgradeResult> {
+  const leaseS = ctx.operationLeaseS ?? DEFAULT_LEASE_S;
   const started = await inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, id);
     const plan = await findCatalogRow(trx, 'plans', packageId);
@@ -80,9 +83,8 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
       charged_cents: chargedCents, price_delta_cents: diff,
     };
     const operation = await startOperation(ctx, trx, {
-      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, detail: `Upgrading to ${plan.name}`, params: { ...params },
+      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params: { ...params },
     });
-    await ctx.jobs.enqueueOperation(trx, operation.id, { startAfterS: RECOVERY_AFTER_S });
     if (chargedCents > 0) {
       await charge(trx, ctx.accountId, chargedCents,
         `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`);
@@ -92,21 +94,28 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
   });
 
   const { plan, operation } = started;
+  // The sandbox's transaction ends with the request; there is no worker to take over anyway.
+  const lease = ctx.sandbox ? null : holdLease(ctx.db, operation.id, leaseS);
   try {
-    await resizeSurely(ctx, started.ref, started.spec, operation.id);
-  } catch (e) {
-    await failOperation({ db: ctx.db, compute: ctx.compute }, operation.id, describeFailure(e));
-    if (!(e instanceof ProviderError)) throw e;
-    if (e.code === 'CAPACITY_UNAVAILABLE') throw new ApiError('CAPACITY_UNAVAILABLE', `No capacity to upgrade server ${id} to ${plan.name}; nothing was charged`);
-    throw new ApiError('UPSTREAM_ERROR', `The platform failed to upgrade server ${id}; nothing was charged, try again later`);
-  }
+    try {
+      await resizeSurely(ctx, started.ref, started.spec, operation.id);
+    } catch (e) {
+      await failOperation({ db: ctx.db, compute: ctx.compute }, operation.id, describeFailure(e));
+      if (!(e instanceof ProviderError)) throw e;
+      if (e.code === 'CAPACITY_UNAVAILABLE') throw new ApiError('CAPACITY_UNAVAILABLE', `No capacity to upgrade server ${id} to ${plan.name}; nothing was charged`);
+      throw new ApiError('UPSTREAM_ERROR', `The platform failed to upgrade server ${id}; nothing was charged, try again later`);
+    }
 
-  return inTransaction(ctx.db, async (trx) => {
-    // Only a request slower than the safety net could find its operation already failed by it.
-    const op = await lockOperation(trx, operation.id);
-    if (op?.status === 'failed') throw new ApiError('UPSTREAM_ERROR', `The upgrade of server ${id} took too long and was undone; nothing was charged`);
-    await finishOperation(trx, operation.id, 'completed', `Upgraded to ${plan.name}`);
-    const fresh = (await findServerById(trx, id))!;
-    return { package: plan.name, from: started.from, chargedCents: started.chargedCents, remainingHours: started.remaining, view: await viewOf(trx, fresh) };
-  });
+    return await inTransaction(ctx.db, async (trx) => {
+      // Only a request whose lease lapsed (it could not renew it for OPERATION_LEASE_S, e.g.
+      // through a database outage) finds the worker's verdict here.
+      const op = await lockOperation(trx, operation.id);
+      if (op?.status === 'failed') throw new ApiError('UPSTREAM_ERROR', `The upgrade of server ${id} took too long and was undone; nothing was charged`);
+      await finishOperation(trx, operation.id, 'completed', `Upgraded to ${plan.name}`);
+      const fresh = (await findServerById(trx, id))!;
+      return { package: plan.name, from: started.from, chargedCents: started.chargedCents, remainingHours: started.remaining, view: await viewOf(trx, fresh) };
+    });
+  } finally {
+    lease?.release();
+  }
 }

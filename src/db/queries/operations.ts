@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
+import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
 import type { Operation, OperationStatus } from '../schema.ts';
 
 export interface NewOperationRow {
@@ -12,8 +13,13 @@ export interface NewOperationRow {
   detail: string;
 }
 
-export function insertOperation(db: Db, row: NewOperationRow): Promise<Operation> {
-  return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params) }).returningAll().executeTakeFirstOrThrow();
+/**
+ * Records an operation, queued — or, with `leaseS`, already running under a lease its creator
+ * renews (work a request does itself; the worker takes over if the lease lapses).
+ */
+export function insertOperation(db: Db, row: NewOperationRow, leaseS?: number): Promise<Operation> {
+  const held = leaseS === undefined ? {} : { status: 'running' as const, lease_until: sql<Date>`now() + make_interval(secs => ${leaseS})` };
+  return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params), ...held }).returningAll().executeTakeFirstOrThrow();
 }
 
 export function findOperation(db: Db, id: string): Promise<Operation | undefined> {
@@ -79,8 +85,36 @@ export async function renewLease(db: Db, id: string, leaseS: number): Promise<vo
 
 /** Running operations whose worker stopped renewing, released (lease cleared) for a new run. */
 export async function takeExpiredLeases(db: Db): Promise<string[]> {
-  const rows = await db.updateTable('operations').set({ lease_until: null, detail: 'The worker running this stopped; queued again' })
+  const rows = await db.updateTable('operations').set({ lease_until: null, detail: 'Its run was interrupted (a worker or request stopped); queued again' })
     .where('status', '=', 'running').where('lease_until', '<', sql<Date>`now()`)
     .returning('id').execute();
   return rows.map((r) => r.id);
+}
+
+/** The operations queue of migration 0002 (OPERATIONS_QUEUE in src/jobs/queue.ts). */
+const OPERATIONS_JOBS = 'operations';
+
+/**
+ * Jobs a worker fetched but never started: the job is `active` in the queue since longer than
+ * `olderThanS`, yet its operation is still `queued` (a worker claims the operation the moment it
+ * has the job). The fetch's answer was lost — the connection died after the server committed it —
+ * so no one will ever run it before the queue's own timeout (JOB_TIMEOUT_S). Cancels those jobs
+ * (skipping any another sweeper holds) and returns their operations, to be queued again in the
+ * same transaction.
+ */
+export async function cancelUnclaimedJobs(db: Db, olderThanS: number): Promise<string[]> {
+  const job = sql.table(`${JOB_SCHEMA}.job`);
+  const res = await sql<{ operation_id: string }>`
+    WITH lost AS (
+      SELECT j.id FROM ${job} j
+      JOIN operations o ON o.id = j.data->>'operation_id'
+      WHERE j.name = ${OPERATIONS_JOBS} AND j.state = 'active'
+        AND j.started_on < now() - make_interval(secs => ${olderThanS})
+        AND o.status = 'queued'
+      FOR UPDATE OF j SKIP LOCKED
+    )
+    UPDATE ${job} j SET state = 'cancelled', completed_on = now()
+    FROM lost WHERE j.name = ${OPERATIONS_JOBS} AND j.id = lost.id
+    RETURNING j.data->>'operation_id' AS operation_id`.execute(db);
+  return res.rows.map((r) => r.operation_id);
 }
