@@ -8,7 +8,7 @@ export interface ErrorCodeInfo {
 }
 
 export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
-  REQUEST_MALFORMED: { status: 400, meaning: 'The body is not valid JSON.' },
+  REQUEST_MALFORMED: { status: 400, meaning: 'The request could not be read: the body is not valid JSON, or the URL is not validly encoded.' },
   AUTH_REQUIRED: { status: 401, meaning: 'No API key was sent. Send `Authorization: Bearer <API_KEY>`; the `?api_key=` query fallback does not exist in v2.' },
   AUTH_INVALID: { status: 401, meaning: 'The API key is unknown, malformed or revoked.' },
   AUTH_IP_NOT_ALLOWED: { status: 403, meaning: "The calling IP address is not in the key's IP allowlist." },

@@ -46,7 +46,7 @@ const poolView = ({ pool, size, used, free }: PoolView) => ({
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/provider/fault', {
     config: admin,
-    schema: { tags, response: { 200: Envelope(Fault), ...errorResponses } },
+    schema: { tags, response: { 200: Envelope(Fault), ...errorResponses() } },
   }, async (request) => ok(request, faultView(await getFaultSwitch(db))));
 
   app.put('/provider/fault', {
@@ -59,13 +59,13 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         remaining: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], { description: 'How many calls fail; omitted or null = until cleared' })),
         calls: Type.Optional(Type.Array(Call, { maxItems: COMPUTE_CALLS.length, description: 'Which calls fail; omitted or empty = every call' })),
       }, { additionalProperties: false }),
-      response: { 200: Envelope(Fault), ...errorResponses },
+      response: { 200: Envelope(Fault), ...errorResponses() },
     },
   }, async (request) => ok(request, faultView(await setFaultSwitch(db, request.body))));
 
   app.get('/locations/:id/ip-pools', {
     config: admin,
-    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses } },
+    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
   }, async (request) => page(request, await listIpPools(db, request.params.id, pageOf(request.query)), poolView));
 
   app.post('/locations/:id/ip-pools', {
@@ -78,7 +78,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         cidr: Type.String({ minLength: 1, maxLength: 64, description: 'IPv4 /16–/30 or IPv6 /48–/120; must not overlap another pool' }),
         gateway: Type.String({ minLength: 1, maxLength: 64, description: 'A host address inside the cidr; never leased' }),
       }, { additionalProperties: false }),
-      response: { 201: Envelope(Pool), ...errorResponses },
+      response: { 201: Envelope(Pool), ...errorResponses() },
     },
   }, async (request, reply) => {
     const { version, cidr, gateway } = request.body;
@@ -88,6 +88,6 @@ export function register(app: TypedApp, { db }: RouteDeps) {
 
   app.delete('/ip-pools/:id', {
     config: admin,
-    schema: { tags, params: Id, response: { 200: Envelope(Pool), ...errorResponses } },
+    schema: { tags, params: Id, response: { 200: Envelope(Pool), ...errorResponses() } },
   }, async (request) => ok(request, poolView(await deleteIpPool(db, request.params.id))));
 }
