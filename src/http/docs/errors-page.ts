@@ -9,7 +9,8 @@ import { esc, page } from './html.ts';
 
 const markdown = new Marked({ gfm: true, async: false, renderer: { html: ({ text }) => esc(text) } });
 const block = (md: string) => markdown.parse(md) as string;
-const inline = (md: string) => markdown.parseInline(md) as string;
+/** One line of Markdown as HTML; raw HTML in it is escaped. */
+export const inline = (md: string) => markdown.parseInline(md) as string;
 
 const INTRO = `Every error answers with the same envelope:
 

@@ -11,6 +11,10 @@ import { openapiOptions } from './openapi.ts';
 import { REFERENCE_CSP, REFERENCE_INIT_JS, renderReferencePage } from './reference-page.ts';
 
 const redocBundle = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+// The sidebar's footer shows Redocly's logo from its CDN: a request leaving the machine on every
+// page view (and blocked by the page's CSP anyway). Served from here, it is a transparent pixel.
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
 function html(reply: FastifyReply, body: string, csp: string) {
   return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', csp).header('X-Content-Type-Options', 'nosniff').send(body);
@@ -20,11 +24,11 @@ export async function registerDocs(app: TypedApp, { config }: RouteDeps): Promis
   await app.register(swagger, openapiOptions(config));
 
   // Read once, at start: 1 MB that every reference page load needs.
-  const redoc = readFileSync(redocBundle);
+  const redoc = readFileSync(redocBundle, 'utf8').replaceAll(REDOC_CDN_LOGO, PIXEL);
   const errorsPage = renderErrorsPage(config.publicUrl);
   const pub = { auth: 'none' as const };
   const hidden = { hide: true };
-  const asset = (reply: FastifyReply, body: Buffer | string) =>
+  const asset = (reply: FastifyReply, body: string) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').header('X-Content-Type-Options', 'nosniff').send(body);
 
   app.get('/openapi.json', { config: pub, schema: hidden }, async () => app.swagger());
