@@ -1,13 +1,16 @@
 // Conventions applied to every route of a family as it is registered (an onRoute hook), so a
 // route file states only what is its own:
 //  - error responses: the codes the route names with errorResponses(...) plus those that follow
-//    from its config — the key (customer or admin), the rate limit, a method that carries a body;
+//    from its config — the key (customer or admin), the rate limit, a method that carries a body —
+//    kept in `config.errorCodes` for the document (docs/openapi.ts) and the check below. The error
+//    schemas themselves leave `schema.response`: the envelope is serialized as plain JSON, and
+//    compiling a serializer per route and status would make every start several times slower;
 //  - a body whose fields are all optional may be left out (validated as `{}`);
 //  - a component is referenced, never inlined (an inlined one would be a second schema with its $id).
 // And, for tests, a check that every error a route answers is one its document declares.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ErrorCode } from '../core/errors.ts';
-import { type ErrorCodesByStatus, byStatus, declaredCodes, errorResponse } from './error-responses.ts';
+import { type ErrorCodesByStatus, byStatus, declaredCodes } from './error-responses.ts';
 import { componentNamed } from './schemas.ts';
 
 declare module 'fastify' {
@@ -47,20 +50,24 @@ function refuseInlinedComponents(where: string, schema: unknown, root = true): v
   for (const v of Object.values(schema)) refuseInlinedComponents(where, v, false);
 }
 
+/** A route schema → the codes its errorResponses() named (a GET's HEAD route shares its schema). */
+const named = new WeakMap<object, ErrorCode[]>();
+
 export function applyRouteConventions(route: RouteOptions): void {
   const schema = route.schema as (Record<string, unknown> & { response?: Record<string, unknown>; body?: unknown }) | undefined;
   const where = `${[route.method].flat().join(',')} ${route.url}`;
   if (!schema?.response) return;
-  for (const part of ['body', 'querystring', 'params', 'headers']) refuseInlinedComponents(where, schema[part], false);
-  for (const s of Object.values(schema.response)) refuseInlinedComponents(where, s, false);
-
-  const own = Object.entries(schema.response).filter(([, s]) => declaredCodes(s) !== undefined);
-  if (own.length === 0) throw new Error(`${where}: its response schemas need ...errorResponses(<the codes it raises>)`);
-  const codes = [...own.flatMap(([, s]) => declaredCodes(s)!), ...transportCodes(route)];
-  const statuses = byStatus(codes);
-  const response = Object.fromEntries(Object.entries(schema.response).filter(([, s]) => declaredCodes(s) === undefined));
-  for (const [status, list] of Object.entries(statuses)) response[status] = errorResponse(Number(status), list);
-  schema.response = response;
+  let own = named.get(schema);
+  if (!own) {
+    for (const part of ['body', 'querystring', 'params', 'headers']) refuseInlinedComponents(where, schema[part], false);
+    for (const s of Object.values(schema.response)) refuseInlinedComponents(where, s, false);
+    const errors = Object.values(schema.response).filter((s) => declaredCodes(s) !== undefined);
+    if (errors.length === 0) throw new Error(`${where}: its response schemas need ...errorResponses(<the codes it raises>)`);
+    own = errors.flatMap((s) => declaredCodes(s)!);
+    named.set(schema, own);
+    schema.response = Object.fromEntries(Object.entries(schema.response).filter(([, s]) => declaredCodes(s) === undefined));
+  }
+  const statuses = byStatus([...own, ...transportCodes(route)]);
   route.config = { ...route.config, errorCodes: Object.fromEntries(Object.entries(statuses).map(([k, v]) => [k, [...v].sort()])) };
 
   const body = resolve(schema.body);

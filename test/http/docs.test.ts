@@ -218,6 +218,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
+  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`) accept `Idempotency-Key: <uuid>`'));
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

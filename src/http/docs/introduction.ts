@@ -1,6 +1,6 @@
 // The OpenAPI document's `info.description` (CommonMark): the walkthrough and the conventions
-// every operation shares. The reference page shows its `#` headings in its sidebar. The list of
-// panel-only endpoints is generated from the routes that answer them.
+// every operation shares. The reference page shows its `#` headings in its sidebar. The lists of
+// panel-only endpoints and of idempotent operations are generated from the routes.
 import { PANEL_ONLY } from '../v2/not-implemented.ts';
 
 function panelOnly(): string {
@@ -8,6 +8,9 @@ function panelOnly(): string {
     .map((r) => `- \`${[r.method].flat().join(', ')} ${r.url.replace(/:(\w+)/g, '{$1}')}\`: ${r.what.toLowerCase()}`)
     .join('\n');
 }
+
+/** Replaced by the operations that take an Idempotency-Key once the routes are known (docs/openapi.ts). */
+export const IDEMPOTENT_OPERATIONS = '{{idempotent operations}}';
 
 export function introduction(publicUrl: string): string {
   const base = `${publicUrl}/v2`;
@@ -105,7 +108,7 @@ spends its own budget; requests without a valid key spend the budget of their IP
 
 # Idempotency
 
-Billable POSTs (\`createServer\`, \`createServerSnapshot\`, \`addServerIp\`) accept \`Idempotency-Key: <uuid>\`.
+Billable POSTs (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
 The same key with the same body within 24 hours replays the first successful answer, with
 \`Idempotent-Replayed: true\`, and charges nothing more; the same key with another body is 409
 \`IDEMPOTENCY_KEY_CONFLICT\`. A failed request is not remembered, so it can be retried with its key.

@@ -1,6 +1,7 @@
 // How @fastify/swagger turns the v2 route schemas into the OpenAPI 3.1 document. Everything here
 // is derived from the routes; what no single route states is added once, for all of them:
 //  - paths relative to the server URL `<PUBLIC_URL>/v2`;
+//  - each route's error responses, per status, from the codes route-conventions.ts recorded;
 //  - a parameter with a default is optional; a body whose fields are all optional may be omitted
 //    (route-conventions.ts makes the server accept that);
 //  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429,
@@ -8,9 +9,11 @@
 //  - a curl sample per operation, built from its parameters' and body's examples.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifySchema } from 'fastify';
 import type { Config } from '../../config.ts';
+import { type ErrorCodesByStatus, errorResponse } from '../error-responses.ts';
 import { V2_VERSION } from '../reply.ts';
-import { introduction } from './introduction.ts';
+import { IDEMPOTENT_OPERATIONS, introduction } from './introduction.ts';
 
 /** Tags in the order of the reference's sidebar, each with the description the linters ask for. */
 const TAGS = [
@@ -42,6 +45,7 @@ interface Operation {
   requestBody?: { required?: boolean; content?: Record<string, Media> };
   responses?: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, Media> }>;
   security?: unknown[];
+  operationId?: string;
   [key: `x-${string}`]: unknown;
 }
 type Document = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } } & Record<string, unknown>;
@@ -67,6 +71,13 @@ function curlSample(base: string, method: string, path: string, op: Operation, i
   return lines.join(' \\\n  ');
 }
 
+/** The route's error responses, from the codes route-conventions.ts recorded for it. */
+function withErrorResponses(schema: FastifySchema, codes: ErrorCodesByStatus | undefined): FastifySchema {
+  if (!codes || !schema?.response) return schema;
+  const errors = Object.fromEntries(Object.entries(codes).map(([status, list]) => [status, errorResponse(Number(status), list)]));
+  return { ...schema, response: { ...(schema.response as object), ...errors } };
+}
+
 /** "Created. <the description of the data's component>" for a success envelope. */
 function successDescription(doc: Document, status: string, envelope: Schema | undefined): string {
   const data = envelope?.properties?.data;
@@ -78,6 +89,7 @@ function successDescription(doc: Document, status: string, envelope: Schema | un
 
 /** The conventions no single route states, applied to every operation of the generated document. */
 export function finishDocument(doc: Document, base: string): Document {
+  const idempotentOperations: string[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       let idempotent = false;
@@ -86,6 +98,7 @@ export function finishDocument(doc: Document, base: string): Document {
         if (p.in === 'header' && p.name === 'idempotency-key') {
           p.name = 'Idempotency-Key';
           idempotent = true;
+          idempotentOperations.push(`\`${String(op.operationId)}\``);
         }
       }
       const media = op.requestBody?.content?.['application/json'];
@@ -100,6 +113,8 @@ export function finishDocument(doc: Document, base: string): Document {
       op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: curlSample(base, method, path, op, idempotent) }];
     }
   }
+  const info = doc.info as { description: string };
+  info.description = info.description.replace(IDEMPOTENT_OPERATIONS, idempotentOperations.join(', '));
   return doc;
 }
 
@@ -125,7 +140,7 @@ export function openapiOptions(config: Config): FastifyDynamicSwaggerOptions {
     },
     // Paths are made relative to the server URL here, whatever path PUBLIC_URL itself has.
     stripBasePath: false,
-    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/v2(?=\/|$)/, '') || '/' }),
+    transform: ({ schema, url, route }) => ({ schema: withErrorResponses(schema, route.config?.errorCodes), url: url.replace(/^\/v2(?=\/|$)/, '') || '/' }),
     transformObject: (doc) => ('openapiObject' in doc ? finishDocument(doc.openapiObject as Document, base) : doc.swaggerObject) as never,
     // Components are named by their $id (schemas.ts component()).
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
