@@ -18,8 +18,8 @@ import type { RateLimiter } from './rate-limit.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { sendError } from './errors.ts';
 import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
-import { ErrorEnvelope, MoneySchema } from './schemas.ts';
-import { registerV2 } from './v2/index.ts';
+import { components } from './schemas.ts';
+import { type V2Options, registerV2 } from './v2/index.ts';
 import type { TypedApp } from './route-types.ts';
 import { addSharedSchema, validatorCompiler } from './validation.ts';
 
@@ -33,6 +33,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Provider and queue for live (non-sandbox) requests; see runtime.ts. */
   services: Services;
+  /** Tests: told of every v2 error response its route does not declare in the OpenAPI document. */
+  onUndocumentedError?: V2Options['onUndocumentedError'];
 }
 
 export type App = TypedApp;
@@ -78,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  for (const s of [ErrorEnvelope, MoneySchema] as (object & { $id: string })[]) {
+  for (const s of components()) {
     app.addSchema(s);
     addSharedSchema(s);
   }
@@ -134,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerMetrics(app);
   await app.register(registerHealthRoutes, { db: deps.db });
-  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   return app;
 }

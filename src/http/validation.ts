@@ -53,13 +53,22 @@ export function addSharedSchema(schema: object & { $id: string }): void {
   for (const ajv of [coercing, strict]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
 }
 
+/** `idempotency-key` → `Idempotency-Key`: a header is named as clients write it (Fastify matches it in lower case). */
+const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+
 function fieldOf(e: ErrorObject, context: string): string {
   const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') parts.push(String((e.params as { missingProperty: string }).missingProperty));
   if (e.keyword === 'additionalProperties') parts.push(String((e.params as { additionalProperty: string }).additionalProperty));
   if (parts.length === 0) return context === 'body' ? 'body' : context;
+  if (context === 'headers') return headerName(parts.join('.'));
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
+
+/** How a `format` is explained in errors[] (as the core words the same checks). */
+const FORMATS: Record<string, string> = {
+  uuid: 'must be a UUID, such as 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f',
+};
 
 function messageOf(e: ErrorObject): string {
   switch (e.keyword) {
@@ -67,6 +76,7 @@ function messageOf(e: ErrorObject): string {
     case 'additionalProperties': return 'is not a known field';
     case 'type': return `must be ${(e.params as { type: string }).type === 'integer' ? 'an integer' : `of type ${(e.params as { type: string }).type}`}`;
     case 'enum': return `must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`;
+    case 'format': return FORMATS[(e.params as { format: string }).format] ?? e.message ?? 'is invalid';
     default: return e.message ?? 'is invalid';
   }
 }

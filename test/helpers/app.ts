@@ -9,6 +9,7 @@ import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
+import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { computeFor, rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 
@@ -38,6 +39,15 @@ let dbForFile: Promise<{ name: string; url: string }> | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
   for (const fn of cleanups.reverse()) await fn().catch(() => {});
+});
+
+// Every app of every test file holds the server to its own OpenAPI document: an error response
+// whose code the route does not declare for that status fails the file (route-conventions.ts).
+const undocumented: UndocumentedError[] = [];
+after(() => {
+  if (undocumented.length === 0) return;
+  const lines = [...new Set(undocumented.map((e) => `${e.method} ${e.route} answered ${e.status} ${e.code}`))];
+  throw new Error(`error responses not declared in the OpenAPI document (add the code to the route's errorResponses()):\n  ${lines.join('\n  ')}`);
 });
 
 function fileDatabase() {
@@ -80,7 +90,13 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     // A shared budget is shared only once Redis is connected (before, each app limits on its own).
     if (cfg.redisUrl) await rateLimiter.ready(1_000);
     const logger = createLogger(cfg.logLevel, sink);
-    const app = await buildApp({ config: cfg, db: database.db, rateLimiter, adminToken, logger, services: servicesFor(cfg, database.db) });
+    const app = await buildApp({
+      config: cfg, db: database.db, rateLimiter, adminToken, logger, services: servicesFor(cfg, database.db),
+      onUndocumentedError: (e) => {
+        undocumented.push(e);
+        process.stderr.write(`undocumented error response: ${e.method} ${e.route} ${e.status} ${e.code}\n`);
+      },
+    });
     apps.push(app);
     if (cfg.worker === 'embedded') workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db), config: cfg, logger }));
     return app;

@@ -1,7 +1,11 @@
-// The generated OpenAPI document, the reference page and the error catalog page.
+// The generated OpenAPI document (what a client generator needs from it), the reference page
+// shell and the error catalog page. Linting, client generation and the browser: their own files.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { before, test } from 'node:test';
 import { validate } from '@readme/openapi-parser';
+import { ERROR_CODES } from '../../src/http/error-codes.ts';
 import { type TestApp, call, json, startApp } from '../helpers/app.ts';
 
 // Every error code of the spec (api-v2.md, "Errors") with its status.
@@ -15,59 +19,274 @@ const SPEC_ERRORS: Record<string, number> = {
   UPSTREAM_ERROR: 502, SERVICE_UNAVAILABLE: 503,
 };
 
+// Every operation: method, path (relative to the server URL) and operationId — stable names a
+// generated client exposes, so a change here is a breaking change for clients.
+const OPERATIONS: [string, string, string][] = [
+  ['get', '/servers', 'listServers'], ['post', '/servers', 'createServer'], ['get', '/servers/{id}', 'getServer'],
+  ['patch', '/servers/{id}', 'updateServer'], ['delete', '/servers/{id}', 'deleteServer'],
+  ['post', '/servers/{id}/actions/{verb}', 'runServerAction'], ['post', '/servers/{id}/actions/upgrade', 'upgradeServer'],
+  ['get', '/servers/{id}/snapshots', 'listServerSnapshots'], ['post', '/servers/{id}/snapshots', 'createServerSnapshot'],
+  ['get', '/servers/{id}/ips', 'listServerIps'], ['post', '/servers/{id}/ips', 'addServerIp'],
+  ['get', '/servers/{id}/console', 'getServerConsole'], ['get', '/console/{ticket}', 'openConsoleLink'],
+  ['get', '/servers/{id}/firewall/rules', 'listServerFirewallRules'], ['get', '/servers/{id}/metrics', 'getServerMetrics'],
+  ['get', '/servers/{id}/traffic', 'getServerTraffic'], ['get', '/operations/{id}', 'getOperation'],
+  ['get', '/plans', 'listPlans'], ['get', '/plans/{id}', 'getPlan'], ['get', '/packages', 'listPackages'],
+  ['get', '/operating-systems', 'listOperatingSystems'], ['get', '/locations', 'listLocations'],
+  ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],
+  ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'],
+  ['get', '/account', 'getAccount'], ['get', '/account/api-keys', 'listApiKeys'], ['get', '/account/ip-allowlist', 'listIpAllowlist'],
+];
+
+const COMPONENTS = [
+  'Server', 'ServerListItem', 'ServerCreated', 'ServerDeleteResult', 'ServerActionAccepted', 'UpgradeResult', 'Operation',
+  'Snapshot', 'SnapshotCreated', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
+  'Plan', 'Package', 'OperatingSystem', 'Location', 'WebHostingPackage', 'Department', 'Balance', 'Transaction',
+  'Account', 'ApiKey', 'IpAllowlistEntry', 'Money', 'Error', 'ErrorCode', 'FieldError', 'Meta', 'ListMeta', 'Pagination',
+];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 let t: TestApp;
+let doc: Json;
 before(async () => {
   t = await startApp();
-});
-
-test('/v2/openapi.json is a valid OpenAPI 3.1 document of the v2 routes only, public', async () => {
   const res = await call(t.app, 'GET', '/v2/openapi.json');
   assert.equal(res.statusCode, 200);
-  const doc = json(res);
-  assert.equal(doc.openapi, '3.1.0');
-  assert.equal(doc.info.version, '2.0.0');
-  const result = await validate(structuredClone(doc));
-  assert.equal(result.valid, true, JSON.stringify(result));
-  const paths = Object.keys(doc.paths);
-  for (const p of [
-    '/v2/account', '/v2/billing/balance', '/v2/billing/transactions', '/v2/plans', '/v2/plans/{id}', '/v2/packages', '/v2/operating-systems', '/v2/locations',
-    '/v2/servers', '/v2/servers/{id}', '/v2/servers/{id}/actions/{verb}', '/v2/servers/{id}/actions/upgrade', '/v2/servers/{id}/snapshots',
-    '/v2/servers/{id}/firewall/rules', '/v2/servers/{id}/ips', '/v2/servers/{id}/console', '/v2/servers/{id}/metrics', '/v2/servers/{id}/traffic',
-    '/v2/operations/{id}',
-  ]) {
-    assert.ok(paths.includes(p), `missing ${p}`);
-  }
-  assert.ok(!paths.some((p) => p.startsWith('/admin')), 'admin routes are not in the customer document');
-  assert.ok(!paths.some((p) => p.includes('openapi') || p.includes('/docs')), 'docs routes are hidden');
-  // The schemas document what the validator enforces.
-  const tx = doc.paths['/v2/billing/transactions'].get;
-  const perPage = tx.parameters.find((p: { name: string }) => p.name === 'per_page');
-  assert.equal(perPage.schema.maximum, 100);
-  assert.equal(perPage.schema.default, 25);
-  assert.ok(doc.components.schemas.Error, 'the error envelope is a shared component');
-  const create = doc.paths['/v2/servers'].post;
-  assert.ok(create.parameters.some((p: { name: string; in: string }) => p.name === 'idempotency-key' && p.in === 'header'), 'Idempotency-Key is documented');
-  assert.ok(create.responses['201'], 'create documents its 201');
-  assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
+  doc = json(res);
 });
 
-test('/v2/docs is a readable HTML reference listing every route', async () => {
+const operations = () => Object.entries(doc.paths as Json).flatMap(([p, item]) => Object.entries(item as Json).map(([m, op]) => ({ path: p, method: m, op: op as Json })));
+const op = (method: string, p: string) => doc.paths[p][method] as Json;
+/** `error.code` values an operation declares for a status. */
+const codesOf = (o: Json, status: string): string[] => o.responses[status]?.content['application/json'].schema.allOf[1].properties.error.properties.code.enum ?? [];
+
+test('a valid OpenAPI 3.1 document, paths relative to the server URL <PUBLIC_URL>/v2, public', async () => {
+  assert.equal(doc.openapi, '3.1.0');
+  assert.equal(doc.info.version, '2.0.0');
+  const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
+  assert.equal(result.valid, true, JSON.stringify(result));
+  assert.deepEqual(doc.servers, [{ url: 'http://api.test/v2', description: 'This service' }]);
+  assert.deepEqual(doc.info.license, { name: 'MIT', identifier: 'MIT' });
+  assert.equal(doc.info.contact.url, 'http://api.test/v2/docs');
+  const paths = Object.keys(doc.paths);
+  assert.ok(!paths.some((p) => p.startsWith('/v2') || p.startsWith('/admin')), `paths are relative, admin is elsewhere: ${paths.join(' ')}`);
+  assert.ok(!paths.some((p) => p.includes('openapi') || p.includes('/docs')), 'docs routes are hidden');
+  assert.deepEqual(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearer.description });
+  assert.deepEqual(doc.security, [{ bearer: [] }]);
+});
+
+test('every operation has its stable operationId, a short summary, a description and a declared tag', () => {
+  const found = operations().map(({ method, path: p, op: o }) => [method, p, o.operationId]);
+  assert.deepEqual(found.sort(), [...OPERATIONS].sort());
+  const tags = new Set((doc.tags as Json[]).map((x) => x.name));
+  for (const { method, path: p, op: o } of operations()) {
+    const what = `${method} ${p}`;
+    assert.match(o.operationId, /^[a-z][A-Za-z]+$/, what);
+    assert.ok(o.summary.length <= 50, `${what}: summary "${o.summary}" is short; details go in the description`);
+    assert.ok(o.description.length > 20, `${what}: description`);
+    assert.equal(o.tags.length, 1, what);
+    assert.ok(tags.has(o.tags[0]), `${what}: tag ${o.tags[0]} is declared`);
+  }
+  for (const tag of doc.tags as Json[]) assert.ok(tag.description, `tag ${tag.name} is described`);
+});
+
+test('panel-only endpoints are listed in the introduction, not as operations that can only fail', () => {
+  for (const p of ['/sub-users', '/billing/deposits', '/billing/invoices', '/account/api-keys/{id}', '/account/ip-allowlist/{entry}']) {
+    assert.ok(doc.info.description.includes(`${p}\``), `${p} is listed as panel-only`);
+  }
+  assert.equal(doc.paths['/sub-users'], undefined);
+  assert.equal(doc.paths['/account'].patch, undefined);
+  assert.equal(doc.paths['/account/api-keys'].post, undefined);
+});
+
+test('resources are named components, referenced from every success response', () => {
+  for (const name of COMPONENTS) assert.ok(doc.components.schemas[name], `components.schemas.${name}`);
+  for (const { method, path: p, op: o } of operations()) {
+    const success = Object.keys(o.responses).filter((s) => s.startsWith('2'));
+    assert.equal(success.length, 1, `${method} ${p}: one success status`);
+    const envelope = o.responses[success[0]!].content['application/json'].schema;
+    const data = envelope.properties.data;
+    assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
+    assert.match(envelope.properties.meta.$ref, /^#\/components\/schemas\/(Meta|ListMeta)$/);
+    assert.ok(!o.responses[success[0]!].description.startsWith('Default'), `${method} ${p}: the success response is described`);
+  }
+  // Nested resources are references too, never copies.
+  assert.deepEqual(doc.components.schemas.ServerCreated.allOf[0], { $ref: '#/components/schemas/Server' });
+  assert.deepEqual(doc.components.schemas.ServerActionAccepted.properties.operation, { $ref: '#/components/schemas/Operation' });
+  assert.deepEqual(doc.components.schemas.Account.properties.balance, { $ref: '#/components/schemas/Money' });
+  assert.deepEqual(doc.components.schemas.Error.properties.error.properties.code, { $ref: '#/components/schemas/ErrorCode' });
+  assert.deepEqual(new Set(doc.components.schemas.ErrorCode.enum), new Set(Object.keys(ERROR_CODES)));
+});
+
+test('each operation declares its error codes per status; codes and statuses come from error-codes.ts', () => {
+  for (const { method, path: p, op: o } of operations()) {
+    for (const [status, response] of Object.entries(o.responses as Json)) {
+      if (status.startsWith('2')) continue;
+      const codes = codesOf(o, status);
+      assert.ok(codes.length > 0, `${method} ${p} ${status}`);
+      for (const code of codes) {
+        assert.equal(String(ERROR_CODES[code as keyof typeof ERROR_CODES].status), status, `${method} ${p}: ${code} under ${status}`);
+        assert.ok((response as Json).description.includes(`\`${code}\``), `${method} ${p} ${status}: the description explains ${code}`);
+      }
+      assert.deepEqual((response as Json).content['application/json'].schema.allOf[0], { $ref: '#/components/schemas/Error' });
+    }
+    // What every operation can answer.
+    assert.deepEqual(codesOf(o, '400'), ['REQUEST_MALFORMED'], `${method} ${p}`);
+    assert.ok(codesOf(o, '422').includes('VALIDATION_FAILED'), `${method} ${p}`);
+    assert.deepEqual(codesOf(o, '429'), ['RATE_LIMITED'], `${method} ${p}`);
+    assert.deepEqual(codesOf(o, '500'), ['INTERNAL_ERROR'], `${method} ${p}`);
+    assert.deepEqual(codesOf(o, '503'), ['SERVICE_UNAVAILABLE'], `${method} ${p}`);
+    const authenticated = o.security === undefined;
+    assert.deepEqual(codesOf(o, '401'), authenticated ? ['AUTH_INVALID', 'AUTH_REQUIRED'] : [], `${method} ${p}`);
+    assert.deepEqual(codesOf(o, '403'), authenticated ? ['ACCOUNT_INACTIVE', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT'] : [], `${method} ${p}`);
+    const body = method !== 'get';
+    assert.deepEqual(codesOf(o, '413'), body ? ['PAYLOAD_TOO_LARGE'] : [], `${method} ${p}`);
+    assert.deepEqual(codesOf(o, '415'), body ? ['UNSUPPORTED_MEDIA_TYPE'] : [], `${method} ${p}`);
+  }
+  // The spec's lists and what the core raises.
+  const create = op('post', '/servers');
+  assert.deepEqual(codesOf(create, '409'), ['HOSTNAME_IN_USE', 'IDEMPOTENCY_KEY_CONFLICT']);
+  assert.deepEqual(codesOf(create, '422'), ['INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'PLAN_NOT_FOUND', 'SOURCE_NOT_FOUND', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(create, '502'), ['UPSTREAM_ERROR']);
+  assert.deepEqual(codesOf(create, '404'), []);
+  assert.deepEqual(codesOf(op('get', '/servers/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
+  assert.deepEqual(codesOf(op('delete', '/servers/{id}'), '409'), ['STATE_CONFLICT']);
+  assert.deepEqual(codesOf(op('post', '/servers/{id}/actions/{verb}'), '422'), ['INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'OS_VERSION_INVALID', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/servers/{id}/ips'), '422'), ['CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('get', '/plans'), '404'), []);
+  assert.deepEqual(codesOf(op('get', '/plans/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
+});
+
+test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429, Idempotent-Replayed where Idempotency-Key is accepted', () => {
+  for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
+    assert.ok(doc.components.headers[name]?.description, name);
+  }
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp']);
+  for (const { method, path: p, op: o } of operations()) {
+    for (const [status, response] of Object.entries(o.responses as Json)) {
+      const names = Object.keys((response as Json).headers);
+      const expected = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+      if (status === '429') expected.push('Retry-After');
+      if (status.startsWith('2') && idempotent.has(o.operationId)) expected.push('Idempotent-Replayed');
+      assert.deepEqual(names.sort(), expected.sort(), `${method} ${p} ${status}`);
+      for (const h of Object.values((response as Json).headers)) assert.match((h as Json).$ref, /^#\/components\/headers\//);
+    }
+    const key = (o.parameters ?? []).find((x: Json) => x.in === 'header' && x.name.toLowerCase() === 'idempotency-key');
+    assert.equal(Boolean(key), idempotent.has(o.operationId), `${method} ${p}: Idempotency-Key`);
+    if (key) {
+      assert.equal(key.name, 'Idempotency-Key');
+      assert.equal(key.schema.format, 'uuid');
+      assert.notEqual(key.required, true);
+    }
+  }
+});
+
+test('defaulted parameters are optional, action bodies too; server-create modes are described with an example each', () => {
+  for (const { method, path: p, op: o } of operations()) {
+    for (const param of o.parameters ?? []) {
+      if (param.schema.default !== undefined) assert.notEqual(param.required, true, `${method} ${p} ${param.name}`);
+    }
+    if (o.requestBody) {
+      const required = o.requestBody.content['application/json'].schema.required ?? [];
+      assert.equal(o.requestBody.required, required.length > 0, `${method} ${p}: body required iff it has required fields`);
+    }
+  }
+  const perPage = op('get', '/billing/transactions').parameters.find((x: Json) => x.name === 'per_page');
+  assert.deepEqual({ max: perPage.schema.maximum, def: perPage.schema.default, required: perPage.required }, { max: 100, def: 25, required: undefined });
+  assert.equal(op('post', '/servers/{id}/actions/{verb}').requestBody.required, false);
+  assert.equal(op('post', '/servers').requestBody.required, true);
+  const create = op('post', '/servers').requestBody.content['application/json'];
+  assert.deepEqual(Object.keys(create.examples), ['package', 'custom', 'source']);
+  assert.match(create.schema.description, /\| package \| `plan_id`/);
+  assert.match(create.schema.description, /\| custom \| `cpu_cores` \+ `ram_mb` \+ `storage_gb`/);
+  assert.match(create.schema.description, /\| from source \| `source`/);
+  assert.deepEqual(create.examples.source.value.source, { snapshot_id: 42 });
+});
+
+test('curl samples per operation; Markdown descriptions; no null anywhere', () => {
+  for (const { method, path: p, op: o } of operations()) {
+    const [sample] = o['x-codeSamples'];
+    assert.equal(sample.lang, 'Shell');
+    assert.ok(sample.source.startsWith(`curl -X ${method.toUpperCase()} "http://api.test/v2`), `${method} ${p}: ${sample.source}`);
+    assert.equal(sample.source.includes('Authorization: Bearer $API_KEY'), o.security === undefined, `${method} ${p}`);
+  }
+  assert.match(op('post', '/servers')['x-codeSamples'][0].source, /Idempotency-Key: \$\(uuidgen\)[\s\S]*-d '\{"name":"web-1\.example\.com"/);
+  assert.match(op('get', '/servers/{id}')['x-codeSamples'][0].source, /\/v2\/servers\/srv_8fJ2kLmN4pQ7rS1t"/);
+  // The walkthrough, in CommonMark: headings the reference shows in its sidebar, fenced curl blocks.
+  assert.match(doc.info.description, /^# First server in five minutes$/m);
+  for (const step of ['/locations', '/plans', '/operating-systems', 'Idempotency-Key: $IDEMPOTENCY_KEY', '/operations/$OP', '/servers/$SERVER']) {
+    assert.ok(doc.info.description.includes(step), step);
+  }
+  assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
+  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`) accept `Idempotency-Key: <uuid>`'));
+  const nulls: string[] = [];
+  const walk = (v: unknown, at: string) => {
+    if (v === null) nulls.push(at);
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) walk(x, `${at}/${k}`);
+  };
+  walk(doc, '#');
+  assert.deepEqual(nulls, []);
+});
+
+test('no wildcard paths in the OpenAPI document; every path parameter is declared', () => {
+  for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>)) {
+    assert.ok(!p.includes('*'), `wildcard path ${p}`);
+    const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const o of Object.values(ops)) {
+      const declared = (o.parameters ?? []).filter((x) => x.in === 'path').map((x) => x.name);
+      assert.deepEqual(declared.sort(), [...names].sort(), `${p} path parameters`);
+    }
+  }
+});
+
+test('each v2 route file is named after its operationId', async () => {
+  const dir = path.resolve('src/http/v2');
+  const files = (await fs.readdir(dir, { recursive: true })).filter((f) => f.endsWith('.ts'));
+  const named = new Map<string, string>();
+  for (const f of files) {
+    const ids = [...(await fs.readFile(path.join(dir, f), 'utf8')).matchAll(/operationId: '(\w+)'/g)].map((m) => m[1]!);
+    for (const id of ids) named.set(id, path.basename(f, '.ts'));
+  }
+  for (const [, , id] of OPERATIONS) {
+    assert.equal(named.get(id), id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), `${id} lives in its own file`);
+  }
+});
+
+test('/v2/docs loads the reference renderer from this service only', async () => {
   const res = await call(t.app, 'GET', '/v2/docs');
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^text\/html/);
-  for (const p of ['/v2/billing/transactions', '/v2/plans/{id}', '/v2/account/api-keys', 'Authorization: Bearer']) {
-    assert.ok(res.body.includes(p.replace('<', '&lt;')), `reference lacks ${p}`);
-  }
-  assert.ok(res.body.includes('<code>per_page</code>'), 'parameters are documented');
+  const csp = String(res.headers['content-security-policy']);
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self'(;|$)/);
+  assert.match(csp, /img-src 'self' data:/);
+  const scripts = [...res.body.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(scripts, ['docs/redoc.standalone.js', 'docs/reference.js']);
+  assert.ok(!/https?:\/\//.test(res.body), 'no absolute URL in the page');
+  const bundle = await call(t.app, 'GET', '/v2/docs/redoc.standalone.js');
+  assert.equal(bundle.statusCode, 200);
+  assert.match(String(bundle.headers['content-type']), /^text\/javascript/);
+  assert.ok(bundle.body.length > 500_000, 'the Redoc standalone bundle');
+  const init = await call(t.app, 'GET', '/v2/docs/reference.js');
+  assert.match(init.body, /Redoc\.init\('openapi\.json'/);
 });
 
-test('/v2/docs/errors lists every spec error code with its status and an anchor', async () => {
+test('/v2/docs/errors lists every code with its status and an anchor, its Markdown rendered and escaped', async () => {
   const res = await call(t.app, 'GET', '/v2/docs/errors');
   assert.equal(res.statusCode, 200);
-  for (const [code, status] of Object.entries(SPEC_ERRORS)) {
-    const row = new RegExp(`<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${status}</td><td>[^<]+</td></tr>`);
-    assert.match(res.body, row, `${code} (${status}) missing or wrong`);
+  assert.equal(Object.keys(ERROR_CODES).length, Object.keys(SPEC_ERRORS).length + 1, 'the spec codes and PAYLOAD_TOO_LARGE');
+  for (const [code, status] of Object.entries({ ...SPEC_ERRORS, PAYLOAD_TOO_LARGE: 413 })) {
+    const row = new RegExp(`<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${status}</td><td>(.+?)</td></tr>`);
+    const m = row.exec(res.body);
+    assert.ok(m, `${code} (${status}) missing or wrong`);
+    assert.ok(!m[1]!.includes('`'), `${code}: backticks are rendered`);
   }
+  // Markdown rendered: code spans; `<API_KEY>` inside one is text, not a tag.
+  assert.ok(res.body.includes('<code>Authorization: Bearer &lt;API_KEY&gt;</code>'), 'AUTH_REQUIRED meaning rendered');
+  assert.ok(res.body.includes('<code>Retry-After</code>'));
+  assert.match(res.body, /<pre><code class="language-json">\{&quot;error&quot;/);
+  assert.ok(!res.body.includes('<API_KEY>'));
+  assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
 });
 
 test('doc_url of an error points at its anchor on the errors page', async () => {
@@ -75,16 +294,4 @@ test('doc_url of an error points at its anchor on the errors page', async () => 
   assert.equal(err.doc_url, 'http://api.test/v2/docs/errors#AUTH_REQUIRED');
   const page = (await call(t.app, 'GET', '/v2/docs/errors')).body;
   assert.ok(page.includes(`id="${err.doc_url.split('#')[1]}"`));
-});
-
-test('no wildcard paths in the OpenAPI document; every path parameter is declared', async () => {
-  const doc = json(await call(t.app, 'GET', '/v2/openapi.json'));
-  for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>)) {
-    assert.ok(!p.includes('*'), `wildcard path ${p}`);
-    const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    for (const op of Object.values(ops)) {
-      const declared = (op.parameters ?? []).filter((x) => x.in === 'path').map((x) => x.name);
-      assert.deepEqual(declared.sort(), [...names].sort(), `${p} path parameters`);
-    }
-  }
 });

@@ -61,7 +61,7 @@ export async function listIps(ctx: Ctx, serverId: string, page: PageRequest): Pr
 }
 
 /**
- * The 201 body of POST /servers/{id}/ips (add-ip.ts answers with it; a list entry has the same
+ * The 201 body of POST /servers/{id}/ips (add-server-ip.ts answers with it; a list entry has the same
  * shape). Built in the core because the safety net stores it as an Idempotency-Key's answer.
  */
 export function ipBody(ip: IpEntry) {

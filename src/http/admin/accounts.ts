@@ -23,13 +23,13 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     schema: {
       tags: ['Admin'],
       body: Type.Object(Profile, { additionalProperties: false }),
-      response: { 201: Envelope(AccountSchema), ...errorResponses },
+      response: { 201: Envelope(AccountSchema), ...errorResponses() },
     },
   }, async (request, reply) => reply.code(201).send(ok(request, accountView(await createAccount(db, request.body)))));
 
   app.get('/accounts/:id', {
     config: admin,
-    schema: { tags: ['Admin'], params: Id, response: { 200: Envelope(AccountSchema), ...errorResponses } },
+    schema: { tags: ['Admin'], params: Id, response: { 200: Envelope(AccountSchema), ...errorResponses() } },
   }, async (request) => ok(request, accountView(await getAccount(db, request.params.id))));
 
   app.patch('/accounts/:id', {
@@ -45,7 +45,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         phone: Profile.phone,
         country: Profile.country,
       }, { additionalProperties: false, minProperties: 1 }),
-      response: { 200: Envelope(AccountSchema), ...errorResponses },
+      response: { 200: Envelope(AccountSchema), ...errorResponses() },
     },
   }, async (request) => ok(request, accountView(await updateAccount(db, request.params.id, request.body))));
 
@@ -58,7 +58,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         amount: AmountString,
         description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
       }, { additionalProperties: false }),
-      response: { 201: Envelope(TransactionSchema), ...errorResponses },
+      response: { 201: Envelope(TransactionSchema), ...errorResponses() },
     },
   }, async (request, reply) => {
     const tx = await depositAmount(db, request.params.id, request.body.amount, request.body.description);

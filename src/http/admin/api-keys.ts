@@ -20,7 +20,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         is_test: Type.Optional(Type.Boolean({ description: 'A test key routes to the sandbox. Default false.' })),
         scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
       }, { additionalProperties: false }),
-      response: { 201: Envelope(Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })])), ...errorResponses },
+      response: { 201: Envelope(Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })])), ...errorResponses() },
     },
   }, async (request, reply) => {
     const { key, secret } = await createApiKey(db, request.params.id, {
@@ -37,7 +37,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     schema: {
       tags: ['Admin'],
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-      response: { 200: Envelope(ApiKeySchema), ...errorResponses },
+      response: { 200: Envelope(ApiKeySchema), ...errorResponses() },
     },
   }, async (request) => ok(request, apiKeyView(await revokeApiKey(db, request.params.id))));
 }

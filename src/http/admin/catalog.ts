@@ -138,7 +138,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.get(`/${spec.path}`, {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Row), ...errorResponses } },
+    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Row), ...errorResponses() } },
   }, async (request) => {
     const p = pageOf(request.query);
     const result: PageOf = isTld ? await listTldPrices(db, p) : await listCatalog(db, table, p);
@@ -147,7 +147,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.get(`/${spec.path}/:id`, {
     config: admin,
-    schema: { tags, params: Key, response: { 200: Envelope(Row), ...errorResponses } },
+    schema: { tags, params: Key, response: { 200: Envelope(Row), ...errorResponses() } },
   }, async (request) => {
     const id = keyOf(request);
     return ok(request, view(spec, isTld ? await getTldPrice(db, String(id)) : await getCatalogRow(db, table, Number(id))));
@@ -155,7 +155,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.post(`/${spec.path}`, {
     config: admin,
-    schema: { tags, body: bodySchema(spec, true), response: { 201: Envelope(Row), ...errorResponses } },
+    schema: { tags, body: bodySchema(spec, true), response: { 201: Envelope(Row), ...errorResponses() } },
   }, async (request, reply) => {
     const values = toRow(spec, request.body as Record<string, unknown>);
     const row = isTld ? await createTldPrice(db, values as unknown as TldPrice) : await createCatalogRow(db, table, values as never);
@@ -164,7 +164,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.patch(`/${spec.path}/:id`, {
     config: admin,
-    schema: { tags, params: Key, body: bodySchema(spec, false), response: { 200: Envelope(Row), ...errorResponses } },
+    schema: { tags, params: Key, body: bodySchema(spec, false), response: { 200: Envelope(Row), ...errorResponses() } },
   }, async (request) => {
     const id = keyOf(request);
     const patch = toRow(spec, request.body as Record<string, unknown>);
@@ -182,19 +182,19 @@ function registerUnitPrices(app: TypedApp, db: RouteDeps['db']) {
 
   app.get('/unit-prices', {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(UnitPrice), ...errorResponses } },
+    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(UnitPrice), ...errorResponses() } },
   }, async (request) => page(request, await listUnitPrices(db, pageOf(request.query)), unitView));
 
   app.get('/unit-prices/:unit', {
     config: admin,
-    schema: { tags, params: Unit, response: { 200: Envelope(UnitPrice), ...errorResponses } },
+    schema: { tags, params: Unit, response: { 200: Envelope(UnitPrice), ...errorResponses() } },
   }, async (request) => ok(request, unitView(await getUnitPrice(db, unitOf(request)))));
 
   app.put('/unit-prices/:unit', {
     config: admin,
     schema: {
       tags, params: Unit, body: Type.Object({ price: AmountString }, { additionalProperties: false }),
-      response: { 200: Envelope(UnitPrice), ...errorResponses },
+      response: { 200: Envelope(UnitPrice), ...errorResponses() },
     },
   }, async (request) => {
     const { price } = request.body as { price: string };

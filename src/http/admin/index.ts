@@ -1,6 +1,7 @@
 // The admin API (/admin/v1): the operator's panel and `hostcloud admin` drive it with ADMIN_TOKEN.
 // v2 envelope and errors; not rate limited; not part of the customer OpenAPI document.
 import type { FastifyInstance } from 'fastify';
+import { applyRouteConventions } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
@@ -10,5 +11,7 @@ import * as providerFaults from './provider-faults.ts';
 import * as provider from './provider.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
+  app.addHook('onRoute', applyRouteConventions);
   for (const r of [accounts, apiKeys, catalog, provider, providerFaults, notifications]) r.register(app as TypedApp, deps);
 }

@@ -46,7 +46,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         status: Type.Optional(StringEnum(NOTIFICATION_STATUSES, { description: 'Only notices in this status.' })),
         kind: Type.Optional(Type.String({ pattern: KIND_PATTERN.source, maxLength: KIND_MAX, description: 'Only notices of this kind, e.g. hosting.cancelled.' })),
       }),
-      response: { 200: ListEnvelope(NotificationSchema), ...errorResponses },
+      response: { 200: ListEnvelope(NotificationSchema), ...errorResponses() },
     },
   }, async (request) => {
     const { account_id: accountId, status, kind } = request.query;

@@ -47,22 +47,22 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/providers/:provider/fault', {
     config: admin,
     preValidation: knownProvider,
-    schema: { operationId: 'getProviderFault', tags, params: ProviderParam, response: { 200: Envelope(Fault), ...errorResponses } },
+    schema: { operationId: 'getProviderFault', tags, params: ProviderParam, response: { 200: Envelope(Fault), ...errorResponses('RESOURCE_NOT_FOUND') } },
   }, read);
 
   app.put('/providers/:provider/fault', {
     config: admin,
     preValidation: knownProvider,
-    schema: { operationId: 'setProviderFault', tags, description: SET_DESCRIPTION, params: ProviderParam, body: FaultBody, response: { 200: Envelope(Fault), ...errorResponses } },
+    schema: { operationId: 'setProviderFault', tags, description: SET_DESCRIPTION, params: ProviderParam, body: FaultBody, response: { 200: Envelope(Fault), ...errorResponses('RESOURCE_NOT_FOUND') } },
   }, write);
 
   app.get('/provider/fault', {
     config: admin,
-    schema: { operationId: 'getComputeFaultAlias', tags, description: 'The compute switch; the same as /providers/compute/fault.', response: { 200: Envelope(Fault), ...errorResponses } },
+    schema: { operationId: 'getComputeFaultAlias', tags, description: 'The compute switch; the same as /providers/compute/fault.', response: { 200: Envelope(Fault), ...errorResponses('RESOURCE_NOT_FOUND') } },
   }, read);
 
   app.put('/provider/fault', {
     config: admin,
-    schema: { operationId: 'setComputeFaultAlias', tags, description: `${SET_DESCRIPTION} The same as /providers/compute/fault.`, body: FaultBody, response: { 200: Envelope(Fault), ...errorResponses } },
+    schema: { operationId: 'setComputeFaultAlias', tags, description: `${SET_DESCRIPTION} The same as /providers/compute/fault.`, body: FaultBody, response: { 200: Envelope(Fault), ...errorResponses('RESOURCE_NOT_FOUND') } },
   }, write);
 }

@@ -32,7 +32,7 @@ const poolView = ({ pool, size, used, free }: PoolView) => ({
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/locations/:id/ip-pools', {
     config: admin,
-    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses } },
+    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
   }, async (request) => page(request, await listIpPools(db, request.params.id, pageOf(request.query)), poolView));
 
   app.post('/locations/:id/ip-pools', {
@@ -45,7 +45,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         cidr: Type.String({ minLength: 1, maxLength: 64, description: 'IPv4 /16–/30 or IPv6 /48–/120; must not overlap another pool' }),
         gateway: Type.String({ minLength: 1, maxLength: 64, description: 'A host address inside the cidr; never leased' }),
       }, { additionalProperties: false }),
-      response: { 201: Envelope(Pool), ...errorResponses },
+      response: { 201: Envelope(Pool), ...errorResponses() },
     },
   }, async (request, reply) => {
     const { version, cidr, gateway } = request.body;
@@ -55,6 +55,6 @@ export function register(app: TypedApp, { db }: RouteDeps) {
 
   app.delete('/ip-pools/:id', {
     config: admin,
-    schema: { tags, params: Id, response: { 200: Envelope(Pool), ...errorResponses } },
+    schema: { tags, params: Id, response: { 200: Envelope(Pool), ...errorResponses() } },
   }, async (request) => ok(request, poolView(await deleteIpPool(db, request.params.id))));
 }

@@ -1,19 +1,39 @@
+// The error catalog at /v2/docs/errors, the target of every `doc_url`: one anchored row per code
+// of error-codes.ts (the table the error handler maps with, so the two cannot disagree), its
+// meaning written in Markdown and rendered with marked. Raw HTML in the Markdown is shown as
+// text, never passed through.
+import { Marked } from 'marked';
 import type { ErrorCode } from '../../core/errors.ts';
 import { ERROR_CODES } from '../error-codes.ts';
 import { esc, page } from './html.ts';
 
-export function renderErrorsPage(): string {
+const markdown = new Marked({ gfm: true, async: false, renderer: { html: ({ text }) => esc(text) } });
+const block = (md: string) => markdown.parse(md) as string;
+/** One line of Markdown as HTML; raw HTML in it is escaped. */
+export const inline = (md: string) => markdown.parseInline(md) as string;
+
+const INTRO = `Every error answers with the same envelope:
+
+\`\`\`json
+{"error": {"code": "VALIDATION_FAILED", "message": "One or more parameters are invalid",
+  "errors": [{"field": "location_id", "code": "INVALID", "message": "not a location servers can be created in (see GET /locations)"}],
+  "request_id": "req_7Hq2sLk9Xw3Zp5Nb8Vt1", "doc_url": "…/v2/docs/errors#VALIDATION_FAILED"}}
+\`\`\`
+
+Branch on \`code\`: it is stable. \`message\` is English for people. \`errors[]\` names each invalid field (its \`code\` is
+\`INVALID\`, or \`INVALID_PASSWORD\` for a password). Quote the \`request_id\` when you contact support.
+Each operation of the [reference](../docs) lists the codes it can answer under each HTTP status.`;
+
+export function renderErrorsPage(publicUrl: string): string {
   const rows = (Object.entries(ERROR_CODES) as [ErrorCode, { status: number; meaning: string }][])
     .sort((a, b) => a[1].status - b[1].status || a[0].localeCompare(b[0]))
-    .map(([code, info]) => `<tr id="${esc(code)}"><td><a href="#${esc(code)}"><code>${esc(code)}</code></a></td><td>${info.status}</td><td>${esc(info.meaning)}</td></tr>`)
+    .map(([code, info]) => `<tr id="${esc(code)}"><td><a href="#${esc(code)}"><code>${esc(code)}</code></a></td><td>${info.status}</td><td>${inline(info.meaning)}</td></tr>`)
     .join('\n');
   return page('Errors — Hosting Cloud API v2', `
 <h1>Errors</h1>
-<p>Every error answers with the envelope <code>{"error": {"code", "message", "errors": [{"field", "code", "message"}], "request_id", "doc_url"}}</code>.
-Branch on <code>code</code>; <code>message</code> is English text for people. <code>errors[]</code> names each invalid field (code <code>INVALID</code>).
-Quote the <code>request_id</code> when you contact support.</p>
+${block(INTRO)}
 <table><thead><tr><th>Code</th><th>HTTP</th><th>Meaning</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
-<p><a href="/v2/docs">API reference</a> · <a href="/v2/openapi.json">OpenAPI document</a></p>`);
+<p><a href="../docs">API reference</a> · <a href="../openapi.json">OpenAPI document</a> · base URL <code>${esc(publicUrl)}/v2</code></p>`);
 }

@@ -1,10 +1,12 @@
-// The v2 API: every route file registers itself here. Docs routes come first so the OpenAPI
-// generator (scoped to /v2) sees every route registered after it.
+// The v2 API: every route file registers itself here (one file per operation, named after its
+// operationId). The route conventions come first, then the docs, so that the OpenAPI generator
+// (scoped to /v2) sees every route registered after it, conventions applied.
 import type { FastifyInstance } from 'fastify';
 import { registerDocs } from '../docs/index.ts';
+import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as getAccount from './account/get-account.ts';
-import * as getIpAllowlist from './account/get-ip-allowlist.ts';
+import * as listIpAllowlist from './account/list-ip-allowlist.ts';
 import * as listApiKeys from './account/list-api-keys.ts';
 import * as getBalance from './billing/get-balance.ts';
 import * as listTransactions from './billing/list-transactions.ts';
@@ -20,33 +22,41 @@ import * as getOperation from './operations/get-operation.ts';
 import * as createServer from './servers/create-server.ts';
 import * as getServer from './servers/get-server.ts';
 import * as listServers from './servers/list-servers.ts';
-import * as createSnapshot from './servers/create-snapshot.ts';
-import * as listSnapshots from './servers/list-snapshots.ts';
-import * as listIps from './servers/list-ips.ts';
-import * as addIp from './servers/add-ip.ts';
-import * as getConsole from './servers/get-console.ts';
-import * as openConsole from './servers/open-console.ts';
-import * as getMetrics from './servers/get-metrics.ts';
-import * as getTraffic from './servers/get-traffic.ts';
-import * as listFirewallRules from './servers/list-firewall-rules.ts';
+import * as createServerSnapshot from './servers/create-server-snapshot.ts';
+import * as listServerSnapshots from './servers/list-server-snapshots.ts';
+import * as listServerIps from './servers/list-server-ips.ts';
+import * as addServerIp from './servers/add-server-ip.ts';
+import * as getServerConsole from './servers/get-server-console.ts';
+import * as openConsoleLink from './servers/open-console-link.ts';
+import * as getServerMetrics from './servers/get-server-metrics.ts';
+import * as getServerTraffic from './servers/get-server-traffic.ts';
+import * as listServerFirewallRules from './servers/list-server-firewall-rules.ts';
 import * as deleteServer from './servers/delete-server.ts';
-import * as renameServer from './servers/rename-server.ts';
-import * as serverAction from './servers/server-action.ts';
+import * as updateServer from './servers/update-server.ts';
+import * as runServerAction from './servers/run-server-action.ts';
 import * as upgradeServer from './servers/upgrade-server.ts';
-// Server routes (one file each) — keep one line per family below.
+// One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
-  getAccount, listApiKeys, getIpAllowlist,
-  getBalance, listTransactions,
-  listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
-  notImplemented,
   listServers, getServer, createServer,
-  renameServer, deleteServer, upgradeServer, serverAction,
-  listSnapshots, createSnapshot, listIps, addIp, getConsole, openConsole, listFirewallRules, getMetrics, getTraffic,
+  updateServer, deleteServer, runServerAction, upgradeServer,
+  listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
+  listServerFirewallRules, getServerMetrics, getServerTraffic,
   getOperation,
+  listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
+  getBalance, listTransactions,
+  getAccount, listApiKeys, listIpAllowlist,
+  notImplemented,
 ];
 
-export async function registerV2(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export interface V2Options extends RouteDeps {
+  /** Tests: told of every error response whose code the route does not declare (route-conventions.ts). */
+  onUndocumentedError?: (e: UndocumentedError) => void;
+}
+
+export async function registerV2(app: FastifyInstance, deps: V2Options): Promise<void> {
+  app.addHook('onRoute', applyRouteConventions);
+  if (deps.onUndocumentedError) checkDocumentedErrors(app, deps.onUndocumentedError);
   await registerDocs(app as TypedApp, deps);
   for (const r of ROUTES) r.register(app as TypedApp, deps);
 }

@@ -7,9 +7,11 @@ import { errorResponses } from '../schemas.ts';
 
 const ALL: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-// `hidden` routes catch deeper paths (an unencoded CIDR slash, /invoices/{id}/pdf) without
-// putting wildcard paths, which client generators cannot use, into the OpenAPI document.
-const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area; what: string; hidden?: boolean }[] = [
+// They are left out of the OpenAPI document, where a generated client would get functions that
+// can only fail; the document's introduction lists them instead (docs/introduction.ts).
+// `hidden` routes catch deeper paths (an unencoded CIDR slash, /invoices/{id}/pdf) and are not
+// listed there either.
+export const PANEL_ONLY: { method: HTTPMethods | HTTPMethods[]; url: string; area: Area; what: string; hidden?: boolean }[] = [
   { method: 'POST', url: '/sub-users', area: 'sub_users', what: 'Inviting sub-users' },
   { method: 'PATCH', url: '/account', area: 'account', what: 'Editing account data' },
   { method: 'POST', url: '/account/api-keys', area: 'account', what: 'Creating API keys' },
@@ -31,7 +33,7 @@ export function register(app: TypedApp) {
       method: r.method,
       url: r.url,
       config: { area: r.area },
-      schema: { hide: r.hidden ?? false, tags: ['Panel only'], summary: `${r.what} is done in the web panel (501)`, response: { ...errorResponses } },
+      schema: { hide: true, summary: `${r.what} is done in the web panel (501)`, response: { ...errorResponses('NOT_IMPLEMENTED') } },
       handler: async () => {
         throw new ApiError('NOT_IMPLEMENTED', `${r.what} is done in the web panel, not through the API`);
       },

@@ -4,22 +4,22 @@ import { ipVersion } from '../../core/api-keys/ip-allowlist.ts';
 import { money } from '../../core/money.ts';
 import { timestamp, ts } from '../../core/time.ts';
 import type { Account, ApiKey, Department, HostingPackage, Location, OperatingSystem, Plan, Transaction } from '../../db/schema.ts';
-import { MoneySchema, NullableTimestamp, Timestamp } from '../schemas.ts';
+import { MoneySchema, NullableTimestamp, StringEnum, Timestamp, component, ref } from '../schemas.ts';
 
-const Money = Type.Ref(MoneySchema);
+const Money = ref(MoneySchema);
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
-export const AccountSchema = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  name: Type.String(),
+export const AccountSchema = component('Account', Type.Object({
+  id: Type.String({ examples: ['acc_3kT9wQ2mZx7Lp4Rb'] }),
+  email: Type.String({ examples: ['ada@example.com'] }),
+  name: Type.String({ examples: ['Ada Lovelace'] }),
   company: Nullable(Type.String()),
   phone: Nullable(Type.String()),
-  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
-  status: Type.String({ enum: ['active', 'suspended', 'closed'] }),
+  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2', examples: ['GB'] })),
+  status: StringEnum(['active', 'suspended', 'closed'] as const),
   balance: Money,
   created_at: Timestamp,
-}, { title: 'Account' });
+}, { description: 'The authenticated customer. Secrets (keys, hashes, tokens) are never returned.' }));
 
 export function accountView(a: Account) {
   return {
@@ -28,58 +28,62 @@ export function accountView(a: Account) {
   };
 }
 
-export const TransactionSchema = Type.Object({
-  id: Type.Integer(),
-  type: Type.String({ enum: ['deposit', 'withdraw', 'refund'] }),
+export const TransactionSchema = component('Transaction', Type.Object({
+  id: Type.Integer({ examples: [1042] }),
+  type: StringEnum(['deposit', 'withdraw', 'refund'] as const),
   amount: Money,
-  description: Type.String(),
-  status: Type.String(),
+  description: Type.String({ examples: ['Server web-1.example.com (srv_8fJ2kLmN4pQ7rS1t): first monthly cycle, 5.00 USD'] }),
+  status: Type.String({ examples: ['completed'] }),
   created_at: Timestamp,
-}, { title: 'Transaction' });
+}, { description: 'A ledger entry: money in (deposit, refund) or out (withdraw) of the balance.' }));
 
 export function transactionView(t: Transaction) {
   return { id: t.id, type: t.type, amount: money(t.amount_cents), description: t.description, status: t.status, created_at: ts(t.created_at) };
 }
 
-export const ApiKeySchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the key, to recognise it; never the key.' }),
-  is_test: Type.Boolean(),
-  scopes: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'null = every scope' }),
-  ip_allowlist: Type.Array(Type.String()),
-  status: Type.String({ enum: ['active', 'revoked'] }),
+export const ApiKeySchema = component('ApiKey', Type.Object({
+  id: Type.String({ examples: ['key_5Fq8nWc2Lz6Tr1Ya'] }),
+  name: Type.String({ examples: ['deploy'] }),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it; never the key.', examples: ['hc_live_Xy12'] }),
+  is_test: Type.Boolean({ description: 'A test key works against the sandbox.' }),
+  scopes: Type.Union([Type.Array(Type.String({ examples: ['servers:write'] })), Type.Null()], { description: '`<area>:read` or `<area>:write`; null = every scope.' }),
+  ip_allowlist: Type.Array(Type.String({ examples: ['203.0.113.0/24'] })),
+  status: StringEnum(['active', 'revoked'] as const),
   last_used_at: NullableTimestamp,
   revoked_at: NullableTimestamp,
   created_at: Timestamp,
-}, { title: 'ApiKey' });
+}, { description: 'Metadata of an API key; the key itself is never returned.' }));
 
 export function apiKeyView(k: ApiKey) {
   return {
     id: k.id, name: k.name, prefix: k.prefix, is_test: k.is_test, scopes: k.scopes, ip_allowlist: k.ip_allowlist,
-    status: k.revoked_at ? 'revoked' : 'active', last_used_at: timestamp(k.last_used_at), revoked_at: timestamp(k.revoked_at),
+    status: k.revoked_at ? 'revoked' as const : 'active' as const, last_used_at: timestamp(k.last_used_at), revoked_at: timestamp(k.revoked_at),
     created_at: ts(k.created_at),
   };
 }
 
-export const IpAllowlistEntrySchema = Type.Object({
-  cidr: Type.String({ examples: ['203.0.113.0/24'] }),
-  version: Type.Integer({ enum: [4, 6] }),
-}, { title: 'IpAllowlistEntry' });
+export const IpAllowlistEntrySchema = component('IpAllowlistEntry', Type.Object({
+  cidr: Type.String({ description: 'An address or a network.', examples: ['203.0.113.0/24'] }),
+  version: Type.Integer({ enum: [4, 6], examples: [4] }),
+}));
 
 export function allowlistEntryView(entry: string) {
   return { cidr: entry, version: ipVersion(entry) };
 }
 
-const Specs = Type.Object({ cpu_cores: Type.Integer(), ram_mb: Type.Integer(), storage_gb: Type.Integer(), bandwidth_gb: Type.Integer() });
+const specFields = {
+  cpu_cores: Type.Integer({ examples: [2] }),
+  ram_mb: Type.Integer({ examples: [4096] }),
+  storage_gb: Type.Integer({ examples: [80] }),
+};
 
-export const PlanSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  specs: Specs,
+export const PlanSchema = component('Plan', Type.Object({
+  id: Type.Integer({ description: 'The `plan_id` of POST /servers.', examples: [2] }),
+  name: Type.String({ examples: ['Cloud M'] }),
+  specs: Type.Object({ ...specFields, bandwidth_gb: Type.Integer({ description: 'Monthly transfer allowance, decimal GB.', examples: [2000] }) }),
   price: Money,
-  available: Type.Boolean(),
-}, { title: 'Plan' });
+  available: Type.Boolean({ description: 'false: listed for existing servers, but no longer sold.' }),
+}, { description: 'A server package: fixed size, monthly price.' }));
 
 export function planView(p: Plan) {
   return {
@@ -89,13 +93,13 @@ export function planView(p: Plan) {
   };
 }
 
-export const PackageSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  specs: Type.Object({ cpu_cores: Type.Integer(), ram_mb: Type.Integer(), storage_gb: Type.Integer() }),
+export const PackageSchema = component('Package', Type.Object({
+  id: Type.Integer({ description: 'The `package_id` of the upgrade action.', examples: [3] }),
+  name: Type.String({ examples: ['Cloud L'] }),
+  specs: Type.Object(specFields),
   price: Money,
   available: Type.Boolean(),
-}, { title: 'Package' });
+}, { description: 'The plan catalog as packages (no bandwidth), for upgrades.' }));
 
 export function packageView(p: Plan) {
   return {
@@ -105,36 +109,36 @@ export function packageView(p: Plan) {
   };
 }
 
-export const OperatingSystemSchema = Type.Object({
-  id: Type.Integer({ description: 'The os_version_id to pass to POST /servers.' }),
+export const OperatingSystemSchema = component('OperatingSystem', Type.Object({
+  id: Type.Integer({ description: 'The `os_version_id` to pass to POST /servers.', examples: [1] }),
   name: Type.String({ examples: ['Ubuntu 24.04'] }),
-  family: Type.String(),
-  version: Type.String(),
-  slug: Type.String(),
-}, { title: 'OperatingSystem' });
+  family: Type.String({ examples: ['Ubuntu'] }),
+  version: Type.String({ examples: ['24.04'] }),
+  slug: Type.String({ description: 'What a server reports as its `os`.', examples: ['ubuntu-24.04'] }),
+}, { description: 'An installable operating system version.' }));
 
 export function operatingSystemView(o: OperatingSystem) {
   return { id: o.id, name: `${o.family} ${o.version}`, family: o.family, version: o.version, slug: o.slug };
 }
 
-export const LocationSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  code: Type.String(),
-  country: Type.String(),
-}, { title: 'Location' });
+export const LocationSchema = component('Location', Type.Object({
+  id: Type.Integer({ description: 'The `location_id` of POST /servers.', examples: [1] }),
+  name: Type.String({ examples: ['Frankfurt'] }),
+  code: Type.String({ examples: ['fra1'] }),
+  country: Type.String({ description: 'ISO 3166-1 alpha-2', examples: ['DE'] }),
+}, { description: 'A data center servers can be created in.' }));
 
 export function locationView(l: Location) {
   return { id: l.id, name: l.name, code: l.code, country: l.country };
 }
 
-export const WebHostingPackageSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  disk_quota_mb: Type.Integer(),
-  max_domains: Type.Integer(),
+export const WebHostingPackageSchema = component('WebHostingPackage', Type.Object({
+  id: Type.Integer({ examples: [1] }),
+  name: Type.String({ examples: ['Starter'] }),
+  disk_quota_mb: Type.Integer({ examples: [10240] }),
+  max_domains: Type.Integer({ examples: [1] }),
   price: Type.Object({ monthly: Money, yearly: Money }),
-}, { title: 'WebHostingPackage' });
+}, { description: 'A web hosting package.' }));
 
 export function webHostingPackageView(p: HostingPackage) {
   return {
@@ -143,7 +147,15 @@ export function webHostingPackageView(p: HostingPackage) {
   };
 }
 
-export const DepartmentSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'Department' });
+export const DepartmentSchema = component('Department', Type.Object({
+  id: Type.Integer({ examples: [1] }),
+  name: Type.String({ examples: ['Technical support'] }),
+}, { description: 'A support department tickets can be addressed to.' }));
+
+export const BalanceSchema = component('Balance', Type.Object({
+  balance: Money,
+  currency: Type.String({ examples: ['USD'] }),
+}, { description: 'The prepaid balance billable operations draw on.' }));
 
 export function departmentView(d: Department) {
   return { id: d.id, name: d.name };

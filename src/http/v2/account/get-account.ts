@@ -7,6 +7,12 @@ import { AccountSchema, accountView } from '../presenters.ts';
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/account', {
     config: { area: 'account' },
-    schema: { tags: ['Account'], summary: 'Profile of the authenticated customer', response: { 200: Envelope(AccountSchema), ...errorResponses } },
+    schema: {
+      operationId: 'getAccount',
+      tags: ['Account'],
+      summary: 'Get your account',
+      description: 'The profile of the customer the key belongs to, with its balance. Editing it is done in the web panel.',
+      response: { 200: Envelope(AccountSchema), ...errorResponses() },
+    },
   }, async (request) => ok(request, accountView(await getAccount(db, callerOf(request).accountId))));
 }

@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/account/api-keys', {
     config: { area: 'account' },
     schema: {
+      operationId: 'listApiKeys',
       tags: ['Account'],
-      summary: 'API key metadata of the account; key values are never returned',
+      summary: 'List API keys',
+      description: 'Metadata of the account\'s keys; key values are never returned. Keys are created and revoked in the web panel.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(ApiKeySchema), ...errorResponses },
+      response: { 200: ListEnvelope(ApiKeySchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listApiKeys(db, callerOf(request).accountId, pageOf(request.query)), apiKeyView));
 }

@@ -9,13 +9,15 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/billing/transactions', {
     config: { area: 'billing' },
     schema: {
+      operationId: 'listTransactions',
       tags: ['Billing'],
-      summary: 'Ledger of the account, newest first',
+      summary: 'List transactions',
+      description: 'The ledger of the account, newest first: deposits, charges (`withdraw`) and refunds.',
       querystring: Type.Object({
         ...PageQuery(),
         type: Type.Optional(StringEnum(['deposit', 'withdraw', 'refund'] as const, { description: 'Only transactions of this type.' })),
       }),
-      response: { 200: ListEnvelope(TransactionSchema), ...errorResponses },
+      response: { 200: ListEnvelope(TransactionSchema), ...errorResponses() },
     },
   }, async (request) => {
     const result = await listTransactions(db, callerOf(request).accountId, { type: request.query.type }, pageOf(request.query));

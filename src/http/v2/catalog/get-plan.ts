@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/plans/:id', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'getPlan',
       tags: ['Catalog'],
-      summary: 'One server plan',
-      params: Type.Object({ id: IntId }),
-      response: { 200: Envelope(PlanSchema), ...errorResponses },
+      summary: 'Get a plan',
+      description: 'One server plan by id.',
+      params: Type.Object({ id: { ...IntId, description: 'Plan id.', examples: [2] } }),
+      response: { 200: Envelope(PlanSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => ok(request, planView(await getPlan(db, request.params.id))));
 }

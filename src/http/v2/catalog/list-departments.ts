@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/departments', {
     config: { area: 'tickets' },
     schema: {
+      operationId: 'listDepartments',
       tags: ['Support tickets'],
-      summary: 'Active support departments',
+      summary: 'List support departments',
+      description: 'The active departments a ticket can be addressed to (`department_id`).',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(DepartmentSchema), ...errorResponses },
+      response: { 200: ListEnvelope(DepartmentSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listActiveDepartments(db, pageOf(request.query)), departmentView));
 }

@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/locations', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'listLocations',
       tags: ['Catalog'],
-      summary: 'Locations usable for server creation',
+      summary: 'List locations',
+      description: 'The locations servers can be created in; `id` is the `location_id` of POST /servers.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(LocationSchema), ...errorResponses },
+      response: { 200: ListEnvelope(LocationSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listServerLocations(db, pageOf(request.query)), locationView));
 }

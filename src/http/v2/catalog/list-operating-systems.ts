@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/operating-systems', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'listOperatingSystems',
       tags: ['Catalog'],
-      summary: 'Installable OS versions (flat list; `id` is the os_version_id)',
+      summary: 'List operating systems',
+      description: 'The installable OS versions, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(OperatingSystemSchema), ...errorResponses },
+      response: { 200: ListEnvelope(OperatingSystemSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listInstallableOperatingSystems(db, pageOf(request.query)), operatingSystemView));
 }

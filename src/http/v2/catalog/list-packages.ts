@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/packages', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'listPackages',
       tags: ['Catalog'],
-      summary: 'The plan catalog without bandwidth_gb',
+      summary: 'List packages',
+      description: 'The plan catalog without `bandwidth_gb`; `id` is the `package_id` of the upgrade action.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(PackageSchema), ...errorResponses },
+      response: { 200: ListEnvelope(PackageSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listPlans(db, pageOf(request.query)), packageView));
 }

@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/plans', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'listPlans',
       tags: ['Catalog'],
-      summary: 'Server plans; `id` is the plan_id of POST /servers',
+      summary: 'List plans',
+      description: 'The server plans; `id` is the `plan_id` of POST /servers (package mode). A plan with `available: false` is no longer sold.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(PlanSchema), ...errorResponses },
+      response: { 200: ListEnvelope(PlanSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listPlans(db, pageOf(request.query)), planView));
 }

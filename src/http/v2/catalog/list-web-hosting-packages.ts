@@ -10,10 +10,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/web-hosting-packages', {
     config: { area: 'catalog' },
     schema: {
+      operationId: 'listWebHostingPackages',
       tags: ['Catalog'],
-      summary: 'Active web-hosting packages; `id` is the package_id of POST /web-hosting',
+      summary: 'List web hosting packages',
+      description: 'The active web hosting packages; `id` is the `package_id` of POST /web-hosting. Not in the v2 specification: without it a client could not discover a package.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses },
+      response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listActiveHostingPackages(db, pageOf(request.query)), webHostingPackageView));
 }

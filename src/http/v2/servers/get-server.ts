@@ -9,10 +9,13 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'getServer',
       tags: ['Servers'],
-      summary: 'A server, with live power state, OS and size (best effort: `unknown` if the platform does not answer)',
+      summary: 'Get a server',
+      description: 'A server with its live power state, OS and size, asked of the platform. Best effort: if the platform does not answer in time, '
+        + '`power_state` is `unknown` and the rest is what was last known — never an error. Another account\'s id is 404.',
       params: ServerParams,
-      response: { 200: Envelope(ServerSchema), ...errorResponses },
+      response: { 200: Envelope(ServerSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
     const view = await withCtx(deps, request, (ctx) => getServer(ctx, request.params.id));

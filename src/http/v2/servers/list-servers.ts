@@ -10,13 +10,15 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'listServers',
       tags: ['Servers'],
-      summary: 'List servers, newest first (deleted servers excluded)',
+      summary: 'List servers',
+      description: 'The account\'s servers, newest first; deleted servers are excluded. List items carry no live state (`power_state` is null): read a server for it.',
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(['active', 'suspended', 'pending', 'cancelled'] as const, { description: 'Only servers in this status.' })),
       }),
-      response: { 200: ListEnvelope(ServerListItemSchema), ...errorResponses },
+      response: { 200: ListEnvelope(ServerListItemSchema), ...errorResponses() },
     },
   }, async (request) => {
     const result = await withCtx(deps, request, (ctx) => listServers(ctx, { status: request.query.status }, pageOf(request.query)));

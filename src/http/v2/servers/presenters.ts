@@ -5,31 +5,38 @@ import type { ServerView } from '../../../core/servers/read.ts';
 import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
 import type { ServerListRow } from '../../../db/queries/servers.ts';
-import { NullableTimestamp, StringEnum, Timestamp } from '../../schemas.ts';
+import { NullableTimestamp, StringEnum, Timestamp, component, ref } from '../../schemas.ts';
 
 const STATUSES = ['active', 'suspended', 'pending', 'cancelled'] as const;
 const POWER_STATES = ['running', 'stopped', 'starting', 'stopping', 'provisioning', 'migrating', 'error', 'unknown'] as const;
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-const Specs = Type.Object({ cpu_cores: Type.Integer(), ram_mb: Type.Integer(), storage_gb: Type.Integer() });
-const PlanRef = Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]);
+const Specs = Type.Object({
+  cpu_cores: Type.Integer({ examples: [2] }),
+  ram_mb: Type.Integer({ examples: [4096] }),
+  storage_gb: Type.Integer({ examples: [80] }),
+});
+const PlanRef = Type.Union([
+  Type.Object({ id: Type.Integer({ examples: [2] }), name: Type.String({ examples: ['Cloud M'] }) }),
+  Type.Null(),
+], { description: 'The package; null for a custom-size server.' });
 const Billing = Type.Object({
   amount: Type.String({ description: 'Monthly amount, decimal USD', examples: ['15.00'] }),
-  currency: Type.String(),
+  currency: Type.String({ examples: ['USD'] }),
   cycle: Type.String({ examples: ['monthly'] }),
   next_billing_at: Timestamp,
 });
 
-export const OperationSchema = Type.Object({
+export const OperationSchema = component('Operation', Type.Object({
   id: Type.String({ examples: ['op_4Kq9vX2mLp8RtY1z'] }),
-  type: Type.String({ examples: ['server.create'] }),
-  status: StringEnum(['queued', 'running', 'completed', 'failed'] as const),
-  resource: Type.Object({ type: Type.String(), id: Type.String() }),
-  progress_pct: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Present while running (and 100 once completed).' })),
-  detail: Type.String(),
+  type: Type.String({ description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach.', examples: ['server.create'] }),
+  status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),
+  resource: Type.Object({ type: Type.String({ examples: ['server'] }), id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }) }),
+  progress_pct: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Present while running (and 100 once completed).', examples: [40] })),
+  detail: Type.String({ description: 'Progress text; for a failed operation, why it failed.', examples: ['Queued for provisioning'] }),
   created_at: Timestamp,
   updated_at: Timestamp,
-}, { title: 'Operation' });
+}, { description: 'Asynchronous work (a create, an action, a snapshot). Poll GET /operations/{id} until it is `completed` or `failed`.' }));
 
 export function operationView(op: Operation) {
   return {
@@ -44,35 +51,49 @@ export function operationView(op: Operation) {
   };
 }
 
-export const ServerListItemSchema = Type.Object({
+export const ServerListItemSchema = component('ServerListItem', Type.Object({
   id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
-  name: Type.String(),
+  name: Type.String({ examples: ['web-1.example.com'] }),
   status: StringEnum(STATUSES),
   power_state: Type.Null({ description: 'Always null in lists; read the server for its live state.' }),
   specs: Specs,
   plan: PlanRef,
   billing: Billing,
-}, { title: 'ServerListItem' });
+}, { description: 'A server as lists show it: no live state (`power_state` is null).' }));
 
 const Network = Type.Object({
-  ipv4: Type.Union([Type.Object({ address: Type.String(), gateway: Type.String(), netmask: Type.String(), subnet: Type.String() }), Type.Null()]),
-  ipv6: Type.Union([Type.Object({ address: Type.String(), gateway: NullableString, subnet: Type.String() }), Type.Null()]),
-  extra_ips: Type.Array(Type.Object({ address: Type.String(), version: Type.Integer({ enum: [4, 6] }) })),
+  ipv4: Type.Union([Type.Object({
+    address: Type.String({ examples: ['10.1.0.23'] }),
+    gateway: Type.String({ examples: ['10.1.0.1'] }),
+    netmask: Type.String({ examples: ['255.255.255.0'] }),
+    subnet: Type.String({ examples: ['10.1.0.0/24'] }),
+  }), Type.Null()], { description: 'null until provisioned.' }),
+  ipv6: Type.Union([Type.Object({
+    address: Type.String({ examples: ['2001:db8:1::17'] }),
+    gateway: NullableString,
+    subnet: Type.String({ examples: ['2001:db8:1::/64'] }),
+  }), Type.Null()], { description: 'null until provisioned, or when created with `ipv6_count: 0`.' }),
+  extra_ips: Type.Array(Type.Object({ address: Type.String({ examples: ['10.1.0.42'] }), version: Type.Integer({ enum: [4, 6] }) })),
 });
 
-export const ServerSchema = Type.Object({
+export const ServerSchema = component('Server', Type.Object({
   id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
-  name: Type.String(),
-  status: StringEnum(STATUSES),
-  power_state: Type.Union([StringEnum(POWER_STATES), Type.Null()]),
-  os: NullableString,
-  location_id: Type.Integer(),
+  name: Type.String({ description: 'Host name.', examples: ['web-1.example.com'] }),
+  status: StringEnum(STATUSES, { description: 'pending until provisioned, then active; cancelled if provisioning failed (and refunded).' }),
+  power_state: Type.Union([StringEnum(POWER_STATES), Type.Null()], { description: 'Live from the platform; `unknown` if it does not answer in time.' }),
+  os: Type.Union([Type.String({ examples: ['ubuntu-24.04'] }), Type.Null()], { description: 'OS slug.' }),
+  location_id: Type.Integer({ examples: [1] }),
   specs: Specs,
   network: Network,
   plan: PlanRef,
   billing: Billing,
   created_at: NullableTimestamp,
-}, { title: 'Server' });
+}, { description: 'A virtual server, with its live state as far as the platform reports it.' }));
+
+export const ServerCreatedSchema = component('ServerCreated', Type.Intersect([
+  ref(ServerSchema),
+  Type.Object({ operation: ref(OperationSchema) }),
+], { description: 'The new server (pending) and the `server.create` operation provisioning it.' }));
 
 function billingOf(s: Server) {
   return { amount: formatCents(s.price_cents), currency: CURRENCY, cycle: s.cycle, next_billing_at: ts(s.next_billing_at) };
@@ -105,4 +126,4 @@ export function serverView(v: ServerView) {
 }
 
 /** Path parameter of every server route. */
-export const ServerParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'Server id (srv_…)' }) });
+export const ServerParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'Server id (`srv_…`).', examples: ['srv_8fJ2kLmN4pQ7rS1t'] }) });

@@ -4,32 +4,40 @@ import { upgradeServer } from '../../../core/servers/upgrade.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IntId, MoneySchema, errorResponses } from '../../schemas.ts';
+import { Envelope, IntId, MoneySchema, component, errorResponses, ref } from '../../schemas.ts';
 import { ServerParams, ServerSchema, serverView } from './presenters.ts';
 
-const UpgradeResult = Type.Object({
-  id: Type.String(),
-  package: Type.String({ description: 'The new package\'s name' }),
+const UpgradeResult = component('UpgradeResult', Type.Object({
+  id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
+  package: Type.String({ description: 'The new package\'s name', examples: ['Cloud L'] }),
   amount: Type.String({ description: 'The new monthly amount, decimal USD', examples: ['30.00'] }),
   upgrade: Type.Object({
-    from: Type.String({ description: 'The previous package\'s name, or "custom"' }),
-    to: Type.String(),
-    charged: Type.Ref(MoneySchema),
-    remaining_hours: Type.Number({ description: 'Unused hours of the current cycle the difference was prorated over' }),
+    from: Type.String({ description: 'The previous package\'s name, or "custom"', examples: ['Cloud M'] }),
+    to: Type.String({ examples: ['Cloud L'] }),
+    charged: ref(MoneySchema),
+    remaining_hours: Type.Number({ description: 'Unused hours of the current cycle the difference was prorated over', examples: [412] }),
   }),
-  server: ServerSchema,
-}, { title: 'UpgradeResult' });
+  server: ref(ServerSchema),
+}, { description: 'A finished upgrade: what was charged, and the server as it is now.' }));
 
 export function register(app: TypedApp, deps: RouteDeps) {
   // A static segment: find-my-way matches it before the /actions/:verb route.
   app.post('/servers/:id/actions/upgrade', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'upgradeServer',
       tags: ['Servers'],
-      summary: 'Move to a bigger package, synchronously (billable: the monthly difference is prorated over the unused hours and charged now)',
+      summary: 'Upgrade a server to a bigger package',
+      description: '**Billable**, and synchronous: the machine is resized before the answer. The monthly difference is prorated over the unused hours '
+        + 'of the cycle and charged now; if the platform fails, nothing is charged. The package must cost more and have at least the current disk.',
       params: ServerParams,
-      body: Type.Object({ package_id: { ...IntId, description: 'A package from GET /packages that costs more and has at least the current disk' } }, { additionalProperties: false }),
-      response: { 200: Envelope(UpgradeResult), ...errorResponses },
+      body: Type.Object({
+        package_id: { ...IntId, description: 'A package from GET /packages that costs more and has at least the current disk.', examples: [3] },
+      }, { additionalProperties: false }),
+      response: {
+        200: Envelope(UpgradeResult),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'INSUFFICIENT_BALANCE', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR'),
+      },
     },
   }, async (request) => {
     const r = await withCtx(deps, request, (ctx) => upgradeServer(ctx, request.params.id, request.body.package_id));

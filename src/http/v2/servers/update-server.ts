@@ -10,13 +10,15 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.patch('/servers/:id', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'updateServer',
       tags: ['Servers'],
-      summary: 'Rename a server (the name is the only field that can change)',
+      summary: 'Rename a server',
+      description: 'Changes the server\'s name, the only field that can change here. Free; the platform is not called.',
       params: ServerParams,
       body: Type.Object({
-        name: Type.String({ minLength: 1, maxLength: 253, description: 'New host name, e.g. web-2.example.com; unique among the account\'s live servers' }),
+        name: Type.String({ minLength: 1, maxLength: 253, description: 'New host name; unique among the account\'s live servers.', examples: ['web-2.example.com'] }),
       }, { additionalProperties: false }),
-      response: { 200: Envelope(ServerSchema), ...errorResponses },
+      response: { 200: Envelope(ServerSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'HOSTNAME_IN_USE') },
     },
   }, async (request) => {
     const view = await withCtx(deps, request, (ctx) => renameServer(ctx, request.params.id, request.body.name));

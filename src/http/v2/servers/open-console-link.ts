@@ -3,13 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { consoleSigningKey, redeemConsoleLink } from '../../../core/servers/console.ts';
 import { V2_VERSION } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, StringEnum, errorResponses } from '../../schemas.ts';
+import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
 
-const Opened = Type.Object({
+const Opened = component('ConsoleOpened', Type.Object({
   status: StringEnum(['opened'] as const),
-  message: Type.String(),
+  message: Type.String({ examples: ['The console session is open; this link cannot be used again.'] }),
   sandbox: Type.Boolean({ description: 'true for a test key link: no console exists behind it' }),
-}, { title: 'ConsoleOpened' });
+}, { description: 'A console link, spent.' }));
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/console/:ticket', {
@@ -17,16 +17,19 @@ export function register(app: TypedApp, deps: RouteDeps) {
     // GET only: a HEAD (link previews, prefetchers) must not spend the single use.
     exposeHeadRoute: false,
     schema: {
+      operationId: 'openConsoleLink',
       tags: ['Servers'],
-      summary: 'Open a console link from GET /servers/{id}/console (once; 404 if forged, 409 if used or expired)',
+      summary: 'Open a console link',
+      description: 'The `viewer_url` of `getServerConsole`, opened in a browser: no API key, the signature in the URL is the credential. '
+        + 'It opens once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one 409 `STATE_CONFLICT`. The answer is never cached.',
       security: [],
-      params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 256 }) }),
+      params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 256, description: 'The console ticket (part of the link).' }) }),
       querystring: Type.Object({
-        expires: Type.String({ maxLength: 20, description: 'Unix time the link expires' }),
-        signature: Type.String({ maxLength: 128 }),
-        sandbox: Type.Optional(Type.String({ maxLength: 1 })),
+        expires: Type.String({ maxLength: 20, description: 'Unix time the link expires (part of the link).' }),
+        signature: Type.String({ maxLength: 128, description: 'The link\'s signature (part of the link).' }),
+        sandbox: Type.Optional(Type.String({ maxLength: 1, description: '`1` on a test key\'s link (part of the link).' })),
       }),
-      response: { 200: Envelope(Opened), ...errorResponses },
+      response: { 200: Envelope(Opened), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request, reply) => {
     const key = await consoleSigningKey(deps.db);

@@ -11,11 +11,13 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/ips', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'listServerIps',
       tags: ['Servers'],
-      summary: 'The IPv4 and IPv6 addresses assigned to the server: primary ones first, then extra ones in the order added',
+      summary: 'List addresses of a server',
+      description: 'The IPv4 and IPv6 addresses assigned to the server: primary ones first, then extra ones in the order they were added.',
       params: ServerParams,
       querystring: Type.Object({ ...PageQuery() }),
-      response: { 200: ListEnvelope(IpEntrySchema), ...errorResponses },
+      response: { 200: ListEnvelope(IpEntrySchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
     const result = await withCtx(deps, request, (ctx) => listIps(ctx, request.params.id, pageOf(request.query)));

@@ -11,11 +11,13 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/snapshots', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'listServerSnapshots',
       tags: ['Servers'],
-      summary: "A server's snapshots, newest first (deleted ones excluded)",
+      summary: 'List snapshots of a server',
+      description: 'The server\'s snapshots, newest first; deleted ones are excluded. An `available` one can seed a new server (`source.snapshot_id`).',
       params: ServerParams,
       querystring: Type.Object({ ...PageQuery() }),
-      response: { 200: ListEnvelope(SnapshotSchema), ...errorResponses },
+      response: { 200: ListEnvelope(SnapshotSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
     const result = await withCtx(deps, request, (ctx) => listSnapshots(ctx, request.params.id, pageOf(request.query)));

@@ -5,27 +5,33 @@ import { ts } from '../../../core/time.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, StringEnum, Timestamp, errorResponses } from '../../schemas.ts';
+import { Envelope, IdempotencyKeyHeaders, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, operationView } from './presenters.ts';
 
-const Created = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
+const Created = component('SnapshotCreated', Type.Object({
+  id: Type.Integer({ examples: [42] }),
+  name: Type.String({ examples: ['before-upgrade'] }),
   status: StringEnum(['creating'] as const),
   created_at: Timestamp,
-  operation: OperationSchema,
-}, { title: 'SnapshotCreated' });
+  operation: ref(OperationSchema),
+}, { description: 'A snapshot being taken, and the `server.snapshot` operation taking it.' }));
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/servers/:id/snapshots', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'createServerSnapshot',
       tags: ['Servers'],
-      summary: 'Take a snapshot (billable: the first month of the protection fee is charged now; refunded if it fails). Accepts Idempotency-Key.',
+      summary: 'Take a snapshot of a server',
+      description: '**Billable**: the first month of the snapshot protection fee is charged now (refunded if the snapshot fails); billing stops when '
+        + 'the snapshot is deleted. Answers 201 with the snapshot (`creating`) and the operation to poll. Accepts `Idempotency-Key`.',
       params: ServerParams,
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; retries with the same key and body replay the first response' })) }),
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-      response: { 201: Envelope(Created), ...errorResponses },
+      headers: IdempotencyKeyHeaders,
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, description: 'A label for the snapshot.', examples: ['before-upgrade'] }) }, { additionalProperties: false }),
+      response: {
+        201: Envelope(Created),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_CONFLICT', 'UPSTREAM_ERROR'),
+      },
     },
   }, async (request, reply) => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
@@ -36,7 +42,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
       return { status: 201, body };
     }));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    reply.code(result.status);
+    // Stored answers are the 201 of the first request.
+    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
     return ok(request, result.body as { id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> });
   });

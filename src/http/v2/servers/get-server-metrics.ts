@@ -10,10 +10,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/metrics', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'getServerMetrics',
       tags: ['Servers'],
-      summary: 'CPU, memory and disk utilization (percent), the latest sample from the platform',
+      summary: 'Get utilization of a server',
+      description: 'CPU, memory and disk utilization in percent: the latest sample, read live from the platform. A server not provisioned yet is 409 `STATE_CONFLICT`.',
       params: ServerParams,
-      response: { 200: Envelope(MetricsSchema), ...errorResponses },
+      response: { 200: Envelope(MetricsSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {
     const metrics = await withCtx(deps, request, (ctx) => getMetrics(ctx, request.params.id));

@@ -10,10 +10,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/traffic', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'getServerTraffic',
       tags: ['Servers'],
-      summary: "This month's (UTC) inbound and outbound bytes and the monthly quota",
+      summary: 'Get traffic of a server',
+      description: "This month's (UTC) inbound and outbound bytes and the monthly quota, read live from the platform.",
       params: ServerParams,
-      response: { 200: Envelope(TrafficSchema), ...errorResponses },
+      response: { 200: Envelope(TrafficSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {
     const traffic = await withCtx(deps, request, (ctx) => getTraffic(ctx, request.params.id));

@@ -9,10 +9,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/account/ip-allowlist', {
     config: { area: 'account' },
     schema: {
+      operationId: 'listIpAllowlist',
       tags: ['Account'],
-      summary: 'IP allowlist of the calling key',
+      summary: 'List the IP allowlist of this key',
+      description: 'The addresses and networks the calling key may be used from. Every key has one; changing it is done in the web panel.',
       querystring: Type.Object(PageQuery()),
-      response: { 200: ListEnvelope(IpAllowlistEntrySchema), ...errorResponses },
+      response: { 200: ListEnvelope(IpAllowlistEntrySchema), ...errorResponses() },
     },
   }, async (request) => {
     const entries = await listKeyAllowlist(db, callerOf(request).keyId, pageOf(request.query));

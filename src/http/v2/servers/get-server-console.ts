@@ -10,10 +10,13 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/console', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'getServerConsole',
       tags: ['Servers'],
-      summary: 'A console URL for a running server: single use, valid 300 seconds, opened without an API key',
+      summary: 'Get a console link',
+      description: 'A link to the console of a running server: our own signed URL (`openConsoleLink`), single use, valid 300 seconds, opened '
+        + 'without an API key. The platform\'s own console socket is never exposed. A server that is not running is 409 `STATE_CONFLICT`.',
       params: ServerParams,
-      response: { 200: Envelope(ConsoleSessionSchema), ...errorResponses },
+      response: { 200: Envelope(ConsoleSessionSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {
     // From the pool, before any sandbox transaction: a key created in one would be rolled back.

@@ -11,11 +11,13 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id/firewall/rules', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'listServerFirewallRules',
       tags: ['Servers'],
-      summary: "The server's stateful firewall rules, ordered by position ascending (read live from the platform)",
+      summary: 'List firewall rules of a server',
+      description: "The server's stateful firewall rules, ordered by position ascending, read live from the platform.",
       params: ServerParams,
       querystring: Type.Object({ ...PageQuery() }),
-      response: { 200: ListEnvelope(FirewallRuleSchema), ...errorResponses },
+      response: { 200: ListEnvelope(FirewallRuleSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {
     const result = await withCtx(deps, request, (ctx) => listFirewallRules(ctx, request.params.id, pageOf(request.query)));

@@ -5,7 +5,7 @@ import { addIp, ipBody } from '../../../core/servers/ips.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, errorResponses } from '../../schemas.ts';
+import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { IpEntrySchema } from './extras-presenters.ts';
 import { ServerParams } from './presenters.ts';
 
@@ -13,12 +13,19 @@ export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/servers/:id/ips', {
     config: { area: 'servers' },
     schema: {
+      operationId: 'addServerIp',
       tags: ['Servers'],
-      summary: 'Add an extra IP address (billable: its monthly price joins the bill; the rest of the current cycle is charged now). Accepts Idempotency-Key.',
+      summary: 'Add an address to a server',
+      description: '**Billable**: the address\'s monthly price joins the server\'s bill, and the rest of the current cycle is charged now. '
+        + 'The address is attached before the answer (201); if the platform fails, nothing is charged. A server holds at most 16 addresses of a family. '
+        + 'Accepts `Idempotency-Key`.',
       params: ServerParams,
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'A UUID; retries with the same key and body replay the first response' })) }),
-      body: Type.Object({ version: Type.Integer({ enum: [4, 6], description: '4 or 6' }) }, { additionalProperties: false }),
-      response: { 201: Envelope(IpEntrySchema), ...errorResponses },
+      headers: IdempotencyKeyHeaders,
+      body: Type.Object({ version: Type.Integer({ enum: [4, 6], description: '4 or 6.', examples: [4] }) }, { additionalProperties: false }),
+      response: {
+        201: Envelope(IpEntrySchema),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'QUOTA_EXCEEDED', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR'),
+      },
     },
   }, async (request, reply) => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
@@ -29,7 +36,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
       ? { status: 201, body: ipBody(await addIp(ctx, id, version)) as unknown, replayed: false }
       : addIpOnce(ctx, id, version, key, fingerprint)));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    reply.code(result.status);
+    // Stored answers are the 201 of the first request.
+    reply.code(result.status as 201);
     // A replay returns the stored body of the first response (or the one the safety net stored), built by ipBody too.
     return ok(request, result.body as ReturnType<typeof ipBody>);
   });

@@ -1,0 +1,134 @@
+// The OpenAPI document's `info.description` (CommonMark): the walkthrough and the conventions
+// every operation shares. The reference page shows its `#` headings in its sidebar. The lists of
+// panel-only endpoints and of idempotent operations are generated from the routes.
+import { PANEL_ONLY } from '../v2/not-implemented.ts';
+
+function panelOnly(): string {
+  return PANEL_ONLY.filter((r) => !r.hidden)
+    .map((r) => `- \`${[r.method].flat().join(', ')} ${r.url.replace(/:(\w+)/g, '{$1}')}\`: ${r.what.toLowerCase()}`)
+    .join('\n');
+}
+
+/** Replaced by the operations that take an Idempotency-Key once the routes are known (docs/openapi.ts). */
+export const IDEMPOTENT_OPERATIONS = '{{idempotent operations}}';
+
+export function introduction(publicUrl: string): string {
+  const base = `${publicUrl}/v2`;
+  return `Manage servers, and read the catalog, your balance and your account, with JSON over HTTPS.
+This reference is generated from the code that serves the API, so it cannot drift from it; the
+machine-readable document is [openapi.json](${base}/openapi.json), and every error code is explained in
+the [error catalog](${base}/docs/errors).
+
+# First server in five minutes
+
+You need \`curl\`, and \`jq\` to pick fields out of the answers.
+
+**1. Get an API key.** Keys come from the operator of this service (in its web panel), each with the IP
+addresses it may be used from. If you run this service yourself, create an account with a key for your
+address (it prints the key once):
+
+\`\`\`sh
+npx hostcloud admin accounts create --email you@example.com --name You --deposit 100 --key 127.0.0.1/32
+\`\`\`
+
+A live key starts \`hc_live_\`; a test key (\`hc_test_\`) runs everything in the sandbox and charges nothing.
+
+\`\`\`sh
+export HC=${base}
+export KEY=hc_live_...    # your key
+\`\`\`
+
+**2. Pick a location, a plan and an operating system.** Note their \`id\`s.
+
+\`\`\`sh
+curl -s "$HC/locations" -H "Authorization: Bearer $KEY" | jq '.data[] | {id, name}'
+curl -s "$HC/plans" -H "Authorization: Bearer $KEY" | jq '.data[] | {id, name, price: .price.amount}'
+curl -s "$HC/operating-systems" -H "Authorization: Bearer $KEY" | jq '.data[] | {id, name}'
+\`\`\`
+
+**3. Create the server.** This is billable: the first month is charged from your balance now. Keep the
+\`Idempotency-Key\`: if the connection drops, send the very same request again with it, and you get the
+first answer back instead of a second server.
+
+\`\`\`sh
+IDEMPOTENCY_KEY=$(uuidgen)    # or: node -e 'console.log(crypto.randomUUID())'
+curl -s -X POST "$HC/servers" -H "Authorization: Bearer $KEY" \\
+  -H "Content-Type: application/json" -H "Idempotency-Key: $IDEMPOTENCY_KEY" \\
+  -d '{"name": "web-1.example.com", "location_id": 1, "plan_id": 2, "os_version_id": 1, "password": "c0rrect-Horse-battery"}' \\
+  | tee server.json | jq '{server: .data.id, status: .data.status, operation: .data.operation.id}'
+\`\`\`
+
+The answer is 201 with the server, \`pending\`, and the operation that provisions it.
+
+**4. Wait for the operation** to be \`completed\` (or \`failed\`: then \`detail\` says why, and the charge was refunded).
+
+\`\`\`sh
+OP=$(jq -r .data.operation.id server.json)
+until curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq -e '.data.status | test("completed|failed")' >/dev/null; do sleep 2; done
+curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq '.data | {status, detail}'
+\`\`\`
+
+**5. Read your server.**
+
+\`\`\`sh
+SERVER=$(jq -r .data.id server.json)
+curl -s "$HC/servers/$SERVER" -H "Authorization: Bearer $KEY" | jq '.data | {name, status, power_state, ipv4: .network.ipv4.address}'
+\`\`\`
+
+From here: \`runServerAction\` (reboot, resize, clone…), \`createServerSnapshot\`, \`deleteServer\` (refunds the unused hours).
+
+# Conventions
+
+- **Base URL** \`${base}\`; every path in this reference is relative to it. JSON only: a request body is sent
+  with \`Content-Type: application/json\` (anything else is 415), field names are snake_case.
+- **Authentication**: \`Authorization: Bearer <API_KEY>\` on every request; there is no query-string key.
+  A key works only from the addresses on its allowlist and, if it has scopes, only in them
+  (\`<area>:read\` for GET, \`<area>:write\` otherwise).
+- **Success** is the HTTP status: \`{"data": …, "meta": {"request_id", "version": "2.0.0"}}\`. Lists add
+  \`meta.pagination\` \`{page, per_page, total, total_pages}\`; ask with \`page\` (from 1) and \`per_page\`
+  (default 25, at most 100).
+- **Money** is \`{"amount": "12.50", "currency": "USD"}\`: a decimal string, never a float.
+  **Timestamps** are RFC 3339 UTC: \`2026-11-22T08:30:00Z\`.
+- **Unknown body fields are errors**, not ignored: a typo is reported, not silently dropped. Integers in the
+  path and query are plain digits.
+- Every response carries \`X-Request-Id\`: quote it (or \`meta.request_id\`) to support.
+
+# Errors
+
+Every failure is \`{"error": {"code", "message", "errors": [{"field", "code", "message"}], "request_id", "doc_url"}}\`.
+Branch on \`error.code\`, which is stable; \`message\` is English for people, and \`errors[]\` names each invalid
+field. Each operation lists the codes it can answer under each HTTP status, so a generated client can switch on
+them. The [error catalog](${base}/docs/errors) explains every code.
+
+# Rate limits
+
+Every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the
+window resets). Over the limit, the answer is 429 \`RATE_LIMITED\` with \`Retry-After\` (seconds to wait). A key
+spends its own budget; requests without a valid key spend the budget of their IP address.
+
+# Idempotency
+
+Billable POSTs (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
+The same key with the same body within 24 hours replays the first successful answer, with
+\`Idempotent-Replayed: true\`, and charges nothing more; the same key with another body is 409
+\`IDEMPOTENCY_KEY_CONFLICT\`. A failed request is not remembered, so it can be retried with its key.
+
+# Asynchronous operations
+
+Creates, actions and snapshots answer at once with an \`operation\` (\`op_…\`); the work happens in the
+background. Poll \`GET /operations/{id}\` until \`status\` is \`completed\` or \`failed\`. One operation runs on a
+server at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
+
+# Sandbox
+
+A test key (\`hc_test_…\`) runs the same validation and rules against a sandbox: answers carry
+\`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report \`completed\`.
+
+# Done in the web panel
+
+These endpoints exist but answer 501 \`NOT_IMPLEMENTED\` (after authentication, like any other); they are
+not listed as operations here:
+
+${panelOnly()}
+`;
+}
