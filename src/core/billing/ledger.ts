@@ -8,12 +8,11 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
 import { afterCommit, inTransaction } from '../../db/transaction.ts';
 import type { Transaction, TransactionType } from '../../db/schema.ts';
-import { type Cents, formatCents, parseAmount } from '../money.ts';
+import { type Cents, MAX_AMOUNT_CENTS, formatCents, parseAmount } from '../money.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 
-/** Largest single movement: $10,000,000.00. Keeps sums far inside exact integer range. */
-export const MAX_AMOUNT_CENTS = 1_000_000_000;
+export { MAX_AMOUNT_CENTS };
 
 async function append(db: Db, accountId: string, type: TransactionType, cents: Cents, description: string, resource?: string): Promise<Transaction> {
   if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) {
