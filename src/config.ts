@@ -3,6 +3,7 @@
 // rather than running with a surprise.
 import path from 'node:path';
 import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
+import type { LogFormat } from './http/logger.ts';
 
 export interface Config {
   /** PORT — listen port. Default 8080. */
@@ -55,6 +56,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** LOG_LEVEL — pino level. Default info. */
   logLevel: string;
+  /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
+  logFormat: LogFormat;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const logFormat = str(env, 'LOG_FORMAT') ?? 'auto';
+  if (logFormat !== 'json' && logFormat !== 'pretty' && logFormat !== 'auto') {
+    throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${logFormat}"`);
+  }
   const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicUrl);
@@ -124,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,
+    logFormat,
   };
 }

@@ -3,14 +3,17 @@ import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
-  const services = servicesFor(config, store.database.db);
-  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, logger, services });
+  const telemetry = createTelemetry(logger);
+  observeDatabase(telemetry, store.database);
+  const services = servicesFor(config, store.database.db, telemetry);
+  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, telemetry, services });
   let worker: Worker | null = null;
 
   let stopping = false;
@@ -48,6 +51,6 @@ export async function serve(config: Config): Promise<void> {
     '',
   ].join('\n') + '\n');
   if (config.worker === 'embedded') {
-    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
+    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), config, logger });
   }
 }

@@ -53,7 +53,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       try {
         await executeOperation(execDeps, job.data.operation_id, last);
       } catch (err) {
-        logger.warn({ err, operation_id: job.data.operation_id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
+        // A retry is reported (log line, metric) by executeOperation itself.
+        logger.debug({ err, operation_id: job.data.operation_id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
         throw err;
       } finally {
         setImmediate(() => boss.notifyWorker(workerId));
