@@ -58,7 +58,7 @@ export interface Pagination { page: number; per_page: number; total: number; tot
 export function footer(p: Pagination, noun: string): string {
   const pages = Math.max(1, p.total_pages);
   const next = p.page < p.total_pages ? `; next: --page ${p.page + 1}` : '';
-  return `page ${p.page} of ${pages} (${p.total} ${noun})${next}`;
+  return `page ${p.page} of ${pages} (${p.total} ${p.total === 1 ? noun.replace(/s$/, '') : noun})${next}`;
 }
 
 /** A list answer as a table with its footer, or a line saying it is empty. */
