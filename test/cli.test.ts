@@ -241,7 +241,7 @@ test("accounts create checks every input before it sends anything, in the comman
     'hostcloud admin: nothing was created:',
     '  --email must be an email address like you@example.com',
     '  --deposit must be an amount like 150.00',
-    '  --ip "999.0.0.1" is not an IP address or CIDR range',
+    '  --key "999.0.0.1" is not an IP address or CIDR range',
     '  --scope "servers:fly" is not a known scope',
     '',
   ].join('\n'));

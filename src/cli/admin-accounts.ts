@@ -28,12 +28,15 @@ export const ACCOUNT_USAGE = {
 
 const PROFILE_FLAGS = ['email', 'name', 'company', 'phone', 'country', 'status'];
 
-/** API fields of `accounts create` → its flags. */
-const createFlag: FlagOf = (field) => {
+/** API fields of `accounts create` → its flags; the first `ipFlags` allowlist entries came from --ip, the rest from --key. */
+const createFlagFor = (ipFlags: number): FlagOf => (field) => {
   const top = field.replace(/\[\d+\]$/, '');
   if (PROFILE_FLAGS.includes(top)) return { name: `--${top}` };
   if (top === 'deposit.amount' || top === 'deposit') return { name: '--deposit', hint: AMOUNT_HINT };
-  if (top === 'api_key.ip_allowlist') return { name: '--ip' };
+  if (top === 'api_key.ip_allowlist') {
+    const index = /\[(\d+)\]$/.exec(field)?.[1];
+    return { name: index !== undefined && Number(index) >= ipFlags ? '--key' : '--ip' };
+  }
   if (top === 'api_key.scopes') return { name: '--scope' };
   if (top === 'api_key.name') return { name: '--key-name' };
   if (top === 'api_key.is_test') return { name: '--test-key' };
@@ -69,6 +72,7 @@ async function create(conn: Conn, out: Out, args: string[]): Promise<void> {
   positionals(extra, [], usage);
   // --key is the older name of --ip (an allowlist entry of the first key); both may be given.
   const ips = [...(values.ip ?? []), ...(values.key ?? [])];
+  const createFlag = createFlagFor(values.ip?.length ?? 0);
   const wantsKey = ips.length > 0 || values['test-key'] || values.scope !== undefined || values['key-name'] !== undefined;
   const email = values.email;
   const body = {
