@@ -3,6 +3,7 @@
 // rather than running with a surprise.
 import path from 'node:path';
 import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
+import type { LogFormat } from './http/logger.ts';
 
 export interface Config {
   /** PORT — listen port. Default 8080. */
@@ -83,6 +84,8 @@ export interface Config {
   mailMaxAttempts: number;
   /** MAIL_RETRY_DELAY_S — wait after a failed send; doubled after each further failure (at most 6 h). Default 60. */
   mailRetryDelayS: number;
+  /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
+  logFormat: LogFormat;
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const logFormat = str(env, 'LOG_FORMAT') ?? 'auto';
+  if (logFormat !== 'json' && logFormat !== 'pretty' && logFormat !== 'auto') {
+    throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${logFormat}"`);
+  }
   const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicUrl);
@@ -189,5 +196,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom,
     mailMaxAttempts: int(env, 'MAIL_MAX_ATTEMPTS', 5, 1, 100),
     mailRetryDelayS: int(env, 'MAIL_RETRY_DELAY_S', 60, 1, 86_400),
+    logFormat,
   };
 }

@@ -16,6 +16,8 @@ import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
+import type { Telemetry } from './telemetry/index.ts';
+import { instrumentProvider } from './telemetry/provider.ts';
 
 export { EMBEDDED_DATABASE };
 
@@ -71,13 +73,15 @@ export function rateLimiterFor(config: Config): RateLimiter {
   return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix: config.rateLimitPrefix });
 }
 
-export function computeFor(config: Config, db: Db): ComputeProvider {
-  return createSimulatedCompute({ db, delayMs: config.simDelayMs });
+/** The compute provider; with telemetry, every call is counted and timed per method. */
+export function computeFor(config: Config, db: Db, telemetry?: Telemetry): ComputeProvider {
+  const compute = createSimulatedCompute({ db, delayMs: config.simDelayMs });
+  return telemetry ? instrumentProvider('compute', compute, telemetry.metrics) : compute;
 }
 
-export function servicesFor(config: Config, db: Db): Services {
+export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
-    compute: computeFor(config, db),
+    compute: computeFor(config, db, telemetry),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

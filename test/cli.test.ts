@@ -39,11 +39,14 @@ async function cli(args: string[], opts: { token?: string; url?: string } = {}):
   return { code, stdout, stderr };
 }
 
-/** The JSON document a command printed (everything before the "API key" line, if any). */
+/** The JSON document a command printed with --json. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function printed(r: Run): any {
-  return JSON.parse(r.stdout.split('\nAPI key (shown once')[0]!);
+  return JSON.parse(r.stdout);
 }
+
+/** The same command with --json. */
+const cliJson = (args: string[], opts: { token?: string; url?: string } = {}) => cli([...args, '--json'], opts);
 
 function secretOf(r: Run): string {
   const m = /API key \(shown once, store it now\): (\S+)/.exec(r.stdout);
@@ -61,7 +64,13 @@ test('the binary: exit codes and streams of a success and two failures', async (
   assert.equal(created.stderr, '');
   const key = secretOf(created);
   assert.match(key, /^hc_live_[0-9A-Za-z]{40}$/);
-  assert.match(printed(created).account.id, /^acc_/);
+  // Human output: the account as it stands after the deposit, the deposit, the key, the secret once.
+  assert.match(created.stdout, /^Account acc_\w+ opened\n/);
+  assert.match(created.stdout, /\n {2}email +bin@example\.com\n/);
+  assert.match(created.stdout, /\n {2}balance +100\.00 USD\n/);
+  assert.match(created.stdout, /\nDeposit: 100\.00 USD \(transaction \d+, "Initial deposit"\)\n/);
+  assert.match(created.stdout, /\nAPI key: key_\w+ "default" \(live, active\) · allows 127\.0\.0\.1\/32 · every scope\n/);
+  assert.equal(created.stdout.split(key).length, 2, 'the secret is printed once');
   const bal = await call(t.app, 'GET', '/v2/billing/balance', { key });
   assert.equal(bal.statusCode, 200, bal.body);
   assert.equal(json(bal).data.balance.amount, '100.00');
@@ -75,20 +84,20 @@ test('the binary: exit codes and streams of a success and two failures', async (
 });
 
 test('the operator workflow: create a funded account with a key, then manage it', async () => {
-  const created = await cli(['accounts', 'create', '--email', 'cli@example.com', '--name', 'CLI Customer', '--country', 'nl', '--deposit', '100', '--key', '127.0.0.1/32']);
+  const created = await cliJson(['accounts', 'create', '--email', 'cli@example.com', '--name', 'CLI Customer', '--country', 'nl', '--deposit', '100', '--ip', '127.0.0.1/32']);
   assert.equal(created.code, 0, created.stderr);
   assert.equal(created.stderr, '');
-  assert.match(created.stdout, /API key \(shown once/);
-  const key = secretOf(created);
+  // --json: the API's answer only (the secret is in it), nothing else on stdout.
+  const out = printed(created).data;
+  const key: string = out.api_key.key;
   assert.match(key, /^hc_live_[0-9A-Za-z]{40}$/);
-  const out = printed(created);
-  const accountId: string = out.account.id;
+  const accountId: string = out.id;
   assert.match(accountId, /^acc_/);
-  assert.equal(out.account.email, 'cli@example.com');
-  assert.equal(out.account.country, 'NL');
+  assert.equal(out.email, 'cli@example.com');
+  assert.equal(out.country, 'NL');
+  assert.equal(out.balance.amount, '100.00');
   assert.equal(out.deposit.amount.amount, '100.00');
   assert.deepEqual(out.api_key.ip_allowlist, ['127.0.0.1/32']);
-  assert.equal(out.api_key.key, key);
 
   // The printed key works against the customer API and sees the deposit.
   const bal = await call(t.app, 'GET', '/v2/billing/balance', { key });
@@ -96,9 +105,9 @@ test('the operator workflow: create a funded account with a key, then manage it'
   assert.equal(json(bal).data.balance.amount, '100.00');
 
   const [got, dep, keyed] = await Promise.all([
-    cli(['accounts', 'get', accountId]),
-    cli(['deposit', accountId, '5.00', '--description', 'Cheque 12']),
-    cli(['keys', 'create', accountId, '--ip', '::1', '--name', 'ipv6 only']),
+    cliJson(['accounts', 'get', accountId]),
+    cliJson(['deposit', accountId, '5.00', '--description', 'Cheque 12']),
+    cliJson(['keys', 'create', accountId, '--ip', '::1', '--name', 'ipv6 only']),
   ]);
   assert.equal(got.code, 0, got.stderr);
   assert.equal(printed(got).data.id, accountId);
@@ -108,7 +117,7 @@ test('the operator workflow: create a funded account with a key, then manage it'
   assert.equal(printed(dep).data.amount.amount, '5.00');
   assert.equal(printed(dep).data.description, 'Cheque 12');
   assert.equal(keyed.code, 0, keyed.stderr);
-  const key2 = secretOf(keyed);
+  const key2: string = printed(keyed).data.key;
   const key2Id: string = printed(keyed).data.id;
   assert.deepEqual(printed(keyed).data.ip_allowlist, ['::1/128']);
   assert.equal(printed(keyed).data.name, 'ipv6 only');
@@ -119,8 +128,8 @@ test('the operator workflow: create a funded account with a key, then manage it'
   assert.equal((await call(t.app, 'GET', '/v2/billing/balance', { key: key2, ip: '127.0.0.1' })).statusCode, 403);
 
   const [revoked, suspended] = await Promise.all([
-    cli(['keys', 'revoke', key2Id]),
-    cli(['accounts', 'update', accountId, '--status', 'suspended', '--phone', '5550100']),
+    cliJson(['keys', 'revoke', key2Id]),
+    cliJson(['accounts', 'update', accountId, '--status', 'suspended', '--phone', '5550100']),
   ]);
   assert.equal(revoked.code, 0, revoked.stderr);
   assert.equal(printed(revoked).data.status, 'revoked');
@@ -135,22 +144,22 @@ test('the operator workflow: create a funded account with a key, then manage it'
 });
 
 test('catalog commands: create from flags (money stays a string), list, get, update', async () => {
-  const created = await cli(['plans', 'create', '--name', 'CLI plan', '--cpu_cores', '2', '--ram_mb', '2048', '--storage_gb', '40', '--bandwidth_gb', '1000', '--price', '9.99']);
+  const created = await cliJson(['plans', 'create', '--name', 'CLI plan', '--cpu_cores', '2', '--ram_mb', '2048', '--storage_gb', '40', '--bandwidth_gb', '1000', '--price', '9.99']);
   assert.equal(created.code, 0, created.stderr);
   const plan = printed(created).data;
   assert.deepEqual({ ...plan, id: 0 }, { id: 0, name: 'CLI plan', cpu_cores: 2, ram_mb: 2048, storage_gb: 40, bandwidth_gb: 1000, price: '9.99', available: true });
 
   // Tiers form a ladder: close the seeded open-ended top tier (100+) before adding one above it.
-  const tiers = printed(await cli(['reseller-tiers', 'list'])).data as { id: number; min_servers: number }[];
+  const tiers = printed(await cliJson(['reseller-tiers', 'list'])).data as { id: number; min_servers: number }[];
   const top = tiers.find((x) => x.min_servers === 100)!;
-  assert.equal((await cli(['reseller-tiers', 'update', String(top.id), '--max_servers', '999'])).code, 0);
+  assert.equal((await cliJson(['reseller-tiers', 'update', String(top.id), '--max_servers', '999'])).code, 0);
 
   const [list, os, tld, tier] = await Promise.all([
-    cli(['plans', 'list']),
+    cliJson(['plans', 'list']),
     // "13" is an OS version, not a number.
-    cli(['operating-systems', 'create', '--family', 'Debian', '--version', '13', '--slug', 'debian-13']),
-    cli(['tld-prices', 'create', '--json', '{"tld":"cli","register":"1.00","renewal":"2.00","transfer":"3.00"}']),
-    cli(['reseller-tiers', 'create', '--min_servers', '1000', '--max_servers', 'null', '--discount_percentage', '22.5']),
+    cliJson(['operating-systems', 'create', '--family', 'Debian', '--version', '13', '--slug', 'debian-13']),
+    cliJson(['tld-prices', 'create', '--json', '{"tld":"cli","register":"1.00","renewal":"2.00","transfer":"3.00"}']),
+    cliJson(['reseller-tiers', 'create', '--min_servers', '1000', '--max_servers', 'null', '--discount_percentage', '22.5']),
   ]);
   assert.equal(list.code, 0, list.stderr);
   const plans = printed(list);
@@ -165,8 +174,8 @@ test('catalog commands: create from flags (money stays a string), list, get, upd
   assert.equal(printed(tier).data.discount_percentage, 22.5);
 
   const [updated, got] = await Promise.all([
-    cli(['plans', 'update', String(plan.id), '--price=12.50', '--available', 'false']),
-    cli(['tld-prices', 'get', 'CLI']),
+    cliJson(['plans', 'update', String(plan.id), '--price=12.50', '--available', 'false']),
+    cliJson(['tld-prices', 'get', 'CLI']),
   ]);
   assert.equal(updated.code, 0, updated.stderr);
   assert.equal(printed(updated).data.price, '12.50');
@@ -178,14 +187,14 @@ test('catalog commands: create from flags (money stays a string), list, get, upd
 });
 
 test('v1 package families and unit prices from the terminal', async () => {
-  const mail = await cli(['email-packages', 'create', '--name', 'Mail CLI', '--disk_quota_mb', '2048', '--max_accounts', '3', '--monthly_price', '1.50']);
+  const mail = await cliJson(['email-packages', 'create', '--name', 'Mail CLI', '--disk_quota_mb', '2048', '--max_accounts', '3', '--monthly_price', '1.50']);
   assert.equal(mail.code, 0, mail.stderr);
   assert.equal(printed(mail).data.monthly_price, '1.50');
-  const set = await cli(['unit-prices', 'set', 'cpu_core', '4.25']);
+  const set = await cliJson(['unit-prices', 'set', 'cpu_core', '4.25']);
   assert.equal(set.code, 0, set.stderr);
-  const got = await cli(['unit-prices', 'get', 'cpu_core']);
+  const got = await cliJson(['unit-prices', 'get', 'cpu_core']);
   assert.equal(printed(got).data.price, '4.25');
-  const unknown = await cli(['unit-prices', 'set', 'gpu', '1.00']);
+  const unknown = await cliJson(['unit-prices', 'set', 'gpu', '1.00']);
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr, /RESOURCE_NOT_FOUND/);
 });
@@ -206,11 +215,11 @@ test('errors: non-zero exit, message on stderr, nothing on stdout', async () => 
     [bad, /unknown admin command "accounts frobnicate"/],
     [unknownTable, /unknown admin command "widgets list"/],
     [wrongToken, /401 AUTH_INVALID/],
-    [invalid, /422 VALIDATION_FAILED[\s\S]*cpu_cores: is required[\s\S]*price: /],
+    [invalid, /the server refused it \(422 VALIDATION_FAILED\):\n {2}--cpu_cores is required\n[\s\S]*\n {2}--price must be an amount like 4\.00/],
     [missing, /404 RESOURCE_NOT_FOUND/],
     [noKey, /--email is required/],
     [badJson, /JSON/],
-    [badFlag, /colour/],
+    [badFlag, /unknown option --colour\nusage: hostcloud admin accounts create --email EMAIL \[--name NAME\]/],
   ] as const) {
     assert.notEqual(r.code, 0, r.stdout);
     assert.match(r.stderr, /^hostcloud admin: /);
@@ -224,19 +233,118 @@ test('errors: non-zero exit, message on stderr, nothing on stdout', async () => 
   assert.equal(plans.some((p: { name: string }) => p.name === 'Half'), false);
 });
 
-test('accounts create whose key step fails says which account it made', async () => {
-  const r = await cli(['accounts', 'create', '--email', 'half@example.com', '--deposit', '7', '--key', '999.0.0.1']);
+test("accounts create checks every input before it sends anything, in the command's own words", async () => {
+  const r = await cli(['accounts', 'create', '--email', 'not-an-email', '--deposit', '1,50', '--ip', '127.0.0.1', '--key', '999.0.0.1', '--scope', 'servers:fly']);
   assert.equal(r.code, 2);
-  const made = printed(r);
-  assert.match(made.account.id, /^acc_/);
-  assert.equal(made.deposit.amount.amount, '7.00');
-  assert.match(r.stderr, new RegExp(`account ${made.account.id} was created, but 422 VALIDATION_FAILED`));
-  assert.match(r.stderr, /ip_allowlist\[0\]/);
-  assert.match(r.stderr, new RegExp(`finish with: hostcloud admin keys create ${made.account.id}`));
-  // It is really there, with its deposit, and the name defaulted to the email's local part.
-  const acc = json(await adminCall(t, 'GET', `/admin/v1/accounts/${made.account.id}`)).data;
-  assert.equal(acc.name, 'half');
-  assert.equal(acc.balance.amount, '7.00');
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, [
+    'hostcloud admin: nothing was created:',
+    '  --email must be an email address like you@example.com',
+    '  --deposit must be an amount like 150.00',
+    '  --key "999.0.0.1" is not an IP address or CIDR range',
+    '  --scope "servers:fly" is not a known scope',
+    '',
+  ].join('\n'));
+  assert.doesNotMatch(r.stderr, /\/body|\^|pattern|ip_allowlist/, 'no validator paths or regexes');
+  const none = json(await adminCall(t, 'GET', '/admin/v1/accounts?email=not-an-email'));
+  assert.equal(none.meta.pagination.total, 0);
+  // One problem is one line; key details without an address say --ip is what is missing.
+  const one = await cli(['accounts', 'create', '--email', 'one@example.com', '--deposit', 'abc']);
+  assert.equal(one.stderr, 'hostcloud admin: --deposit must be an amount like 150.00\n');
+  const noIp = await cli(['accounts', 'create', '--email', 'noip@example.com', '--test-key']);
+  assert.match(noIp.stderr, /^hostcloud admin: --ip is required for an API key/);
+  const zero = await cli(['accounts', 'create', '--email', 'zero@example.com', '--deposit', '0']);
+  assert.equal(zero.stderr, 'hostcloud admin: --deposit must be an amount like 150.00\n');
+  assert.equal(json(await adminCall(t, 'GET', '/admin/v1/accounts?email=@example.com&per_page=100')).data.some((a: { email: string }) => ['one@example.com', 'noip@example.com', 'zero@example.com'].includes(a.email)), false);
+  // What only the server can know (a taken email) comes back in flag terms too, and nothing was made.
+  await cli(['accounts', 'create', '--email', 'taken@example.com']);
+  const taken = await cli(['accounts', 'create', '--email', 'TAKEN@example.com', '--deposit', '5', '--ip', '::1']);
+  assert.equal(taken.stderr, 'hostcloud admin: the server refused it (422 VALIDATION_FAILED):\n  --email: an account with this email already exists\n');
+  const accounts = json(await adminCall(t, 'GET', '/admin/v1/accounts?email=taken@example.com')).data;
+  assert.equal(accounts.length, 1);
+  assert.equal(accounts[0].balance.amount, '0.00');
+});
+
+test('deposit, keys create and the argument checks of other commands', async () => {
+  const made = printed(await cliJson(['accounts', 'create', '--email', 'args@example.com'])).data;
+  for (const [args, message] of [
+    [['deposit', made.id], 'AMOUNT is missing\nusage: hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]'],
+    [['deposit'], 'ACCOUNT_ID is missing\nusage: hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]'],
+    [['deposit', made.id, '12.345'], 'AMOUNT must be an amount like 150.00'],
+    [['deposit', made.id, '-5'], 'AMOUNT must be an amount like 150.00'],
+    [['keys', 'create', made.id], '--ip is required (one or more IP addresses or CIDR ranges the key may be used from)\nusage: hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...'],
+    [['keys', 'create', made.id, '--ip', '10.0.0.0/33'], '--ip "10.0.0.0/33" is not an IP address or CIDR range'],
+    [['keys', 'list'], 'ACCOUNT_ID is missing\nusage: hostcloud admin keys list ACCOUNT_ID [--page N] [--per-page N]'],
+    [['accounts', 'get'], 'ACCOUNT_ID is missing\nusage: hostcloud admin accounts get ACCOUNT_ID'],
+    [['accounts', 'list', '--status', 'gone'], '--status must be one of active, suspended, closed'],
+    [['accounts', 'list', '--page', '0'], '--page must be a whole number from 1 to 10000000'],
+    [['accounts', 'update', made.id, '--country', 'Netherlands'], '--country must be a two-letter country code like NL'],
+    [['accounts', 'create', '--email'], '--email needs a value (write --email=VALUE for a value starting with "-")\nusage: ' + 'hostcloud admin accounts create --email EMAIL [--name NAME] [--company TEXT] [--phone PHONE] [--country CC] [--deposit AMOUNT] [--ip IP_OR_CIDR]... [--key-name NAME] [--test-key] [--scope SCOPE]...'],
+  ] as const) {
+    const r = await cli([...args]);
+    assert.equal(r.stderr, `hostcloud admin: ${message}\n`, args.join(' '));
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+  }
+  assert.equal(json(await adminCall(t, 'GET', `/admin/v1/accounts/${made.id}/transactions`)).meta.pagination.total, 0, 'no deposit was made');
+  // A good deposit says what the balance is now.
+  const dep = await cli(['deposit', made.id, '12.5']);
+  assert.equal(dep.code, 0, dep.stderr);
+  assert.match(dep.stdout, new RegExp(`^Deposited 12\\.50 USD to ${made.id} \\(transaction \\d+, "Deposit"\\); balance now 12\\.50 USD\\n$`));
+});
+
+test('lists: accounts (search, status, pages), keys and transactions as tables, or JSON', async () => {
+  const a = printed(await cliJson(['accounts', 'create', '--email', 'table-one@example.com', '--name', 'Table One', '--deposit', '30', '--ip', '127.0.0.1'])).data;
+  await cli(['accounts', 'create', '--email', 'table-two@example.com', '--name', 'Table Two']);
+  await cli(['keys', 'create', a.id, '--ip', '::1', '--name', 'second', '--test', '--scope', 'servers:read']);
+  await cli(['deposit', a.id, '2.00', '--description', 'Top-up']);
+
+  const listed = await cli(['accounts', 'list', '--email', 'TABLE-', '--per-page', '1']);
+  assert.equal(listed.code, 0, listed.stderr);
+  const lines = listed.stdout.trimEnd().split('\n');
+  assert.match(lines[0]!, /^ID +EMAIL +NAME +STATUS +BALANCE +CREATED_AT$/);
+  assert.match(lines[1]!, /^acc_\w+ +table-two@example\.com +Table Two +active +0\.00 USD +\d{4}-/);
+  assert.equal(lines[2], 'page 1 of 2 (2 accounts); next: --page 2');
+  const page2 = await cli(['accounts', 'list', '--email', 'table-', '--per-page', '1', '--page', '2']);
+  assert.match(page2.stdout, /table-one@example\.com +Table One +active +32\.00 USD/);
+  assert.match(page2.stdout, /\npage 2 of 2 \(2 accounts\)\n$/);
+  assert.equal((await cli(['accounts', 'list', '--email', 'table-', '--status', 'suspended'])).stdout, 'no accounts\n');
+  const asJson = printed(await cliJson(['accounts', 'list', '--email', 'table-']));
+  assert.deepEqual(asJson.data.map((x: { email: string }) => x.email), ['table-two@example.com', 'table-one@example.com']);
+  assert.equal(asJson.meta.pagination.total, 2);
+
+  const keys = await cli(['keys', 'list', a.id]);
+  assert.equal(keys.code, 0, keys.stderr);
+  const k = keys.stdout.trimEnd().split('\n');
+  assert.match(k[0]!, /^ID +NAME +PREFIX +KIND +STATUS +IP_ALLOWLIST +SCOPES +LAST_USED_AT +CREATED_AT$/);
+  assert.match(k[1]!, /^key_\w+ +default +hc_live_\w+ +live +active +127\.0\.0\.1\/32 +all +- +\d{4}-/);
+  assert.match(k[2]!, /^key_\w+ +second +hc_test_\w+ +test +active +::1\/128 +servers:read +- +\d{4}-/);
+  assert.equal(k[3], 'page 1 of 1 (2 keys)');
+  assert.doesNotMatch(keys.stdout, /hc_live_[0-9A-Za-z]{40}/, 'no secret');
+
+  const txs = await cli(['transactions', a.id]);
+  assert.equal(txs.code, 0, txs.stderr);
+  const tx = txs.stdout.trimEnd().split('\n');
+  assert.match(tx[0]!, /^ID +CREATED_AT +TYPE +AMOUNT +DESCRIPTION$/);
+  assert.match(tx[1]!, /^\d+ +\d{4}-\S+ +deposit +2\.00 USD +Top-up$/);
+  assert.match(tx[2]!, /^\d+ +\d{4}-\S+ +deposit +30\.00 USD +Initial deposit$/);
+  assert.equal((await cli(['transactions', a.id, '--type', 'refund'])).stdout, 'no transactions\n');
+  const missing = await cli(['transactions', 'acc_nobody']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /404 RESOURCE_NOT_FOUND: Account not found/);
+});
+
+test('help marks optional flags and lists every command', async () => {
+  const help = await cli(['help']);
+  for (const line of [
+    'accounts create --email EMAIL [--name NAME] [--company TEXT] [--phone PHONE] [--country CC]',
+    '[--deposit AMOUNT] [--ip IP_OR_CIDR]... [--key-name NAME] [--test-key] [--scope SCOPE]...',
+    'accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]',
+    'transactions ACCOUNT_ID [--type deposit|withdraw|refund] [--page N] [--per-page N]',
+    'keys list ACCOUNT_ID [--page N] [--per-page N]',
+    'keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...',
+    '--json           print the API\'s JSON answer (for scripts) instead of a table',
+  ]) assert.ok(help.stdout.includes(line), line);
 });
 
 test('an unreachable server is a clear error; --url=… and --token=… forms work', async () => {

@@ -38,6 +38,34 @@ async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void>
   }
 }
 
+/** What test/summary-reporter.mjs writes. */
+interface RunSummary {
+  files: string[];
+  passed: number;
+  failed: number;
+  skipped: { file: string; name: string; suite: boolean; reason: string }[];
+  failures: { file: string; name: string }[];
+}
+
+/** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
+async function printSummary(file: string, fileCount: number, ms: number): Promise<void> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  await fs.rm(file, { force: true });
+  if (!text) {
+    process.stdout.write(`\nsummary: not available (the test runner ended before reporting)\n`);
+    return;
+  }
+  const s = JSON.parse(text) as RunSummary;
+  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  const lines = [
+    '',
+    `summary: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
+    ...s.failures.map((f) => `  failed: ${rel(f.file)} › ${f.name}`),
+    ...s.skipped.map((k) => `  skipped ${k.suite ? 'suite' : 'test'}: ${rel(k.file)} › ${k.name} — ${k.reason}`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const files = args.length ? args : await findTests(path.resolve('test'));
@@ -64,13 +92,19 @@ async function main(): Promise<number> {
 
     // The per-test timeout is a backstop: a hung test fails on its own instead of stalling CI.
     const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
+    const summaryFile = path.join(os.tmpdir(), `${prefix}-summary.json`);
+    const reporters = [
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      `--test-reporter=${path.resolve('test/summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
+    ];
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files], {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...reporters, ...files], {
         stdio: 'inherit',
         env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
       });
       child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
     });
+    await printSummary(summaryFile, files.length, Date.now() - started);
     return code;
   } finally {
     await dropRunDatabases(adminUrl, prefix).catch((e) => process.stderr.write(`cleanup: ${e}\n`));

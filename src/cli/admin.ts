@@ -1,27 +1,39 @@
 // `hostcloud admin …`: the operator's terminal over the admin API (it never touches the database
 // directly, so it works the same against a local or a remote server).
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { accountCommand } from './admin-accounts.ts';
+import { type Io, type Out, outTo, parse, refuse } from './admin-args.ts';
+import { columnsOf, listing, record, table } from './admin-format.ts';
+import { type Conn, CliError, type FlagOf, type Json, call, connection, worded } from './admin-http.ts';
 
-const HELP = `Usage: hostcloud admin <command> [options]
+export { CliError, type Io };
+
+const HELP = `Usage: hostcloud admin <command> [arguments] [--json] [--url URL] [--token TOKEN]
 
 Accounts
-  accounts create --email E --name N [--company C] [--phone P] [--country CC]
-                  [--deposit AMOUNT] [--key IP_OR_CIDR]... [--test-key] [--scope S]...
-                  creates the account; with --key also an API key (printed once)
-  accounts get ID
-  accounts update ID [--status active|suspended|closed] [--email E] [--name N] ...
-  deposit ACCOUNT_ID AMOUNT [--description TEXT]
-  keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip ...] [--name N] [--test] [--scope S]...
+  accounts create --email EMAIL [--name NAME] [--company TEXT] [--phone PHONE] [--country CC]
+                  [--deposit AMOUNT] [--ip IP_OR_CIDR]... [--key-name NAME] [--test-key] [--scope SCOPE]...
+                  opens the account in one step: funded with --deposit, with an API key for --ip
+                  (its secret is printed once). Every input is checked first; if any is wrong,
+                  nothing is created. --name defaults to the email's local part; --key is an
+                  older name of --ip.
+  accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]
+                  newest first; --email matches part of the address, any case
+  accounts get ACCOUNT_ID
+  accounts update ACCOUNT_ID [--status active|suspended|closed] [--email EMAIL] [--name NAME]
+                  [--company TEXT] [--phone PHONE] [--country CC]      (an empty value clears company/phone/country)
+  deposit ACCOUNT_ID AMOUNT [--description TEXT]                       AMOUNT like 150.00
+  transactions ACCOUNT_ID [--type deposit|withdraw|refund] [--page N] [--per-page N]
+  keys list ACCOUNT_ID [--page N] [--per-page N]
+  keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...
   keys revoke KEY_ID
 
 Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers
                 email-packages colocation-packages dedicated-packages ip-subnet-packages)
   TABLE list
   TABLE get ID
-  TABLE create --json '{...}'  or  --field value ...   (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
-  TABLE update ID --json '{...}'  or  --field value ...
+  TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
+  TABLE update ID --FIELD VALUE... | --data '{...}'
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 Simulated providers (PROVIDER: compute registrar hosting; default compute)
@@ -37,9 +49,10 @@ Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
                   the outbox, newest first (100 a page)
 
-Connection
+Output and connection (every command)
+  --json           print the API's JSON answer (for scripts) instead of a table
   --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
-  --token TOKEN    admin token (default $ADMIN_TOKEN or the file DATA_DIR/admin-token)`;
+  --token TOKEN    admin token (default $ADMIN_TOKEN or the file $DATA_DIR/admin-token)`;
 
 const CATALOG = [
   'plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers',
@@ -55,41 +68,6 @@ const NUMBER_FIELDS = new Set([
   'max_accounts', 'ram_gb', 'subnet_size',
 ]);
 
-export class CliError extends Error {}
-
-interface Conn { url: string; token: string }
-
-async function connection(opts: { url?: string; token?: string }): Promise<Conn> {
-  const url = (opts.url ?? process.env.HOSTCLOUD_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
-  let token = opts.token ?? process.env.ADMIN_TOKEN;
-  if (!token) {
-    const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'admin-token');
-    token = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
-    if (!token) throw new CliError(`no admin token: pass --token, set ADMIN_TOKEN, or run from where ${file} exists`);
-  }
-  return { url, token };
-}
-
-async function call(conn: Conn, method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
-  let res: Response;
-  try {
-    res = await fetch(`${conn.url}/admin/v1${p}`, {
-      method,
-      headers: { authorization: `Bearer ${conn.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new CliError(`cannot reach ${conn.url}: ${(e as Error).message} (is \`npm start\` running?)`);
-  }
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) {
-    const err = (json.error ?? {}) as { code?: string; message?: string; errors?: { field: string; message: string }[] };
-    const fields = (err.errors ?? []).map((f) => `\n  ${f.field}: ${f.message}`).join('');
-    throw new CliError(`${res.status} ${err.code ?? ''}: ${err.message ?? 'request failed'}${fields}`);
-  }
-  return json;
-}
-
 /** `--name x --cpu_cores 2 --available false --max_servers null` → {name:"x", cpu_cores:2, available:false, max_servers:null}. */
 function fieldsFrom(args: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -102,8 +80,12 @@ function fieldsFrom(args: string[]): Record<string, unknown> {
       if (v === undefined) throw new CliError(`--${k} needs a value`);
     }
     k = k.replace(/-/g, '_');
-    if (k === 'json') {
-      Object.assign(out, JSON.parse(v));
+    if (k === 'data' || k === 'json') {
+      try {
+        Object.assign(out, JSON.parse(v));
+      } catch {
+        throw new CliError(`--${k} must be a JSON object like '{"name":"Cloud S"}'`);
+      }
       continue;
     }
     if (v === 'true' || v === 'false') out[k] = v === 'true';
@@ -114,149 +96,131 @@ function fieldsFrom(args: string[]): Record<string, unknown> {
   return out;
 }
 
-/** Where a command writes: the process's streams, or a caller's own (tests run commands in-process). */
-export interface Io {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
 const processIo: Io = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
 
-function takeConn(args: string[]): { rest: string[]; url?: string; token?: string } {
-  const rest: string[] = [];
-  let url: string | undefined;
-  let token: string | undefined;
+interface Global { rest: string[]; url?: string; token?: string; json: boolean }
+
+/**
+ * The options every command takes, wherever they stand. `--json` alone asks for JSON output;
+ * `--json '{…}'` (a body, as catalog commands once took it) stays with the command as `--data`.
+ */
+function takeGlobal(args: string[]): Global {
+  const g: Global = { rest: [], json: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--url') url = args[++i];
-    else if (a === '--token') token = args[++i];
-    else if (a.startsWith('--url=')) url = a.slice('--url='.length);
-    else if (a.startsWith('--token=')) token = a.slice('--token='.length);
-    else rest.push(a);
+    if (a === '--url' || a === '--token') {
+      const v = args[++i];
+      if (v === undefined) throw new CliError(`${a} needs a value`);
+      g[a === '--url' ? 'url' : 'token'] = v;
+    } else if (a.startsWith('--url=')) g.url = a.slice('--url='.length);
+    else if (a.startsWith('--token=')) g.token = a.slice('--token='.length);
+    else if (a === '--json' && args[i + 1]?.trimStart().startsWith('{')) g.rest.push('--data', args[++i]!);
+    else if (a === '--json') g.json = true;
+    else g.rest.push(a);
   }
-  return { rest, url, token };
+  return g;
+}
+
+/** Catalog and provider fields are flags of the same name (or a positional argument). */
+const sameName = (positional: Record<string, string> = {}): FlagOf => (field) => {
+  const top = field.split(/[.[]/)[0]!;
+  const hint = /price|^register$|^renewal$|^transfer$/.test(top) ? 'must be an amount like 4.00' : undefined;
+  return { name: positional[top] ?? `--${top}`, hint };
+};
+
+const one = (noun: string) => (a: Json) => `${noun}\n${record(a.data as Record<string, unknown>)}`;
+
+async function catalogCommand(conn: Conn, out: Out, group: string, action: string | undefined, args: string[]): Promise<boolean> {
+  const id = args[0] === undefined ? undefined : encodeURIComponent(args[0]);
+  if (action === 'list') out.show(await call(conn, 'GET', `/${group}?per_page=100`), (a) => listing(a as never, 'all', group));
+  else if (action === 'get' && id) out.show(await call(conn, 'GET', `/${group}/${id}`), one(`${group} ${args[0]}`));
+  else if (action === 'create') {
+    const answer = await worded(sameName(), () => call(conn, 'POST', `/${group}`, fieldsFrom(args)));
+    out.show(answer, one(`${group}: created`));
+  } else if (action === 'update' && id) {
+    const answer = await worded(sameName(), () => call(conn, 'PATCH', `/${group}/${id}`, fieldsFrom(args.slice(1))));
+    out.show(answer, one(`${group} ${args[0]}: updated`));
+  } else if ((action === 'get' || action === 'update') && !id) refuse([`ID is missing\nusage: hostcloud admin ${group} ${action} ID`]);
+  else return false;
+  return true;
+}
+
+async function unitPrices(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'list') out.show(await call(conn, 'GET', '/unit-prices'), (a) => table(a.data as Record<string, unknown>[], columnsOf(a.data as Record<string, unknown>[])));
+  else if (action === 'get' && args[0]) out.show(await call(conn, 'GET', `/unit-prices/${encodeURIComponent(args[0])}`), one(`unit price ${args[0]}`));
+  else if (action === 'set') {
+    if (!args[0] || !args[1]) refuse([`${args[0] ? 'PRICE' : 'UNIT'} is missing\nusage: hostcloud admin unit-prices set UNIT PRICE`]);
+    const answer = await worded(sameName({ price: 'PRICE' }), () => call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0]!)}`, { price: args[1] }));
+    out.show(answer, one(`unit price ${args[0]}: set`));
+  } else return false;
+  return true;
 }
 
 /** `provider fault [MODE] [--provider P] [--remaining N] [--calls a,b]`: shows or sets a switch. */
-async function providerFault(conn: Conn, args: string[]) {
-  const { values, positionals } = parseArgs({
-    args, allowPositionals: true, options: { provider: { type: 'string' }, remaining: { type: 'string' }, calls: { type: 'string' } },
-  });
-  const url = `/providers/${encodeURIComponent(values.provider ?? 'compute')}/fault`;
-  if (positionals.length === 0 && values.remaining === undefined && values.calls === undefined) return call(conn, 'GET', url);
-  if (positionals.length !== 1) throw new CliError('usage: provider fault [MODE] [--provider compute|registrar|hosting] [--remaining N] [--calls create,power]');
+async function providerFault(conn: Conn, out: Out, args: string[]): Promise<void> {
+  const usage = 'hostcloud admin provider fault [MODE] [--provider compute|registrar|hosting] [--remaining N] [--calls create,power]';
+  const { values, positionals } = parse(args, { provider: { type: 'string' }, remaining: { type: 'string' }, calls: { type: 'string' } }, usage);
+  const provider = values.provider ?? 'compute';
+  const url = `/providers/${encodeURIComponent(provider)}/fault`;
+  if (positionals.length === 0 && values.remaining === undefined && values.calls === undefined) {
+    out.show(await call(conn, 'GET', url), one(`${provider} fault switch`));
+    return;
+  }
+  if (positionals.length !== 1) throw new CliError(`usage: ${usage}`);
   const body: Record<string, unknown> = { mode: positionals[0] };
   if (values.remaining !== undefined) {
     if (!/^\d+$/.test(values.remaining)) throw new CliError('--remaining must be a whole number');
     body.remaining = Number(values.remaining);
   }
   if (values.calls !== undefined) body.calls = values.calls.split(',').map((c) => c.trim()).filter(Boolean);
-  return call(conn, 'PUT', url, body);
+  const answer = await worded(sameName({ mode: 'MODE' }), () => call(conn, 'PUT', url, body));
+  out.show(answer, one(`${provider} fault switch: set`));
+}
+
+async function ipPools(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'list' && args[0]) {
+    out.show(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`), (a) => listing(a as never, 'all', 'pools'));
+  } else if (action === 'delete' && args[0]) {
+    out.show(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`), one(`pool ${args[0]}: deleted`));
+  } else if (action === 'add' && args[0]) {
+    const { values } = parseArgs({ args: args.slice(1), options: { version: { type: 'string' }, cidr: { type: 'string' }, gateway: { type: 'string' } } });
+    const missing = (['version', 'cidr', 'gateway'] as const).filter((k) => !values[k]).map((k) => `--${k} is required`);
+    if (missing.length) refuse(missing, 'no pool was added');
+    const body = { version: /^\d+$/.test(values.version!) ? Number(values.version) : values.version, cidr: values.cidr, gateway: values.gateway };
+    const answer = await worded(sameName(), () => call(conn, 'POST', `/locations/${encodeURIComponent(args[0]!)}/ip-pools`, body));
+    out.show(answer, one('pool added'));
+  } else return false;
+  return true;
 }
 
 /** `notifications list [--account ID] [--status S] [--kind K] [--page N]`. */
-async function listNotificationsCommand(conn: Conn, args: string[]) {
-  const { values } = parseArgs({
-    args, options: { account: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, page: { type: 'string' } },
-  });
+async function listNotificationsCommand(conn: Conn, out: Out, args: string[]): Promise<void> {
+  const { values } = parse(args, { account: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, page: { type: 'string' } },
+    'hostcloud admin notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]');
   const query = new URLSearchParams({ per_page: '100' });
   if (values.account !== undefined) query.set('account_id', values.account);
   if (values.status !== undefined) query.set('status', values.status);
   if (values.kind !== undefined) query.set('kind', values.kind);
   if (values.page !== undefined) query.set('page', values.page);
-  return call(conn, 'GET', `/notifications?${query}`);
+  out.show(await call(conn, 'GET', `/notifications?${query}`), (a) => listing(a as never, 'all', 'notifications'));
 }
 
 export async function admin(argv: string[], io: Io = processIo): Promise<void> {
-  const print = (json: unknown) => io.stdout(`${JSON.stringify(json, null, 2)}\n`);
-  const { rest, url, token } = takeConn(argv);
+  const { rest, url, token, json } = takeGlobal(argv);
   const [group, action, ...args] = rest;
   if (!group || group === 'help' || group === '--help') {
     io.stdout(`${HELP}\n`);
     return;
   }
-  const conn = await connection({ url, token });
-
-  if (group === 'accounts' && action === 'create') {
-    const { values } = parseArgs({
-      args,
-      options: {
-        email: { type: 'string' }, name: { type: 'string' }, company: { type: 'string' }, phone: { type: 'string' },
-        country: { type: 'string' }, deposit: { type: 'string' }, key: { type: 'string', multiple: true },
-        'test-key': { type: 'boolean' }, scope: { type: 'string', multiple: true },
-      },
-    });
-    if (!values.email) throw new CliError('--email is required');
-    const body = { email: values.email, name: values.name ?? values.email.split('@')[0], company: values.company, phone: values.phone, country: values.country };
-    const account = ((await call(conn, 'POST', '/accounts', body)).data) as { id: string };
-    const out: Record<string, unknown> = { account };
-    // The account exists from here on: if a later step fails, show what was made and how to go on,
-    // or the operator (who only sees an error) would retry and hit "email already exists".
-    let step = 'deposit';
-    try {
-      if (values.deposit) out.deposit = (await call(conn, 'POST', `/accounts/${account.id}/deposits`, { amount: values.deposit, description: 'Initial deposit' })).data;
-      step = 'keys create';
-      if (values.key?.length) {
-        const key = (await call(conn, 'POST', `/accounts/${account.id}/api-keys`, {
-          name: 'default', ip_allowlist: values.key, is_test: values['test-key'] ?? false, ...(values.scope ? { scopes: values.scope } : {}),
-        })).data as { key: string };
-        out.api_key = key;
-        print(out);
-        io.stdout(`\nAPI key (shown once, store it now): ${key.key}\n`);
-        return;
-      }
-    } catch (e) {
-      if (!(e instanceof CliError)) throw e;
-      print(out);
-      throw new CliError(`account ${account.id} was created, but ${e.message}\n  finish with: hostcloud admin ${step} ${account.id} …`);
-    }
-    print(out);
-    return;
-  }
-  if (group === 'accounts' && action === 'get' && args[0]) return print(await call(conn, 'GET', `/accounts/${encodeURIComponent(args[0])}`));
-  if (group === 'accounts' && action === 'update' && args[0]) {
-    return print(await call(conn, 'PATCH', `/accounts/${encodeURIComponent(args[0])}`, fieldsFrom(args.slice(1))));
-  }
-  if (group === 'deposit' && action && args[0]) {
-    const { values } = parseArgs({ args: args.slice(1), options: { description: { type: 'string' } } });
-    return print(await call(conn, 'POST', `/accounts/${encodeURIComponent(action)}/deposits`, { amount: args[0], ...(values.description ? { description: values.description } : {}) }));
-  }
-  if (group === 'keys' && action === 'create' && args[0]) {
-    const { values } = parseArgs({
-      args: args.slice(1),
-      options: { ip: { type: 'string', multiple: true }, name: { type: 'string' }, test: { type: 'boolean' }, scope: { type: 'string', multiple: true } },
-    });
-    const res = await call(conn, 'POST', `/accounts/${encodeURIComponent(args[0])}/api-keys`, {
-      name: values.name ?? 'default', ip_allowlist: values.ip ?? [], is_test: values.test ?? false, ...(values.scope ? { scopes: values.scope } : {}),
-    });
-    print(res);
-    io.stdout(`\nAPI key (shown once, store it now): ${(res.data as { key: string }).key}\n`);
-    return;
-  }
-  if (group === 'keys' && action === 'revoke' && args[0]) return print(await call(conn, 'DELETE', `/api-keys/${encodeURIComponent(args[0])}`));
-  if (CATALOG.includes(group)) {
-    if (action === 'list') return print(await call(conn, 'GET', `/${group}?per_page=100`));
-    if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/${group}/${encodeURIComponent(args[0])}`));
-    if (action === 'create') return print(await call(conn, 'POST', `/${group}`, fieldsFrom(args)));
-    if (action === 'update' && args[0]) return print(await call(conn, 'PATCH', `/${group}/${encodeURIComponent(args[0])}`, fieldsFrom(args.slice(1))));
-  }
-  if (group === 'unit-prices') {
-    if (action === 'list') return print(await call(conn, 'GET', '/unit-prices'));
-    if (action === 'get' && args[0]) return print(await call(conn, 'GET', `/unit-prices/${encodeURIComponent(args[0])}`));
-    if (action === 'set' && args[0] && args[1]) return print(await call(conn, 'PUT', `/unit-prices/${encodeURIComponent(args[0])}`, { price: args[1] }));
-  }
-  if (group === 'provider' && action === 'fault') return print(await providerFault(conn, args));
-  if (group === 'notifications' && action === 'list') return print(await listNotificationsCommand(conn, args));
-  if (group === 'ip-pools') {
-    if (action === 'list' && args[0]) return print(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`));
-    if (action === 'delete' && args[0]) return print(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`));
-    if (action === 'add' && args[0]) {
-      const { values } = parseArgs({ args: args.slice(1), options: { version: { type: 'string' }, cidr: { type: 'string' }, gateway: { type: 'string' } } });
-      if (!values.version || !values.cidr || !values.gateway) throw new CliError('ip-pools add needs --version, --cidr and --gateway');
-      const body = { version: /^\d+$/.test(values.version) ? Number(values.version) : values.version, cidr: values.cidr, gateway: values.gateway };
-      return print(await call(conn, 'POST', `/locations/${encodeURIComponent(args[0])}/ip-pools`, body));
-    }
-  }
+  const conn = connection({ url, token });
+  const out = outTo(io, json);
+  const done = await accountCommand(conn, out, group, action, args)
+    || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
+    || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
+    || (group === 'ip-pools' && await ipPools(conn, out, action, args));
+  if (done) return;
+  if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
+  if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
 

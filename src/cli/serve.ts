@@ -4,15 +4,19 @@ import { createLogger } from '../http/logger.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
+import { banner, listen } from './start-up.ts';
 
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
-  const services = servicesFor(config, store.database.db);
-  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, logger, services });
+  const telemetry = createTelemetry(logger);
+  observeDatabase(telemetry, store.database);
+  const services = servicesFor(config, store.database.db, telemetry);
+  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, telemetry, services });
   let worker: Worker | null = null;
 
   let stopping = false;
@@ -31,25 +35,15 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const where = store.embedded ? `embedded PostgreSQL in ${config.dataDir}/pg` : 'DATABASE_URL';
-  process.stdout.write([
-    '',
-    `  Hostcloud is listening on http://${config.host}:${port}  (public URL ${config.publicUrl})`,
-    `  Database: ${where}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; worker: ${config.worker}`,
-    // Printed in full once, when it is made; afterwards only recognisably, so restarts do not
-    // keep writing the secret into service logs.
-    generated
-      ? `  Admin token (new, saved in ${config.dataDir}/admin-token): ${token}`
-      : `  Admin token: ${token.slice(0, 10)}… (${config.adminToken ? 'from ADMIN_TOKEN' : `in ${config.dataDir}/admin-token`})`,
-    `  Try: curl -s http://${config.host}:${port}/healthz`,
-    `       DATA_DIR=${config.dataDir} npx hostcloud admin --url http://127.0.0.1:${port} accounts create \\
-         --email you@example.com --name You --deposit 100 --key 127.0.0.1/32`,
-    '',
-  ].join('\n') + '\n');
+  const port = await listen(app, config).catch(async (e: unknown) => {
+    // Nothing may outlive a failed start: release the database before saying why.
+    await app.close().catch(() => {});
+    await rateLimiter.close();
+    await store.close().catch(() => {});
+    throw e;
+  });
+  process.stdout.write(banner({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }));
   if (config.worker === 'embedded') {
-    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
+    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), config, logger });
   }
 }

@@ -6,15 +6,19 @@ import { createLogger } from '../http/logger.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { computeFor, openStore } from '../runtime.ts';
+import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
   if (!config.databaseUrl) {
     throw new ConfigError('hostcloud worker needs DATABASE_URL; with the embedded database, `hostcloud serve` runs the worker itself (WORKER=embedded)');
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config);
-  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db), config, logger });
+  // Logs of the work; its metrics are counted but only `hostcloud serve` serves /metrics.
+  const telemetry = createTelemetry(logger);
+  observeDatabase(telemetry, store.database);
+  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), config, logger });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

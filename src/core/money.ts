@@ -22,6 +22,17 @@ export function parseAmount(text: string): Cents | null {
   return whole * 100 + frac;
 }
 
+/** Largest single movement: $10,000,000.00. Keeps sums far inside exact integer range. */
+export const MAX_AMOUNT_CENTS = 1_000_000_000;
+
+/** A positive amount as an operator types it ("150", "150.5", "150.00"), or the problem in words. */
+export function depositCents(text: string): { cents: Cents } | { problem: string } {
+  const cents = parseAmount(text.trim());
+  if (cents === null || cents === 0) return { problem: 'must be an amount like 150.00' };
+  if (cents > MAX_AMOUNT_CENTS) return { problem: `must be at most ${formatCents(MAX_AMOUNT_CENTS)}` };
+  return { cents };
+}
+
 export function formatCents(cents: Cents): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`not an integer number of cents: ${cents}`);
   const sign = cents < 0 ? '-' : '';

@@ -5,13 +5,14 @@
 //
 // Hazards handled here:
 // - PostgreSQL refuses to run as root. As root we run it as the `postgres` system user (created if
-//   missing); that user must reach the binaries and DATA_DIR. Binaries inside an unreachable
-//   checkout (e.g. under /root) are copied once to a world-readable cache; an unreachable DATA_DIR
-//   is refused with a message saying what to do.
+//   missing); that user must reach the binaries and the cluster. Binaries inside an unreachable
+//   checkout (e.g. under /root, mode 0700) are copied once to /var/lib/hostcloud; a cluster whose
+//   DATA_DIR it cannot reach lives in a directory of its own under /var/lib/hostcloud, owned by
+//   postgres, and DATA_DIR/pg is a symbolic link to it (so it survives restarts like any other).
 // - It runs in its own process group, so a terminal's Ctrl-C reaches only us and we stop it last.
 // - A postmaster orphaned by a killed process is stopped on the next start, not left blocking it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -23,6 +24,8 @@ const run = promisify(execFile);
 export interface EmbeddedServer {
   /** Connection string of the server's `postgres` maintenance database. */
   adminUrl: string;
+  /** Where the cluster's files are: DATA_DIR/pg, or (as root) the directory under /var/lib/hostcloud it links to. */
+  clusterDir: string;
   urlFor(database: string): string;
   stop(): Promise<void>;
 }
@@ -89,11 +92,20 @@ async function canRun(file: string, args: string[], user: RunAs): Promise<boolea
   });
 }
 
+/** Where, as root, what the postgres user must reach but a checkout or DATA_DIR may hide is kept. */
+export const ROOT_STATE_DIR = '/var/lib/hostcloud';
+
+async function stateDir(): Promise<string> {
+  await fs.mkdir(ROOT_STATE_DIR, { recursive: true, mode: 0o755 });
+  await fs.chmod(ROOT_STATE_DIR, 0o755);
+  return ROOT_STATE_DIR;
+}
+
 /** Binaries the postgres user can execute: the originals, or a copy in a world-readable cache. */
 async function reachableBinaries(bins: Binaries, user: RunAs): Promise<Binaries> {
   if (await canRun(bins.postgres, ['--version'], user)) return bins;
   const version = (await run(bins.postgres, ['--version'])).stdout.trim().split(' ').pop()!;
-  const cache = path.join(os.tmpdir(), `hostcloud-postgres-${version}-${os.arch()}`);
+  const cache = path.join(await stateDir(), `postgres-${version}-${os.arch()}`);
   const copied = { initdb: path.join(cache, 'bin', 'initdb'), postgres: path.join(cache, 'bin', 'postgres'), root: cache };
   if (!(await canRun(copied.postgres, ['--version'], user))) {
     const tmp = `${cache}.${process.pid}`;
@@ -236,8 +248,41 @@ export interface EmbeddedOptions {
   port?: number;
 }
 
+/** Whether `user` can enter `dir` (the child changes directory before dropping privileges, so a shell as the user is asked). */
+function canReach(dir: string, user: RunAs): Promise<boolean> {
+  return canRun('/bin/sh', ['-c', 'cd "$0"', dir], user);
+}
+
+/**
+ * As root, the directory the cluster of `dataDir` lives in. DATA_DIR/pg itself when the postgres
+ * user can reach it (or already holds a cluster there); otherwise a directory of this DATA_DIR's
+ * own under /var/lib/hostcloud (named after it and a hash of its path, so two DATA_DIRs never
+ * share one), owned by postgres, with DATA_DIR/pg a symbolic link to it.
+ */
+async function rootClusterDir(dataDir: string, user: RunAs, log: (m: string) => void): Promise<string> {
+  const link = path.join(dataDir, 'pg');
+  const st = await fs.lstat(link).catch(() => null);
+  if (st?.isSymbolicLink()) return path.resolve(dataDir, await fs.readlink(link));
+  if (st) {
+    if (await canReach(link, user)) return link;
+    throw new EmbeddedError(`running as root, PostgreSQL runs as the "postgres" user, which cannot reach the cluster in ${link}. `
+      + `Move it (e.g. to ${ROOT_STATE_DIR}/cluster, owned by postgres, and link ${link} to it), run as a normal user, or set DATABASE_URL.`);
+  }
+  if (await canReach(dataDir, user)) return link;
+  const real = await fs.realpath(dataDir);
+  const name = `${path.basename(real).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'data'}-${createHash('sha256').update(real).digest('hex').slice(0, 12)}`;
+  const target = path.join(await stateDir(), name);
+  // A cluster left there by an earlier DATA_DIR of the same path has another password: start anew.
+  await fs.rm(target, { recursive: true, force: true });
+  await fs.mkdir(target, { mode: 0o700 });
+  await fs.chown(target, user.uid, user.gid);
+  await fs.symlink(target, link);
+  log(`the postgres user cannot reach ${dataDir}; the cluster is kept in ${target} (linked from ${link})`);
+  return target;
+}
+
 export async function startEmbedded(dataDir: string, log: (msg: string) => void = () => {}, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
-  const pgDir = path.join(dataDir, 'pg');
+  let pgDir = path.join(dataDir, 'pg');
   const secretFile = path.join(dataDir, 'pg-password');
   await fs.mkdir(dataDir, { recursive: true });
   let password = (await fs.readFile(secretFile, 'utf8').catch(() => '')).trim();
@@ -251,11 +296,7 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
   if (typeof process.getuid === 'function' && process.getuid() === 0) {
     user = await postgresUser();
     bins = await reachableBinaries(bins, user);
-    // The child changes directory before it drops privileges, so ask a shell running as the user.
-    if (!(await canRun('/bin/sh', ['-c', 'cd "$0"', dataDir], user))) {
-      throw new EmbeddedError(`running as root, PostgreSQL runs as the "postgres" user, which cannot reach DATA_DIR ${dataDir}. `
-        + 'Choose a DATA_DIR it can reach (e.g. DATA_DIR=/var/lib/hostcloud), run as a normal user, or set DATABASE_URL.');
-    }
+    pgDir = await rootClusterDir(dataDir, user, log);
   }
 
   if (!(await exists(path.join(pgDir, 'PG_VERSION')))) await initialise(bins, pgDir, password, user);
@@ -281,6 +322,7 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
   let stopped: Promise<void> | undefined;
   return {
     adminUrl: urlFor('postgres'),
+    clusterDir: pgDir,
     urlFor,
     stop() {
       stopped ??= (async () => {

@@ -1,4 +1,40 @@
+import type { CoreEvent, EventSink } from '../core/events.ts';
 import type { Db } from './connection.ts';
+
+// Events are attached to the root database handle of a process (attachEventSink). A transaction
+// opened by inTransaction collects its events and hands them over only once it has committed;
+// events of a transaction opened elsewhere (the sandbox's, always rolled back) are dropped.
+const sinks = new WeakMap<object, EventSink>();
+const pending = new WeakMap<object, CoreEvent[]>();
+
+export function attachEventSink(db: Db, sink: EventSink): void {
+  sinks.set(db, sink);
+}
+
+function deliver(sink: EventSink, events: readonly CoreEvent[]): void {
+  for (const e of events) {
+    try {
+      sink(e);
+    } catch {
+      // Reporting must never undo or fail the work it reports.
+    }
+  }
+}
+
+/** Reports `event` once the work it describes is committed (at once outside a transaction). */
+export function afterCommit(db: Db, event: CoreEvent): void {
+  const list = pending.get(db);
+  if (list) list.push(event);
+  else if (!db.isTransaction) {
+    const sink = sinks.get(db);
+    if (sink) deliver(sink, [event]);
+  }
+}
+
+/** The events `trx` has collected so far (e.g. the refunds a compensation made). */
+export function pendingEvents(trx: Db): readonly CoreEvent[] {
+  return pending.get(trx) ?? [];
+}
 
 /**
  * Runs `fn` in a transaction, or inside the one `db` already is (the sandbox hands the core a
@@ -6,5 +42,13 @@ import type { Db } from './connection.ts';
  */
 export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
-  return db.transaction().execute(fn);
+  const sink = sinks.get(db);
+  if (!sink) return db.transaction().execute(fn);
+  const events: CoreEvent[] = [];
+  const result = await db.transaction().execute((trx) => {
+    pending.set(trx, events);
+    return fn(trx);
+  });
+  deliver(sink, events);
+  return result;
 }

@@ -13,7 +13,8 @@ import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
 import { registerAuth } from './auth.ts';
 import { registerHealthRoutes } from './health.ts';
-import { registerMetrics } from './metrics.ts';
+import { registerObservability } from './observe.ts';
+import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { sendError } from './errors.ts';
@@ -30,6 +31,8 @@ export interface AppDeps {
   adminToken: string;
   /** Default: createLogger(LOG_LEVEL), JSON to stdout. */
   logger?: Logger;
+  /** Logger and metrics shared with the worker and providers; default: its own, around `logger`. */
+  telemetry?: Telemetry;
   now?: () => Date;
   /** Provider and queue for live (non-sandbox) requests; see runtime.ts. */
   services: Services;
@@ -59,8 +62,9 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const now = deps.now ?? (() => new Date());
+  const telemetry = deps.telemetry ?? createTelemetry(deps.logger ?? createLogger(config.logLevel, undefined, config.logFormat));
   const app = Fastify({
-    loggerInstance: (deps.logger ?? createLogger(config.logLevel)) as FastifyBaseLogger,
+    loggerInstance: telemetry.logger as FastifyBaseLogger,
     genReqId: () => `req_${base62(20)}`,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
@@ -134,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return sendError(config.publicUrl, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`), request, reply);
   });
 
-  await registerMetrics(app);
+  await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });

@@ -50,6 +50,29 @@ export function ipBudget(ip: string): string {
   }
 }
 
+const HOW = 'send the key as Authorization: Bearer <API_KEY>';
+
+/** No Authorization header: say where the key goes, naming what the client tried instead. */
+function missingKey(request: FastifyRequest): ApiError {
+  if (typeof (request.query as Record<string, unknown> | undefined)?.api_key === 'string') {
+    return new ApiError('AUTH_REQUIRED', `The ?api_key= query parameter is not supported in v2; ${HOW}`);
+  }
+  if (request.headers['x-api-key'] !== undefined) {
+    return new ApiError('AUTH_REQUIRED', `X-API-Key is the v1 header; in v2 ${HOW}`);
+  }
+  return new ApiError('AUTH_REQUIRED', `No API key was sent; ${HOW}`);
+}
+
+/** An Authorization header in another form ("Token …", "Basic …", a bare key). Never echoes the value. */
+function notBearer(header: string): ApiError {
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+\S/.exec(header.trim())?.[1];
+  if (/^bearer$/i.test(header.trim())) return new ApiError('AUTH_INVALID', `The Bearer token is empty; ${HOW}`);
+  if (scheme && /^bearer$/i.test(scheme)) return new ApiError('AUTH_INVALID', `Bearer takes exactly one key; ${HOW}`);
+  return new ApiError('AUTH_INVALID', scheme
+    ? `The Authorization scheme "${scheme.slice(0, 20)}" is not supported; ${HOW}`
+    : `The Authorization header has no scheme; ${HOW}`);
+}
+
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
@@ -98,12 +121,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
 
     if (mode === 'none') return;
-    if (token === undefined) {
-      const viaQuery = typeof (request.query as Record<string, unknown> | undefined)?.api_key === 'string';
-      throw new ApiError('AUTH_REQUIRED', viaQuery
-        ? 'The ?api_key= query parameter is not supported in v2; send Authorization: Bearer <API_KEY>'
-        : 'Send the API key as Authorization: Bearer <API_KEY>');
-    }
+    if (token === undefined) throw missingKey(request);
+    if (token === null) throw notBearer(request.headers.authorization!);
     const access = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
     request.caller = authorize({ identity, ip: request.ip, area: config.area!, access });
     noteKeyUsed(deps.db, request.caller.keyId, deps.now());

@@ -150,7 +150,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
           if (stopping) return;
           continue;
         }
-        logger.warn({ err, operation_id: id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
+        // A retry is reported (log line, metric) by executeOperation itself.
+        logger.debug({ err, operation_id: id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');
         await settle('failing an operation job', () => boss.fail(OPERATIONS_QUEUE, job.id, err as object));
         return;
       }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { after, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connection.ts';
-import { EmbeddedError, startEmbedded } from '../../src/db/embedded.ts';
+import { EmbeddedError, ROOT_STATE_DIR, startEmbedded } from '../../src/db/embedded.ts';
 import { openStore, resolveAdminToken } from '../../src/runtime.ts';
 
 const dirs: string[] = [];
@@ -120,13 +120,42 @@ test('a PostgreSQL that cannot start reports why, without a stack trace in the m
   });
 });
 
-test('as root, a DATA_DIR the postgres user cannot reach is refused with advice', { skip: process.getuid?.() !== 0 && 'needs root' }, async () => {
+test('as root, a DATA_DIR the postgres user cannot reach (a checkout under /root) keeps its cluster under /var/lib/hostcloud; data survives restarts', { skip: process.getuid?.() !== 0 && 'needs root' }, async () => {
   const closed = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-closed-'));
   dirs.push(closed);
   await fs.chmod(closed, 0o700);
-  await assert.rejects(startEmbedded(path.join(closed, 'data')), (e: Error) => {
-    assert.ok(e instanceof EmbeddedError);
-    assert.match(e.message, /cannot reach DATA_DIR .*DATA_DIR=\/var\/lib\/hostcloud/);
-    return true;
-  });
+  const dataDir = path.join(closed, 'data');
+  const config = loadConfig({ DATA_DIR: dataDir });
+  const first = await openStore(config);
+  const cluster = first.embedded!.clusterDir;
+  try {
+    assert.ok(cluster.startsWith(`${ROOT_STATE_DIR}/data-`), cluster);
+    assert.equal(await fs.readlink(path.join(dataDir, 'pg')), cluster, 'DATA_DIR/pg links to it');
+    const st = await fs.stat(cluster);
+    assert.equal(st.uid, Number((await fs.readFile('/etc/passwd', 'utf8')).split('\n').find((l) => l.startsWith('postgres:'))!.split(':')[2]), 'owned by postgres');
+    assert.equal(st.mode & 0o077, 0, 'private to postgres');
+    await first.database.db.insertInto('accounts').values({ id: 'acc_root', email: 'root@example.com', name: 'R', company: null, phone: null, country: null, status: 'active', discount_type: null }).execute();
+  } finally {
+    await first.close();
+  }
+  const again = await openStore(config);
+  try {
+    assert.equal(again.embedded!.clusterDir, cluster, 'the same cluster after a restart');
+    const row = await again.database.db.selectFrom('accounts').select('email').where('id', '=', 'acc_root').executeTakeFirst();
+    assert.equal(row?.email, 'root@example.com');
+  } finally {
+    await again.close();
+    await fs.rm(cluster, { recursive: true, force: true });
+  }
+});
+
+test('a DATA_DIR the postgres user can reach keeps its cluster in DATA_DIR/pg', async () => {
+  const dir = await tmpDir();
+  const server = await startEmbedded(dir);
+  try {
+    assert.equal(server.clusterDir, path.join(dir, 'pg'));
+    assert.equal((await fs.lstat(path.join(dir, 'pg'))).isDirectory(), true);
+  } finally {
+    await server.stop();
+  }
 });

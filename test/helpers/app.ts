@@ -12,6 +12,7 @@ import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { computeFor, rateLimiterFor, servicesFor } from '../../src/runtime.ts';
+import { type Telemetry, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
 
 export interface TestApp {
   app: App;
@@ -20,6 +21,8 @@ export interface TestApp {
   adminToken: string;
   /** Every log line the app wrote, as text. */
   logs: string[];
+  /** The logger and metrics the app, its worker and its providers report to. */
+  telemetry: Telemetry;
   /** A second app on the same database (e.g. to prove a shared rate limit). */
   sibling(overrides?: Partial<Config>): Promise<App>;
   /** The database URL of this test file (for child processes such as `hostcloud worker`). */
@@ -84,21 +87,25 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   config.rateLimitPrefix = overrides.rateLimitPrefix ?? `hct:${randomBytes(6).toString('hex')}`;
   const limiters: RateLimiter[] = [];
   const apps: App[] = [];
+  // One telemetry per file's database, as one per process in production: siblings share it.
+  const telemetry = createTelemetry(createLogger(config.logLevel, sink));
+  observeDatabase(telemetry, database);
   const make = async (cfg: Config) => {
     const rateLimiter = rateLimiterFor(cfg);
     limiters.push(rateLimiter);
     // A shared budget is shared only once Redis is connected (before, each app limits on its own).
     if (cfg.redisUrl) await rateLimiter.ready(1_000);
-    const logger = createLogger(cfg.logLevel, sink);
     const app = await buildApp({
-      config: cfg, db: database.db, rateLimiter, adminToken, logger, services: servicesFor(cfg, database.db),
+      config: cfg, db: database.db, rateLimiter, adminToken, telemetry, services: servicesFor(cfg, database.db, telemetry),
       onUndocumentedError: (e) => {
         undocumented.push(e);
         process.stderr.write(`undocumented error response: ${e.method} ${e.route} ${e.status} ${e.code}\n`);
       },
     });
     apps.push(app);
-    if (cfg.worker === 'embedded') workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db), config: cfg, logger }));
+    if (cfg.worker === 'embedded') {
+      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger }));
+    }
     return app;
   };
   const workers: Worker[] = [];
@@ -109,7 +116,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     for (const l of limiters) await l.close();
     await database.close();
   });
-  return { app, database, config, adminToken, logs, sibling: (o = {}) => make({ ...config, ...o }), databaseUrl: url };
+  return { app, database, config, adminToken, logs, telemetry, sibling: (o = {}) => make({ ...config, ...o }), databaseUrl: url };
 }
 
 export interface Call {

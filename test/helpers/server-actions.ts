@@ -39,13 +39,13 @@ export const clearFault = (t: TestApp) => setFault(t, { mode: 'none' });
  * An unfinished operation on the server, written directly: "another operation is running" without
  * racing the worker to observe it. Call the returned function to finish it.
  */
-export async function holdBusy(t: TestApp, accountId: string, serverId: string): Promise<() => Promise<void>> {
+export async function holdBusy(t: TestApp, accountId: string, serverId: string): Promise<(() => Promise<void>) & { operationId: string }> {
   const op = await insertOperation(t.database.db, {
     id: newId('op'), account_id: accountId, type: 'server.test_hold', resource_type: 'server', resource_id: serverId, params: {}, detail: 'Held by a test',
   });
-  return async () => {
+  return Object.assign(async () => {
     await finishOperation(t.database.db, op.id, 'completed', 'Released by a test');
-  };
+  }, { operationId: op.id });
 }
 
 export function serverRow(t: TestApp, id: string) {

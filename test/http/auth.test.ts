@@ -29,11 +29,29 @@ describe('missing or invalid key', () => {
     assert.match(json(res).error.message, /api_key/);
   });
 
-  test('X-API-Key (the v1 header) does not authenticate v2', async () => {
+  test('X-API-Key (the v1 header) does not authenticate v2, and the message says what does', async () => {
     const res = await call(t.app, 'GET', '/v2/account', { headers: { 'x-api-key': c.key } });
     assert.equal(res.statusCode, 401);
     assert.equal(code(res), 'AUTH_REQUIRED');
+    assert.equal(json(res).error.message, 'X-API-Key is the v1 header; in v2 send the key as Authorization: Bearer <API_KEY>');
+    const none = await call(t.app, 'GET', '/v2/account');
+    assert.equal(json(none).error.message, 'No API key was sent; send the key as Authorization: Bearer <API_KEY>');
   });
+
+  for (const [name, header, message] of [
+    ['Authorization: Token …', `Token ${'k'.repeat(40)}`, 'The Authorization scheme "Token" is not supported; send the key as Authorization: Bearer <API_KEY>'],
+    ['a bare key without Bearer', `hc_live_${'A'.repeat(40)}`, 'The Authorization header has no scheme; send the key as Authorization: Bearer <API_KEY>'],
+    ['Bearer with two words', 'Bearer one two', 'Bearer takes exactly one key; send the key as Authorization: Bearer <API_KEY>'],
+    ['an empty Bearer', 'Bearer', 'The Bearer token is empty; send the key as Authorization: Bearer <API_KEY>'],
+  ] as const) {
+    test(`${name} → 401 AUTH_INVALID saying how to send the key, never echoing it`, async () => {
+      const res = await call(t.app, 'GET', '/v2/account', { headers: { authorization: header } });
+      assert.equal(res.statusCode, 401);
+      assert.equal(code(res), 'AUTH_INVALID');
+      assert.equal(json(res).error.message, message);
+      assert.ok(!res.body.includes('A'.repeat(40)) && !res.body.includes('k'.repeat(40)), 'the key is not echoed');
+    });
+  }
 
   for (const [name, header] of [
     ['garbage token', 'Bearer nonsense'],

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -42,4 +43,24 @@ test('worker and job settings: documented defaults, read, and refused when out o
   for (const [name, value] of [['WORKER_CONCURRENCY', '0'], ['JOB_TIMEOUT_S', '0'], ['JOB_RETRY_DELAY_S', '1.5'], ['PROVIDER_TIMEOUT_MS', 'soon'], ['OPERATION_LEASE_S', '2']] as const) {
     assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.startsWith(name), `${name}=${value}`);
   }
+});
+
+test('LOG_FORMAT: auto by default (pretty on a terminal, JSON otherwise), json or pretty when set', async () => {
+  const { createLogger, usePretty } = await import('../../src/http/logger.ts');
+  assert.equal(loadConfig({}).logFormat, 'auto');
+  assert.equal(loadConfig({ LOG_FORMAT: 'json' }).logFormat, 'json');
+  assert.equal(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
+  assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), /LOG_FORMAT must be json, pretty or auto, got "xml"/);
+  assert.equal(usePretty('auto', true), true);
+  assert.equal(usePretty('auto', false), false);
+  assert.equal(usePretty('json', true), false);
+  assert.equal(usePretty('pretty', false), true);
+  // The pretty logger writes readable lines, not JSON.
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  createLogger('info', sink, 'pretty').info({ operation_id: 'op_1' }, 'operation completed');
+  const text = lines.join('');
+  assert.match(text, /INFO.*operation completed/);
+  assert.match(text, /operation_id: "op_1"/);
+  assert.throws(() => JSON.parse(text));
 });

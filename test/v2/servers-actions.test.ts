@@ -85,8 +85,15 @@ test('every verb is 409 while another operation runs on the server, and works on
   const release = await holdBusy(t, c.accountId, srv.id);
   const before = await balanceCents(t, c.accountId);
   for (const [verb, body] of [['stop'], ['reboot'], ['reset_password'], ['reinstall'], ['resize', { ram_gb: 2 }], ['clone', { hostname: 'busy-clone' }]] as const) {
-    assertError(await action(t, c.key, srv.id, verb, body), 409, 'STATE_CONFLICT');
+    const res = await action(t, c.key, srv.id, verb, body);
+    assertError(res, 409, 'STATE_CONFLICT');
+    assert.match(json(res).error.message, new RegExp(`^Operation ${release.operationId} \\(server\\.test_hold\\) is still running on ${srv.id}`), verb);
   }
+  // The sandbox (a test key of the same account) names it too.
+  const testKey = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, { name: 'sandbox', ip_allowlist: ['127.0.0.1'], is_test: true })).data.key;
+  const sandboxed = await action(t, testKey, srv.id, 'stop');
+  assertError(sandboxed, 409, 'STATE_CONFLICT');
+  assert.match(json(sandboxed).error.message, new RegExp(`^Operation ${release.operationId} `));
   assert.equal(await balanceCents(t, c.accountId), before, 'nothing was charged');
   assert.equal((await serverRow(t, srv.id)).power_state, 'running', 'power state untouched');
   await release();

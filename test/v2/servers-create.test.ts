@@ -139,13 +139,24 @@ describe('errors, in order: input, references, state, balance', () => {
       assert.equal(json(res).error.code, 'INVALID_PASSWORD');
       assert.equal(json(res).error.errors[0].field, 'password');
     }
+    // The message states the whole rule (all four classes and the length), then what is missing.
+    const rule = 'The password must have at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol';
     const res = await post(serverBody({ password: 'Ab1!' }));
-    assert.match(json(res).error.message, /at least 8 characters/);
+    assert.equal(json(res).error.message, `${rule}; this one is shorter than 8 characters`);
+    const lower = await post(serverBody({ password: 'alllowercase' }));
+    assert.equal(json(lower).error.message, `${rule}; this one has no upper-case letter, has no digit, has no symbol`);
+    assert.equal(json(lower).error.errors[0].message, json(lower).error.message);
   });
 
-  test('PLAN_NOT_FOUND for an unknown or unavailable plan', async () => {
-    assert.equal((await codeOf(serverBody({ plan_id: 999 }))).code, 'PLAN_NOT_FOUND');
-    assert.equal((await codeOf(serverBody({ plan_id: 6 }))).code, 'PLAN_NOT_FOUND', 'Cloud Legacy is unavailable');
+  test('PLAN_NOT_FOUND for an unknown plan, and for an unavailable one saying so', async () => {
+    const unknown = await post(serverBody({ plan_id: 999 }));
+    assert.equal(json(unknown).error.code, 'PLAN_NOT_FOUND');
+    assert.equal(json(unknown).error.message, 'Plan 999 does not exist');
+    const legacy = await post(serverBody({ plan_id: 6 }));
+    assert.equal(json(legacy).error.code, 'PLAN_NOT_FOUND', 'Cloud Legacy is unavailable');
+    assert.equal(json(legacy).error.message, 'Plan 6 (Cloud Legacy) is not available for new servers');
+    assert.match(json(legacy).error.errors[0].message, /not available/);
+    assert.doesNotMatch(json(legacy).error.message, /does not exist/);
   });
 
   test('LOCATION_INVALID for a partner-routed, unknown or unavailable location', async () => {
@@ -176,6 +187,7 @@ describe('errors, in order: input, references, state, balance', () => {
     const res = await post(serverBody({ name: 'poor.example.com' }), poor.key);
     assert.equal(res.statusCode, 422);
     assert.equal(json(res).error.code, 'INSUFFICIENT_BALANCE');
+    assert.equal(json(res).error.message, 'Balance 4.99 USD is less than the 5.00 USD this costs');
     assert.equal(await balance(poor.key), '4.99');
     assert.equal(json(await call(t.app, 'GET', '/v2/servers', { key: poor.key })).meta.pagination.total, 0);
     const ops = await t.database.db.selectFrom('operations').select('id').where('account_id', '=', poor.accountId).execute();

@@ -72,10 +72,19 @@ test('delete: 409 STATE_CONFLICT while the server is pending or another operatio
   const s = await activeServer(t, c);
   const before = await balanceCents(t, c.accountId);
   const release = await holdBusy(t, c.accountId, s.id);
-  assertError(await del(s.id), 409, 'STATE_CONFLICT');
+  const busy = await del(s.id);
+  assertError(busy, 409, 'STATE_CONFLICT');
+  // The 409 names the operation in the way, so the client knows what to poll.
+  assert.match(json(busy).error.message, new RegExp(`Operation ${release.operationId} \\(server\\.test_hold\\) is still running on ${s.id}`));
   await release();
   await t.database.db.updateTable('servers').set({ status: 'pending' }).where('id', '=', s.id).execute();
   assertError(await del(s.id), 409, 'STATE_CONFLICT');
+  // A pending server with its create operation still running: that operation is named.
+  const building = await holdBusy(t, c.accountId, s.id);
+  const res = await del(s.id);
+  assertError(res, 409, 'STATE_CONFLICT');
+  assert.match(json(res).error.message, new RegExp(`still being built by operation ${building.operationId}`));
+  await building();
   assert.equal(await balanceCents(t, c.accountId), before);
   assert.equal((await serverRow(t, s.id)).deleted_at, null);
   await t.database.db.updateTable('servers').set({ status: 'active' }).where('id', '=', s.id).execute();

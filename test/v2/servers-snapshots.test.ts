@@ -92,7 +92,9 @@ describe('POST /servers/{id}/snapshots', () => {
     const first = await post({ name: 'one' }, c.key, s.id);
     assert.equal(first.statusCode, 201, first.body);
     const before = await balanceCents(t, c);
-    assertError(await post({ name: 'two' }, c.key, s.id), 409, 'STATE_CONFLICT');
+    const second = await post({ name: 'two' }, c.key, s.id);
+    assertError(second, 409, 'STATE_CONFLICT');
+    assert.match(json(second).error.message, new RegExp(`^Operation ${json(first).data.operation.id} \\(server\\.snapshot\\) is still running on ${s.id}`));
     assert.equal(await balanceCents(t, c), before);
     // Meanwhile the list shows the first one creating, without a size.
     const creating = (await list(c.key, s.id)).data;

@@ -1,6 +1,7 @@
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { findAccount, insertAccount, updateAccountRow } from '../../db/queries/accounts.ts';
+import { type AccountFilter, findAccount, insertAccount, listAccountsPage, updateAccountRow } from '../../db/queries/accounts.ts';
+import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import { pgCode } from '../../db/connection.ts';
 import type { Account } from '../../db/schema.ts';
 import type { Db } from '../types.ts';
@@ -75,4 +76,10 @@ export async function updateAccount(
     if (pgCode(e) === '23505') throw emailTaken();
     throw e;
   }
+}
+
+/** The operator's account search: part of the email, a status, newest first. */
+export async function listAccounts(db: Db, filter: AccountFilter, page: PageRequest): Promise<Paged<Account>> {
+  const { rows, total } = await listAccountsPage(db, { email: filter.email?.trim() || undefined, status: filter.status }, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
 }

@@ -4,11 +4,9 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import { findApiKey, insertApiKey, listAccountKeysPage, revokeApiKeyRow } from '../../db/queries/api-keys.ts';
 import type { ApiKey } from '../../db/schema.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
-import { ALL_SCOPES, type Db, type Scope } from '../types.ts';
-import { normaliseEntry } from './ip-allowlist.ts';
+import type { Db } from '../types.ts';
+import { checkKeyInput } from './rules.ts';
 import { generateSecret } from './secret.ts';
-
-export const MAX_ALLOWLIST_ENTRIES = 100;
 
 export interface CreateKeyInput {
   name: string;
@@ -19,24 +17,7 @@ export interface CreateKeyInput {
 }
 
 export async function createApiKey(db: Db, accountId: string, input: CreateKeyInput): Promise<{ key: ApiKey; secret: string }> {
-  const errors = [];
-  const entries: string[] = [];
-  if (input.ipAllowlist.length === 0) {
-    errors.push({ field: 'ip_allowlist', code: 'INVALID', message: 'at least one IP address or CIDR range is required' });
-  }
-  input.ipAllowlist.forEach((raw, i) => {
-    const e = normaliseEntry(raw);
-    if (e === null) errors.push({ field: `ip_allowlist[${i}]`, code: 'INVALID', message: `"${raw}" is not an IP address or CIDR range` });
-    else if (!entries.includes(e)) entries.push(e);
-  });
-  let scopes: Scope[] | null = null;
-  if (input.scopes !== undefined) {
-    scopes = [];
-    input.scopes.forEach((s, i) => {
-      if (!(ALL_SCOPES as string[]).includes(s)) errors.push({ field: `scopes[${i}]`, code: 'INVALID', message: `"${s}" is not a known scope` });
-      else if (!scopes!.includes(s as Scope)) scopes!.push(s as Scope);
-    });
-  }
+  const { entries, scopes, errors } = checkKeyInput(input);
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   if (!(await findAccount(db, accountId))) throw notFound('Account');
   const { secret, prefix, hash } = generateSecret(input.isTest ?? false);

@@ -5,17 +5,16 @@
 import { ApiError, notFound } from '../errors.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
-import { accountExists, insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
+import { afterCommit, inTransaction } from '../../db/transaction.ts';
 import type { Transaction, TransactionType } from '../../db/schema.ts';
-import { type Cents, formatCents, parseAmount } from '../money.ts';
+import { type Cents, MAX_AMOUNT_CENTS, formatCents, parseAmount } from '../money.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 
-/** Largest single movement: $10,000,000.00. Keeps sums far inside exact integer range. */
-export const MAX_AMOUNT_CENTS = 1_000_000_000;
+export { MAX_AMOUNT_CENTS };
 
-async function append(db: Db, accountId: string, type: TransactionType, cents: Cents, description: string): Promise<Transaction> {
+async function append(db: Db, accountId: string, type: TransactionType, cents: Cents, description: string, resource?: string): Promise<Transaction> {
   if (!Number.isSafeInteger(cents) || cents <= 0 || cents > MAX_AMOUNT_CENTS) {
     throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [
       { field: 'amount', code: 'INVALID', message: `must be a positive amount up to ${formatCents(MAX_AMOUNT_CENTS)}, such as "150.00"` },
@@ -25,15 +24,25 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
   try {
     row = await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
   } catch (e) {
+    // The CHECK backstop: the transaction is aborted, so the balance cannot be read for the message.
     if (pgCode(e) === '23514' && pgConstraint(e) === 'accounts_balance_not_negative') {
-      throw new ApiError('INSUFFICIENT_BALANCE', `The balance does not cover ${formatCents(cents)} USD`);
+      throw new ApiError('INSUFFICIENT_BALANCE', `The balance is less than the ${formatCents(cents)} USD this costs`);
     }
     if (pgCode(e) === '23503') throw notFound('Account');
     throw e;
   }
-  if (row) return row;
-  if (!(await accountExists(db, accountId))) throw notFound('Account');
-  throw new ApiError('INSUFFICIENT_BALANCE', `The balance does not cover ${formatCents(cents)} USD`);
+  if (row) {
+    afterCommit(db, { kind: 'billing', type, accountId, cents, balanceAfterCents: row.balance_after_cents, transactionId: row.id, description, resource: resource ?? null });
+    return row;
+  }
+  const account = await findAccount(db, accountId);
+  if (!account) throw notFound('Account');
+  throw insufficient(account.balance_cents, cents);
+}
+
+/** "Balance 12.00 USD is less than the 25.00 USD this costs": both figures, so the client knows the top-up. */
+export function insufficient(balanceCents: Cents, neededCents: Cents): ApiError {
+  return new ApiError('INSUFFICIENT_BALANCE', `Balance ${formatCents(balanceCents)} USD is less than the ${formatCents(neededCents)} USD this costs`);
 }
 
 export function deposit(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
@@ -53,12 +62,13 @@ export function depositAmount(db: Db, accountId: string, amount: string, descrip
  * Fails with INSUFFICIENT_BALANCE, writing nothing, when the balance does not cover `cents`; a
  * caller's transaction stays usable (nothing failed in the database), so it may go on.
  */
-export function charge(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
-  return append(db, accountId, 'withdraw', cents, description);
+export function charge(db: Db, accountId: string, cents: Cents, description: string, resource?: string): Promise<Transaction> {
+  return append(db, accountId, 'withdraw', cents, description, resource);
 }
 
-export function refund(db: Db, accountId: string, cents: Cents, description: string): Promise<Transaction> {
-  return append(db, accountId, 'refund', cents, description);
+/** `resource`: what is refunded, as `type/id` (for logs and metrics; the description names it for people). */
+export function refund(db: Db, accountId: string, cents: Cents, description: string, resource?: string): Promise<Transaction> {
+  return append(db, accountId, 'refund', cents, description, resource);
 }
 
 export async function getBalance(db: Db, accountId: string): Promise<Cents> {

@@ -2,9 +2,10 @@
 // to run twice: claiming refuses finished operations, finishing happens under a row lock and
 // only once, and runners pass stable tokens to the provider.
 import { claimOperation, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { afterCommit, inTransaction, pendingEvents } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
+import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerFor } from './registry.ts';
@@ -18,6 +19,15 @@ export interface ExecuteDeps {
 }
 
 export const PROGRESS_INTERVAL_MS = 250;
+
+/** What the logs and metrics hear about an operation. */
+function outcome(op: Operation, kind: OperationOutcome, extra: Partial<OperationEvent> = {}): OperationEvent {
+  return { kind: 'operation', outcome: kind, operationId: op.id, type: op.type, accountId: op.account_id, resource: `${op.resource_type}/${op.resource_id}`, ...extra };
+}
+
+function secondsSince(from: Date, to: Date): number {
+  return Math.max(0, (to.getTime() - from.getTime()) / 1000);
+}
 
 /** A failure in words the customer can act on (the operation's `detail`). */
 export function describeFailure(e: unknown): string {
@@ -67,12 +77,15 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
       if (!locked || (locked.status !== 'queued' && locked.status !== 'running')) return;
       await result.apply?.(trx);
       await finishOperation(trx, id, 'completed', result.detail);
+      afterCommit(trx, outcome(op, 'completed', { durationS: secondsSince(op.created_at, now()), attempt: op.attempts }));
     });
   } catch (e) {
     const reason = describeFailure(e);
     const retryable = !(e instanceof ProviderError) || e.retryable;
     if (retryable && !lastAttempt) {
-      await noteOperationError(deps.db, id, e instanceof Error ? e.message : String(e), `Attempt ${op.attempts} failed (${reason}); retrying`).catch(() => {});
+      const error = e instanceof Error ? e.message : String(e);
+      await noteOperationError(deps.db, id, error, `Attempt ${op.attempts} failed (${reason}); retrying`).catch(() => {});
+      afterCommit(deps.db, outcome(op, 'retried', { attempt: op.attempts, reason: error }));
       throw e;
     }
     await failOperation(deps, id, reason);
@@ -88,8 +101,14 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
   const failed = await inTransaction(deps.db, async (trx) => {
     const op: Operation | undefined = await lockOperation(trx, id);
     if (!op || (op.status !== 'queued' && op.status !== 'running')) return undefined;
-    await runnerFor(op.type)?.compensate?.(trx, op, reason, clock());
+    const compensate = runnerFor(op.type)?.compensate;
+    const before = pendingEvents(trx).length;
+    await compensate?.(trx, op, reason, clock());
+    // What the compensation gave back: the refunds it wrote in this transaction.
+    const refundCents = pendingEvents(trx).slice(before).reduce((sum, e) => (e.kind === 'billing' && e.type === 'refund' ? sum + e.cents : sum), 0);
     await finishOperation(trx, id, 'failed', reason);
+    afterCommit(trx, outcome(op, 'failed', { durationS: secondsSince(op.created_at, clock()), attempt: op.attempts, reason }));
+    if (compensate) afterCommit(trx, outcome(op, 'compensated', { refundCents }));
     return op;
   });
   const cleanUp = failed && runnerFor(failed.type)?.afterFailure;

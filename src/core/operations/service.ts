@@ -3,7 +3,7 @@
 // polls it. The unique index on unfinished operations per resource makes "one at a time per
 // server" a database fact, not a read-then-write race.
 import { pgCode, pgConstraint } from '../../db/connection.ts';
-import { findAccountOperation, insertOperation } from '../../db/queries/operations.ts';
+import { findAccountOperation, findUnfinishedOperation, insertOperation } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -31,11 +31,24 @@ export interface StartOperation {
   leaseS?: number;
 }
 
+/** 409 naming the operation in the way, so the client can poll it and try again once it is done. */
+export function operationRunning(resourceId: string, running: Pick<Operation, 'id' | 'type'> | undefined): ApiError {
+  return new ApiError('STATE_CONFLICT', running
+    ? `Operation ${running.id} (${running.type}) is still running on ${resourceId}; wait for it to finish (GET /v2/operations/${running.id})`
+    : `Another operation is still running on ${resourceId}; wait for it to finish`);
+}
+
 /** Records a queued operation and enqueues its job, in `trx` (the caller's transaction). */
 export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): Promise<Operation> {
   const id = ctx.sandbox
     ? sandboxOperationId({ type: start.type, resourceType: start.resourceType, resourceId: start.resourceId, accountId: ctx.accountId, createdAt: ctx.now })
     : newId('op');
+  // The sandbox's transaction is the caller's own: after a failed insert it could not be asked
+  // which operation is in the way, so ask first (live requests ask afterwards, off the hot path).
+  if (ctx.sandbox) {
+    const running = await findUnfinishedOperation(trx, start.resourceType, start.resourceId);
+    if (running) throw operationRunning(start.resourceId, running);
+  }
   let op: Operation;
   try {
     op = await insertOperation(trx, {
@@ -49,7 +62,9 @@ export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): 
     }, start.enqueue === false ? start.leaseS : undefined);
   } catch (e) {
     if (pgCode(e) === '23505' && pgConstraint(e) === 'operations_one_active_per_resource') {
-      throw new ApiError('STATE_CONFLICT', `Another operation is still running on ${start.resourceId}; wait for it to finish`);
+      // `trx` is aborted; the pool (another connection) sees the committed operation in the way.
+      const running = ctx.db.isTransaction ? undefined : await findUnfinishedOperation(ctx.db, start.resourceType, start.resourceId).catch(() => undefined);
+      throw operationRunning(start.resourceId, running);
     }
     throw e;
   }

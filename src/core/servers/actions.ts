@@ -11,7 +11,7 @@ import { ApiError, type FieldError } from '../errors.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { cloneServer } from './clone.ts';
-import { lockServer, requireActive } from './guards.ts';
+import { lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { generatePassword } from './password.ts';
 import type { ServerView } from './read.ts';
 import { resizeServer } from './resize.ts';
@@ -73,6 +73,7 @@ const POWER: Record<PowerAction, { refuse: PowerState; during: PowerState; why: 
 function power(action: PowerAction): Handler {
   return async (ctx, trx, id) => {
     const server = await lockServer(ctx, trx, id);
+    await refuseWhileBuilding(trx, server);
     requireActive(server);
     const rule = POWER[action];
     if (server.power_state === rule.refuse) throw new ApiError('STATE_CONFLICT', `Server ${id} ${rule.why}`);
@@ -87,6 +88,7 @@ function power(action: PowerAction): Handler {
 const resetPassword: Handler = async (ctx, trx, id, input) => {
   if (input.password !== undefined) checkPassword(input.password);
   const server = await lockServer(ctx, trx, id);
+  await refuseWhileBuilding(trx, server);
   requireActive(server);
   const password = input.password ?? generatePassword();
   // The operation carries the password to the worker; finishing the operation erases it.
@@ -106,6 +108,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
       : 'no such OS version (see GET /operating-systems)';
     throw new ApiError('OS_VERSION_INVALID', `OS version ${osId ?? '(none)'} is not available`, [{ field: 'os_version_id', code: 'INVALID', message }]);
   }
+  await refuseWhileBuilding(trx, server);
   requireActive(server);
   const operation = await startOperation(ctx, trx, {
     type: 'server.reinstall', resourceType: 'server', resourceId: id,

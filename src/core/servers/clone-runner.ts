@@ -46,7 +46,7 @@ export const serverCloneRunner: Runner = {
     if (!clone || clone.status !== 'pending') return;
     await updateServerRow(trx, clone.id, { status: 'cancelled', power_state: 'error' });
     if (p.charged_cents > 0) {
-      await refund(trx, op.account_id, p.charged_cents, `Refund: server ${clone.name} (${clone.id}) could not be cloned (${reason})`);
+      await refund(trx, op.account_id, p.charged_cents, `Refund: server ${clone.name} (${clone.id}) could not be cloned (${reason})`, `server/${clone.id}`);
     }
   },
 

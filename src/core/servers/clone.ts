@@ -12,7 +12,7 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
 import { insertServerChecked } from './create.ts';
-import { baseMonthlyCents, lockServer, requireActive } from './guards.ts';
+import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { viewOf } from './read.ts';
 import { addMonth, checkHostname } from './rules.ts';
 
@@ -30,6 +30,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
   const [label, ...domain] = source.name.split('.');
   const name = input.hostname ?? [`${label!.slice(0, 57)}-clone`, ...domain].join('.');
   if (input.hostname === undefined) checkHostname(name, 'hostname');
+  await refuseWhileBuilding(trx, source);
   requireActive(source);
 
   // The machine's own price: extra addresses are not copied (the clone gets fresh primary ones).
@@ -62,7 +63,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
     throw e;
   });
   if (priceCents > 0) {
-    await charge(trx, ctx.accountId, priceCents, `Server ${name} (${cloneId}): first monthly cycle, clone of ${source.name} (${source.id}), ${formatCents(priceCents)} USD`);
+    await charge(trx, ctx.accountId, priceCents, `Server ${name} (${cloneId}): first monthly cycle, clone of ${source.name} (${source.id}), ${formatCents(priceCents)} USD`, `server/${cloneId}`);
   }
   return { operation, server: await viewOf(trx, server) };
 }

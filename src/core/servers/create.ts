@@ -86,8 +86,13 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     locationId: input.location_id,
     osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
   });
-  if (mode.kind === 'package' && (!refs.plan || !refs.plan.available)) {
-    throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan' }]);
+  if (mode.kind === 'package' && !refs.plan) {
+    throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);
+  }
+  if (mode.kind === 'package' && !refs.plan!.available) {
+    throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} (${refs.plan!.name}) is not available for new servers`, [
+      { field: 'plan_id', code: 'INVALID', message: 'this plan is not available any more (see GET /plans for the plans on sale)' },
+    ]);
   }
   if (!refs.location || !isServerLocation(refs.location)) {
     throw new ApiError('LOCATION_INVALID', `Location ${input.location_id} is not available for servers`, [{ field: 'location_id', code: 'INVALID', message: 'not a location servers can be created in (see GET /locations)' }]);
@@ -162,7 +167,7 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     source_snapshot_id: resolved.sourceSnapshotId,
     created_at: ctx.now,
   });
-  if (priceCents > 0) await charge(trx, ctx.accountId, priceCents, `Server ${input.name} (${id}): first monthly cycle, ${formatCents(priceCents)} USD`);
+  if (priceCents > 0) await charge(trx, ctx.accountId, priceCents, `Server ${input.name} (${id}): first monthly cycle, ${formatCents(priceCents)} USD`, `server/${id}`);
   const operation = await startOperation(ctx, trx, {
     type: 'server.create',
     resourceType: 'server',

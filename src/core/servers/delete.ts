@@ -9,7 +9,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
-import { cycleOf, lockServer } from './guards.ts';
+import { cycleOf, lockServer, refuseWhileBuilding } from './guards.ts';
 
 export interface DeleteResult {
   id: string;
@@ -20,6 +20,7 @@ export interface DeleteResult {
 export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> {
   return inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, id);
+    await refuseWhileBuilding(trx, server);
     if (server.status === 'pending') {
       throw new ApiError('STATE_CONFLICT', `Server ${id} is still being provisioned; delete it once its operation has finished`);
     }
@@ -31,7 +32,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
     await releaseServerIps(trx, id, ctx.now);
     if (refundCents > 0) {
       await refund(trx, ctx.accountId, refundCents,
-        `Refund: server ${server.name} (${id}) deleted, ${remaining} of ${period} hours unused, ${formatCents(refundCents)} USD`);
+        `Refund: server ${server.name} (${id}) deleted, ${remaining} of ${period} hours unused, ${formatCents(refundCents)} USD`, `server/${id}`);
     }
     return { id, refundCents, balanceCents: await getBalance(trx, ctx.accountId) };
   });

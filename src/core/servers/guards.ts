@@ -1,6 +1,7 @@
 // State checks shared by every write on an existing server. Each write locks the server row first,
 // so two requests on one server see each other's committed result rather than racing; the unique
 // index on unfinished operations still has the last word on "one operation at a time".
+import { findUnfinishedOperation } from '../../db/queries/operations.ts';
 import { extraIpsMonthlyCents, findServerById, lockAccountServer } from '../../db/queries/servers.ts';
 import type { Server } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/compute/types.ts';
@@ -15,6 +16,18 @@ export async function lockServer(ctx: Ctx, trx: Db, id: string): Promise<Server>
   const server = await lockAccountServer(trx, ctx.accountId, id);
   if (!server) throw notFound('Server');
   return server;
+}
+
+/**
+ * A pending server is being built by an operation (create or clone): a 409 names it. Call before
+ * requireActive (which, being an assertion, cannot look it up).
+ */
+export async function refuseWhileBuilding(trx: Db, server: Server): Promise<void> {
+  if (server.status !== 'pending') return;
+  const running = await findUnfinishedOperation(trx, 'server', server.id);
+  if (running) {
+    throw new ApiError('STATE_CONFLICT', `Server ${server.id} is still being built by operation ${running.id} (${running.type}); retry once it has finished (GET /v2/operations/${running.id})`);
+  }
 }
 
 /** Actions need a provisioned, active server (a pending one is still being built). */

@@ -111,7 +111,7 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   if (unit > 0) await addToServerPrice(trx, server.id, unit);
   if (due > 0) {
     await charge(trx, ctx.accountId, due,
-      `Server ${server.name} (${server.id}): extra IPv${version} address, ${remaining} of ${period} hours of this cycle, ${formatCents(due)} USD`);
+      `Server ${server.name} (${server.id}): extra IPv${version} address, ${remaining} of ${period} hours of this cycle, ${formatCents(due)} USD`, `server/${server.id}`);
   }
   const params: IpAttachParams = { server_id: server.id, row_id: row.id, version, price_cents: unit, charged_cents: due, idempotency_key: key };
   // Keyed by the address row, not the server: the purchase blocks no other action on the server.
@@ -138,7 +138,7 @@ export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams
   if (server && !server.deleted_at) {
     if (p.price_cents > 0) await addToServerPrice(trx, server.id, -p.price_cents);
     if (p.charged_cents > 0) {
-      await refund(trx, accountId, p.charged_cents, `Refund: extra IPv${p.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`);
+      await refund(trx, accountId, p.charged_cents, `Refund: extra IPv${p.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`, `server/${server.id}`);
     }
   }
   if (p.idempotency_key !== null) await forgetIdempotencyKey(trx, accountId, p.idempotency_key);

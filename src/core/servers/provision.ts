@@ -67,7 +67,7 @@ export const serverCreateRunner: Runner = {
     await updateServerRow(trx, server.id, { status: 'cancelled', power_state: 'error' });
     const charged = paramsOf(op).charged_cents ?? 0;
     if (charged > 0) {
-      await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`);
+      await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`, `server/${server.id}`);
     }
   },
 

@@ -22,7 +22,7 @@ export const serverResizeRunner: Runner = {
         if (shrink < 0 && server) {
           const { period, remaining } = cycleOf(server, rc.now());
           const owed = -prorateChange(server.price_cents - shrink, server.price_cents, remaining, period);
-          if (owed > 0) await refund(trx, op.account_id, owed, `Server ${server.name} (${server.id}): smaller size for the remaining ${remaining} of ${period} hours`);
+          if (owed > 0) await refund(trx, op.account_id, owed, `Server ${server.name} (${server.id}): smaller size for the remaining ${remaining} of ${period} hours`, `server/${server.id}`);
         }
       },
     };
@@ -30,7 +30,7 @@ export const serverResizeRunner: Runner = {
 
   async compensate(trx, op, reason) {
     const p = op.params as unknown as ResizeParams;
-    if (p.charged_cents > 0) await refund(trx, op.account_id, p.charged_cents, `Refund: resize of server ${op.resource_id} failed (${reason})`);
+    if (p.charged_cents > 0) await refund(trx, op.account_id, p.charged_cents, `Refund: resize of server ${op.resource_id} failed (${reason})`, `server/${op.resource_id}`);
     if (p.price_delta_cents > 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents);
   },
 };

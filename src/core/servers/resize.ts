@@ -12,7 +12,7 @@ import { startOperation } from '../operations/service.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../types.ts';
-import { cycleOf, lockServer, requireActive } from './guards.ts';
+import { cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { customPrice } from './pricing.ts';
 
 /** What the resize runner needs, kept in the operation's params. */
@@ -38,6 +38,7 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
   if (spec.cpuCores === previous.cpuCores && spec.ramMb === previous.ramMb && spec.storageGb === previous.storageGb) {
     throw invalid('body', `nothing to change: the server already has ${specText(previous)}`);
   }
+  await refuseWhileBuilding(trx, server);
   requireActive(server);
 
   // A RAM size that is not whole GB (old plans) would price in fractions of a cent.
@@ -50,7 +51,7 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
   });
   if (charged > 0) {
     await charge(trx, ctx.accountId, charged,
-      `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`);
+      `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`, `server/${id}`);
   }
   if (delta > 0) await changeServerSize(trx, id, {}, delta);
   return { operation };

@@ -3,15 +3,20 @@ import { ApiError, invalid } from '../errors.ts';
 
 const PASSWORD_MIN = 8;
 
-/** At least 8 characters with upper case, lower case, a digit and a symbol (the spec's rule). */
+export const PASSWORD_RULE = `at least ${PASSWORD_MIN} characters with an upper-case letter, a lower-case letter, a digit and a symbol`;
+
+/**
+ * At least 8 characters with upper case, lower case, a digit and a symbol (the spec's rule). The
+ * message states the whole rule, then what this password lacks, so one fix is enough.
+ */
 export function passwordProblem(password: string): string | null {
   const missing: string[] = [];
-  if (password.length < PASSWORD_MIN) missing.push(`at least ${PASSWORD_MIN} characters`);
-  if (!/[A-Z]/.test(password)) missing.push('an upper-case letter');
-  if (!/[a-z]/.test(password)) missing.push('a lower-case letter');
-  if (!/[0-9]/.test(password)) missing.push('a digit');
-  if (!/[^A-Za-z0-9]/.test(password)) missing.push('a symbol');
-  return missing.length ? `The password needs ${missing.join(', ')}` : null;
+  if (password.length < PASSWORD_MIN) missing.push(`is shorter than ${PASSWORD_MIN} characters`);
+  if (!/[A-Z]/.test(password)) missing.push('has no upper-case letter');
+  if (!/[a-z]/.test(password)) missing.push('has no lower-case letter');
+  if (!/[0-9]/.test(password)) missing.push('has no digit');
+  if (!/[^A-Za-z0-9]/.test(password)) missing.push('has no symbol');
+  return missing.length ? `The password must have ${PASSWORD_RULE}; this one ${missing.join(', ')}` : null;
 }
 
 export function checkPassword(password: string, field = 'password'): void {

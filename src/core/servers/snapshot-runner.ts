@@ -39,7 +39,7 @@ export const serverSnapshotRunner: Runner = {
     if (!snapshot || !(await discardCreatingSnapshot(trx, snapshot.id, now))) return;
     const charged = paramsOf(op).charged_cents ?? 0;
     if (charged > 0) {
-      await refund(trx, snapshot.account_id, charged, `Refund: snapshot ${snapshot.name} (${snapshot.id}) of server ${snapshot.server_id} could not be taken (${reason})`);
+      await refund(trx, snapshot.account_id, charged, `Refund: snapshot ${snapshot.name} (${snapshot.id}) of server ${snapshot.server_id} could not be taken (${reason})`, `snapshot/${snapshot.id}`);
     }
   },
 };

@@ -61,7 +61,7 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
     params: { ...params },
   });
   if (fee > 0) {
-    await charge(trx, ctx.accountId, fee, `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month, ${formatCents(fee)} USD`);
+    await charge(trx, ctx.accountId, fee, `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month, ${formatCents(fee)} USD`, `snapshot/${snapshot.id}`);
   }
   return { snapshot, operation };
 }

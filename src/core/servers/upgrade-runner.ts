@@ -30,7 +30,7 @@ export const serverUpgradeRunner: Runner = {
   async compensate(trx, op, reason) {
     const p = op.params as unknown as UpgradeParams;
     if (p.charged_cents > 0) {
-      await refund(trx, op.account_id, p.charged_cents, `Refund: upgrade of server ${p.server_name} (${op.resource_id}) to ${p.plan_name} failed (${reason})`);
+      await refund(trx, op.account_id, p.charged_cents, `Refund: upgrade of server ${p.server_name} (${op.resource_id}) to ${p.plan_name} failed (${reason})`, `server/${op.resource_id}`);
     }
     const s = p.previous.spec;
     await changeServerSize(trx, op.resource_id, { plan_id: p.previous.plan_id, cpu_cores: s.cpuCores, ram_mb: s.ramMb, storage_gb: s.storageGb }, -p.price_delta_cents);

@@ -20,7 +20,7 @@ import { type Cents, formatCents, prorateChange } from '../money.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
-import { baseMonthlyCents, cycleOf, lockServer, requireActive } from './guards.ts';
+import { baseMonthlyCents, cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
 import type { UpgradeParams } from './upgrade-runner.ts';
 
@@ -71,6 +71,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     if (plan.storage_gb < server.storage_gb) {
       throw invalid('package_id', `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
     }
+    await refuseWhileBuilding(trx, server);
     requireActive(server);
     const from = server.plan_id === null ? 'custom' : (await findCatalogRow(trx, 'plans', server.plan_id))?.name ?? 'custom';
     const diff = plan.price_cents - base;
@@ -87,7 +88,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     });
     if (chargedCents > 0) {
       await charge(trx, ctx.accountId, chargedCents,
-        `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`);
+        `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`, `server/${id}`);
     }
     await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff);
     return { ref: server.provider_ref, plan, from, chargedCents, remaining, operation, spec };

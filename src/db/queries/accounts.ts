@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { Account, AccountUpdate, NewAccount } from '../schema.ts';
 
@@ -11,4 +12,27 @@ export function findAccount(db: Db, id: string): Promise<Account | undefined> {
 
 export function updateAccountRow(db: Db, id: string, patch: AccountUpdate): Promise<Account | undefined> {
   return db.updateTable('accounts').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export interface AccountFilter {
+  /** Part of the email, any case. */
+  email?: string;
+  status?: Account['status'];
+}
+
+/** A page of accounts, newest first, with the total of the filter in the same round trip. */
+export async function listAccountsPage(db: Db, filter: AccountFilter, limit: number, offset: number): Promise<{ rows: Account[]; total: number }> {
+  let q = db.selectFrom('accounts');
+  // LIKE's own wildcards in the search text are matched literally.
+  if (filter.email) q = q.where('email', 'ilike', `%${filter.email.replace(/[\\%_]/g, '\\$&')}%`);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  const rows = await q.selectAll()
+    .select(sql<number>`count(*) OVER ()`.as('full_count'))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  if (rows.length === 0 && offset > 0) {
+    // Past the end: the window count has no row to ride on.
+    const c = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows: [], total: Number(c.n) };
+  }
+  return { rows: rows.map(({ full_count: _n, ...a }) => a), total: Number(rows[0]?.full_count ?? 0) };
 }

@@ -24,11 +24,6 @@ export async function insertTransaction(db: Db, row: NewRow): Promise<Transactio
   return rows[0];
 }
 
-/** Whether the account exists (tells a refused withdrawal from a missing account). */
-export async function accountExists(db: Db, accountId: string): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
-}
-
 export async function listTransactionsPage(
   db: Db,
   accountId: string,

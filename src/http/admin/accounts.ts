@@ -1,13 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import { createAccount, getAccount, updateAccount } from '../../core/accounts/service.ts';
+import { openAccount } from '../../core/accounts/open.ts';
+import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, StringEnum, errorResponses } from '../schemas.ts';
-import { AccountSchema, TransactionSchema, accountView, transactionView } from '../v2/presenters.ts';
+import { AccountSchema, TransactionSchema, accountView, apiKeyView, transactionView } from '../v2/presenters.ts';
+import { NewKeyFields, NewKeySchema } from './api-keys.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const OpenedAccountSchema = Type.Composite([AccountSchema, Type.Object({
+  deposit: Type.Optional(TransactionSchema),
+  api_key: Type.Optional(NewKeySchema),
+})]);
 
 const Profile = {
   email: Type.String({ format: 'email', maxLength: 254 }),
@@ -22,10 +29,34 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     config: admin,
     schema: {
       tags: ['Admin'],
-      body: Type.Object(Profile, { additionalProperties: false }),
-      response: { 201: Envelope(AccountSchema), ...errorResponses() },
+      operationId: 'createAccount',
+      summary: 'Open an account, optionally with an opening deposit and a first API key, in one transaction',
+      description: 'Every input is checked before anything is written; if any part fails nothing is created. '
+        + 'The answer is the account as it stands after the deposit, with `deposit` (the ledger row) and `api_key` '
+        + '(its secret `key`, shown only here) when they were asked for.',
+      body: Type.Object({
+        ...Profile,
+        deposit: Type.Optional(Type.Object({
+          amount: AmountString,
+          description: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Default "Initial deposit"' })),
+        }, { additionalProperties: false })),
+        api_key: Type.Optional(Type.Object(NewKeyFields, { additionalProperties: false })),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(OpenedAccountSchema), ...errorResponses() },
     },
-  }, async (request, reply) => reply.code(201).send(ok(request, accountView(await createAccount(db, request.body)))));
+  }, async (request, reply) => {
+    const { deposit, api_key: key, ...profile } = request.body;
+    const opened = await openAccount(db, {
+      profile,
+      deposit,
+      apiKey: key && { name: key.name, ipAllowlist: key.ip_allowlist, isTest: key.is_test, scopes: key.scopes },
+    });
+    return reply.code(201).send(ok(request, {
+      ...accountView(opened.account),
+      ...(opened.deposit ? { deposit: transactionView(opened.deposit) } : {}),
+      ...(opened.apiKey ? { api_key: { ...apiKeyView(opened.apiKey.key), key: opened.apiKey.secret } } : {}),
+    }));
+  });
 
   app.get('/accounts/:id', {
     config: admin,

@@ -8,19 +8,24 @@ import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
 
+/** The body of a new key (also nested as `api_key` when an account is opened). */
+export const NewKeyFields = {
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Default "default" when opening an account' })),
+  ip_allowlist: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, description: 'IPs or CIDR ranges, IPv4 or IPv6; at least one' }),
+  is_test: Type.Optional(Type.Boolean({ description: 'A test key routes to the sandbox. Default false.' })),
+  scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
+};
+
+export const NewKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })]);
+
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.post('/accounts/:id/api-keys', {
     config: admin,
     schema: {
       tags: ['Admin'],
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-      body: Type.Object({
-        name: Type.String({ minLength: 1, maxLength: 100 }),
-        ip_allowlist: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, description: 'IPs or CIDR ranges, IPv4 or IPv6; at least one' }),
-        is_test: Type.Optional(Type.Boolean({ description: 'A test key routes to the sandbox. Default false.' })),
-        scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
-      }, { additionalProperties: false }),
-      response: { 201: Envelope(Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })])), ...errorResponses() },
+      body: Type.Object({ ...NewKeyFields, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      response: { 201: Envelope(NewKeySchema), ...errorResponses() },
     },
   }, async (request, reply) => {
     const { key, secret } = await createApiKey(db, request.params.id, {

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { applyRouteConventions } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
+import * as accountLists from './account-lists.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
 import * as catalog from './catalog.ts';
@@ -13,5 +14,5 @@ import * as provider from './provider.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, apiKeys, catalog, provider, providerFaults, notifications]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications]) r.register(app as TypedApp, deps);
 }

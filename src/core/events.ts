@@ -1,0 +1,41 @@
+// What the core reports about its real work, for logs and metrics. The core only describes what
+// happened; the wiring (src/telemetry/) decides how it is logged and counted. Events of a
+// transaction are delivered after it commits (db/transaction.ts), so a rolled-back charge or a
+// sandbox request never shows up as done.
+import type { TransactionType } from '../db/schema.ts';
+
+export interface BillingEvent {
+  kind: 'billing';
+  type: TransactionType;
+  accountId: string;
+  cents: number;
+  balanceAfterCents: number;
+  transactionId: number;
+  description: string;
+  /** What was paid for or refunded, as `type/id` (e.g. `server/srv_…`); null for a deposit. */
+  resource: string | null;
+}
+
+export type OperationOutcome = 'completed' | 'failed' | 'retried' | 'compensated';
+
+export interface OperationEvent {
+  kind: 'operation';
+  outcome: OperationOutcome;
+  operationId: string;
+  type: string;
+  accountId: string;
+  /** `resource_type/resource_id`. */
+  resource: string;
+  /** From creation to the end (completed/failed). */
+  durationS?: number;
+  /** Which run this was (retried: the one that failed). */
+  attempt?: number;
+  /** failed: the customer-facing detail; retried: the error. */
+  reason?: string;
+  /** compensated: what was given back. */
+  refundCents?: number;
+}
+
+export type CoreEvent = BillingEvent | OperationEvent;
+
+export type EventSink = (event: CoreEvent) => void;

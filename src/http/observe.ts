@@ -1,0 +1,51 @@
+// What the HTTP layer reports: per request, Prometheus counts and durations by route pattern;
+// per 4xx/5xx answer one log line with its error.code and the caller's account (never a key or
+// token), and the counts of refusals by code, rate-limit refusals and idempotent replays.
+// GET /metrics serves the process's registry (admin token).
+import type { FastifyInstance } from 'fastify';
+import type { Telemetry } from '../telemetry/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** error.code of an error answer, read back from the envelope being sent. */
+    errorCode: string | null;
+  }
+}
+
+export async function registerObservability(app: FastifyInstance, { metrics }: Telemetry): Promise<void> {
+  app.decorateRequest('errorCode', null);
+
+  // Every error envelope passes here serialized, whichever path built it (a rule, a schema, the
+  // body parser, auth, 404/405), so the code is read from it rather than from each path.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string' && payload.length < 65_536) {
+      try {
+        const code = (JSON.parse(payload) as { error?: { code?: unknown } }).error?.code;
+        if (typeof code === 'string') request.errorCode = code;
+      } catch {
+        // Not an envelope (cannot happen for our errors); logged without a code.
+      }
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids in paths would explode the label space.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    metrics.httpRequests.inc({ method: request.method, route, status: String(status) });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    if (reply.getHeader('idempotent-replayed') === 'true') metrics.idempotentReplays.inc({ route });
+    if (status < 400) return;
+    const code = request.errorCode ?? 'UNKNOWN';
+    metrics.httpErrors.inc({ code, status: String(status) });
+    if (code === 'RATE_LIMITED') metrics.rateLimited.inc({ route });
+    const fields = { status, error_code: code, account_id: request.caller?.accountId ?? null, method: request.method, route };
+    const message = `answered ${status} ${code}`;
+    if (status >= 500) request.log.error(fields, message);
+    else request.log.info(fields, message);
+  });
+
+  app.get('/metrics', { config: { auth: 'admin', rateLimit: false }, schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+}

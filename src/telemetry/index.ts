@@ -1,0 +1,60 @@
+// A process's telemetry: its logger and its metrics, and what turns the core's events (billing,
+// operation outcomes) into log lines and counters. The wiring (serve, worker, tests) makes one
+// and hands it to the app, the worker and the providers.
+import type { Logger } from 'pino';
+import type { CoreEvent, EventSink } from '../core/events.ts';
+import { formatCents } from '../core/money.ts';
+import type { Database } from '../db/connection.ts';
+import { attachEventSink } from '../db/transaction.ts';
+import { Metrics } from './metrics.ts';
+
+export interface Telemetry {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function createTelemetry(logger: Logger): Telemetry {
+  return { logger, metrics: new Metrics() };
+}
+
+const BILLING_MESSAGE = { deposit: 'billing deposit', withdraw: 'billing charge', refund: 'billing refund' } as const;
+
+/** One log line and its counters per event. Amounts as "12.50"; never a secret. */
+export function eventSink({ logger, metrics }: Telemetry): EventSink {
+  return (e: CoreEvent) => {
+    if (e.kind === 'billing') {
+      metrics.billing.inc({ type: e.type });
+      metrics.billingAmount.inc({ type: e.type }, e.cents / 100);
+      logger.info({
+        component: 'billing', transaction_type: e.type, account_id: e.accountId, amount: formatCents(e.cents), currency: 'USD',
+        resource: e.resource, transaction_id: e.transactionId, balance_after: formatCents(e.balanceAfterCents), description: e.description,
+      }, BILLING_MESSAGE[e.type]);
+      return;
+    }
+    const base = { component: 'operations', operation_id: e.operationId, operation_type: e.type, account_id: e.accountId, resource: e.resource };
+    switch (e.outcome) {
+      case 'completed':
+      case 'failed':
+        metrics.operations.inc({ type: e.type, outcome: e.outcome });
+        if (e.durationS !== undefined) metrics.operationDuration.observe({ type: e.type, outcome: e.outcome }, e.durationS);
+        if (e.outcome === 'completed') logger.info({ ...base, duration_s: e.durationS, attempts: e.attempt }, 'operation completed');
+        else logger.warn({ ...base, duration_s: e.durationS, attempts: e.attempt, reason: e.reason }, 'operation failed');
+        return;
+      case 'retried':
+        metrics.operationRetries.inc({ type: e.type });
+        logger.warn({ ...base, attempt: e.attempt, error: e.reason }, 'operation attempt failed; retrying');
+        return;
+      case 'compensated':
+        metrics.operationCompensations.inc({ type: e.type });
+        logger.info({ ...base, refund: formatCents(e.refundCents ?? 0), currency: 'USD' }, 'operation compensated');
+    }
+  };
+}
+
+/** Reports this database's committed work and exposes its pool and queue in the metrics. */
+export function observeDatabase(telemetry: Telemetry, database: Database): void {
+  attachEventSink(database.db, eventSink(telemetry));
+  telemetry.metrics.watchDatabase(database.db, database.pool);
+}
+
+export { Metrics };

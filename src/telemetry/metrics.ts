@@ -1,0 +1,135 @@
+// Prometheus metrics of the real work (prom-client), one registry per process (tests that build
+// several apps in one process make one each). Counters move where the work happens: HTTP hooks
+// (http/observe.ts), core events (telemetry/events.ts), the provider wrapper (telemetry/provider.ts).
+// Queue depth and pool usage are read when Prometheus scrapes, bounded and failure-tolerant.
+import type pg from 'pg';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../core/types.ts';
+import { queueStats } from '../db/queries/jobs.ts';
+
+/** How long a scrape waits for the queue figures before reporting without them. */
+export const QUEUE_SCRAPE_TIMEOUT_MS = 2000;
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly r = [this.registry];
+
+  readonly httpRequests = new Counter({
+    name: 'hostcloud_http_requests_total', help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const, registers: this.r,
+  });
+  readonly httpDuration = new Histogram({
+    name: 'hostcloud_http_request_duration_seconds', help: 'HTTP request duration by route pattern',
+    labelNames: ['method', 'route'] as const, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: this.r,
+  });
+  readonly httpErrors = new Counter({
+    name: 'hostcloud_http_errors_total', help: '4xx and 5xx answers by error.code',
+    labelNames: ['code', 'status'] as const, registers: this.r,
+  });
+  readonly rateLimited = new Counter({
+    name: 'hostcloud_rate_limited_total', help: 'Requests refused with 429 RATE_LIMITED, by route pattern',
+    labelNames: ['route'] as const, registers: this.r,
+  });
+  readonly idempotentReplays = new Counter({
+    name: 'hostcloud_idempotent_replays_total', help: 'Responses replayed for a repeated Idempotency-Key, by route pattern',
+    labelNames: ['route'] as const, registers: this.r,
+  });
+
+  readonly operations = new Counter({
+    name: 'hostcloud_operations_total', help: 'Operations finished, by type and outcome (completed, failed)',
+    labelNames: ['type', 'outcome'] as const, registers: this.r,
+  });
+  readonly operationDuration = new Histogram({
+    name: 'hostcloud_operation_duration_seconds', help: 'Time from an operation being queued to its end, by type and outcome',
+    labelNames: ['type', 'outcome'] as const, buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600], registers: this.r,
+  });
+  readonly operationRetries = new Counter({
+    name: 'hostcloud_operation_retries_total', help: 'Operation attempts that failed and were queued for another try, by type',
+    labelNames: ['type'] as const, registers: this.r,
+  });
+  readonly operationCompensations = new Counter({
+    name: 'hostcloud_operation_compensations_total', help: 'Failed operations whose effects were undone (refund, release), by type',
+    labelNames: ['type'] as const, registers: this.r,
+  });
+
+  readonly billing = new Counter({
+    name: 'hostcloud_billing_transactions_total', help: 'Ledger rows written, by type (deposit, withdraw, refund)',
+    labelNames: ['type'] as const, registers: this.r,
+  });
+  readonly billingAmount = new Counter({
+    name: 'hostcloud_billing_amount_usd_total', help: 'Money moved through the ledger in USD, by type',
+    labelNames: ['type'] as const, registers: this.r,
+  });
+
+  readonly providerCalls = new Counter({
+    name: 'hostcloud_provider_calls_total', help: 'Calls to an upstream provider, by provider and method',
+    labelNames: ['provider', 'method'] as const, registers: this.r,
+  });
+  readonly providerFailures = new Counter({
+    name: 'hostcloud_provider_failures_total', help: 'Failed calls to an upstream provider, by provider, method and error code',
+    labelNames: ['provider', 'method', 'code'] as const, registers: this.r,
+  });
+  readonly providerDuration = new Histogram({
+    name: 'hostcloud_provider_call_duration_seconds', help: 'Duration of upstream provider calls, by provider and method',
+    labelNames: ['provider', 'method'] as const, buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60], registers: this.r,
+  });
+
+  readonly collectFailures = new Counter({
+    name: 'hostcloud_metrics_collect_failures_total', help: 'Scrape-time readings that failed or timed out (their gauges are left out)',
+    labelNames: ['source'] as const, registers: this.r,
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Pool usage and queue depth of this database, read at each scrape. */
+  watchDatabase(db: Db, pool: pg.Pool): void {
+    new Gauge({
+      name: 'hostcloud_db_pool_connections', help: 'Database pool connections: total open, idle, and requests waiting for one',
+      labelNames: ['state'] as const, registers: this.r,
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+    const failures = this.collectFailures;
+    // One reading serves both gauges of a scrape.
+    let reading: { at: number; stats: Promise<Awaited<ReturnType<typeof queueStats>> | null> } | undefined;
+    const read = () => {
+      if (!reading || Date.now() - reading.at > 1000) {
+        const stats = Promise.race([
+          queueStats(db, QUEUE_SCRAPE_TIMEOUT_MS),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), QUEUE_SCRAPE_TIMEOUT_MS).unref()),
+        ]).catch(() => {
+          failures.inc({ source: 'queue' });
+          return null;
+        });
+        reading = { at: Date.now(), stats };
+      }
+      return reading.stats;
+    };
+    new Gauge({
+      name: 'hostcloud_queue_jobs', help: 'Unstarted jobs by queue: queued (due now) and scheduled (a later start: retry backoff, safety nets)',
+      labelNames: ['queue', 'state'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await read();
+        for (const s of stats ?? []) {
+          this.set({ queue: s.queue, state: 'queued' }, s.queued);
+          this.set({ queue: s.queue, state: 'scheduled' }, s.scheduled);
+        }
+      },
+    });
+    new Gauge({
+      name: 'hostcloud_queue_oldest_job_age_seconds', help: 'How long the oldest due job of each queue has waited for a worker (0 when none waits)',
+      labelNames: ['queue'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await read();
+        for (const s of stats ?? []) this.set({ queue: s.queue }, s.oldestS ?? 0);
+      },
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// A node:test reporter that counts what the run did and writes it as JSON (to the destination
+// test/run.ts gives it); run.ts prints the short summary once the run has ended. Plain JavaScript:
+// node loads reporters before tsx's hooks are in place.
+
+/** @param {AsyncIterable<{ type: string, data: any }>} source */
+export default async function* summary(source) {
+  const out = { files: [], passed: 0, failed: 0, skipped: [], failures: [] };
+  const files = new Set();
+  for await (const event of source) {
+    if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
+    const data = event.data;
+    const file = data.file ?? '';
+    if (file) files.add(file);
+    const suite = data.details?.type === 'suite';
+    if (data.skip !== undefined && data.skip !== false) {
+      out.skipped.push({ file, name: data.name, suite, reason: typeof data.skip === 'string' ? data.skip : '(no reason given)' });
+      continue;
+    }
+    // A suite's verdict is its tests': count tests only. A file that fails to load is reported
+    // as a failed test of its own, and counts.
+    if (suite) continue;
+    if (event.type === 'test:pass') out.passed++;
+    else {
+      out.failed++;
+      out.failures.push({ file, name: data.name });
+    }
+  }
+  out.files = [...files].sort();
+  yield JSON.stringify(out);
+}
