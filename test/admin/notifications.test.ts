@@ -191,7 +191,7 @@ test('hostcloud admin notifications list [--account] [--status] [--kind]', async
   const cli = async (...args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, ...args], {
+    const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, '--json', ...args], {
       stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; },
     });
     return { code, out: stdout ? JSON.parse(stdout) : null, stderr };

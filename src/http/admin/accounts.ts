@@ -4,7 +4,7 @@ import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { AmountString, Envelope, StringEnum, errorResponses } from '../schemas.ts';
+import { AmountString, Envelope, StringEnum, errorResponses, ref } from '../schemas.ts';
 import { AccountSchema, TransactionSchema, accountView, apiKeyView, transactionView } from '../v2/presenters.ts';
 import { NewKeyFields, NewKeySchema } from './api-keys.ts';
 
@@ -12,7 +12,7 @@ const admin = { auth: 'admin' as const, rateLimit: false };
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 const OpenedAccountSchema = Type.Composite([AccountSchema, Type.Object({
-  deposit: Type.Optional(TransactionSchema),
+  deposit: Type.Optional(ref(TransactionSchema)),
   api_key: Type.Optional(NewKeySchema),
 })]);
 
