@@ -241,7 +241,7 @@ test('hostcloud admin provider fault --provider …', async () => {
     assert.match(wrongCall.stderr, /422 VALIDATION_FAILED[\s\S]*--calls "register" is not a hosting call/);
     const noMode = await cli('provider', 'fault', '--provider', 'hosting', '--remaining', '3');
     assert.equal(noMode.code, 2);
-    assert.match(noMode.stderr, /usage: provider fault \[MODE\] \[--provider/);
+    assert.match(noMode.stderr, /usage: hostcloud admin provider fault \[MODE\] \[--provider/);
     assert.equal((await cli('provider', 'fault', '--provider', 'hosting', 'none')).out.data.mode, 'none');
     assert.deepEqual(json(await adminCall(t, 'GET', url('hosting'))).data, OFF);
   } finally {
