@@ -352,18 +352,19 @@ export interface NotificationsTable {
 
 export interface VdcPoolsTable {
   account_id: string;
-  cpu_total: number;
-  ram_mb_total: number;
-  storage_gb_total: number;
-  ipv4_total: number;
-  ipv6_total: number;
-  bandwidth_mbit_total: number;
+  cpu_total: Generated<number>;
+  ram_mb_total: Generated<number>;
+  storage_gb_total: Generated<number>;
+  ipv4_total: Generated<number>;
+  ipv6_total: Generated<number>;
+  bandwidth_mbit_total: Generated<number>;
   /** The *_used counters move only through VM rows (a trigger); never written directly. */
   cpu_used: ColumnType<number, never, never>;
   ram_mb_used: ColumnType<number, never, never>;
   storage_gb_used: ColumnType<number, never, never>;
   ipv4_used: ColumnType<number, never, never>;
   ipv6_used: ColumnType<number, never, never>;
+  /** Monthly price of the pool for recurring billing; null = not billed. */
   monthly_price_cents: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

@@ -35,6 +35,11 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],
   ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'],
   ['get', '/account', 'getAccount'], ['get', '/account/api-keys', 'listApiKeys'], ['get', '/account/ip-allowlist', 'listIpAllowlist'],
+  ['get', '/vdc/resources', 'getVdcResources'], ['get', '/vdc/vms', 'listVdcVms'], ['post', '/vdc/vms', 'createVdcVm'],
+  ['get', '/vdc/vms/{id}', 'getVdcVm'], ['delete', '/vdc/vms/{id}', 'deleteVdcVm'], ['get', '/vdc/vms/{id}/usage', 'getVdcVmUsage'],
+  ['post', '/vdc/vms/{id}/actions/{verb}', 'runVdcVmAction'], ['get', '/vdc/vms/{id}/snapshots', 'listVdcVmSnapshots'],
+  ['post', '/vdc/vms/{id}/snapshots', 'createVdcVmSnapshot'], ['delete', '/vdc/vms/{id}/snapshots/{sid}', 'deleteVdcVmSnapshot'],
+  ['post', '/vdc/vms/{id}/snapshots/{sid}/restore', 'restoreVdcVmSnapshot'],
 ];
 
 const COMPONENTS = [
@@ -42,6 +47,8 @@ const COMPONENTS = [
   'Snapshot', 'SnapshotCreated', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
   'Plan', 'Package', 'OperatingSystem', 'Location', 'WebHostingPackage', 'Department', 'Balance', 'Transaction',
   'Account', 'ApiKey', 'IpAllowlistEntry', 'Money', 'Error', 'ErrorCode', 'FieldError', 'Meta', 'ListMeta', 'Pagination',
+  'VdcResources', 'VdcBucket', 'VdcVm', 'VdcVmCreated', 'VdcVmActionAccepted', 'VdcVmDeleteResult', 'VdcVmUsage',
+  'VdcSnapshot', 'VdcSnapshotCreated', 'VdcSnapshotDeleteResult',
 ];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -161,7 +168,7 @@ test('response headers: X-Request-Id and RateLimit-* on every response, Retry-Af
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
-  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp']);
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm']);
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
       const names = Object.keys((response as Json).headers);
@@ -218,7 +225,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
-  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`) accept `Idempotency-Key: <uuid>`'));
+  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`) accept `Idempotency-Key: <uuid>`'));
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

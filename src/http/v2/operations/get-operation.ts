@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { getOperation } from '../../../core/operations/service.ts';
+import { getOperation, requireOperationScope } from '../../../core/operations/service.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
-import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { type RouteDeps, type TypedApp, callerOf } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { OperationSchema, operationView } from '../servers/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/operations/:id', {
-    // Operations today belong to servers; their scope follows the resource family.
-    config: { area: 'servers' },
+    // An operation's scope follows its resource's family: any of them admits the request, and
+    // the operation found must be of a family the key may read.
+    config: { area: 'servers', alsoAreas: ['vdc'] },
     schema: {
       operationId: 'getOperation',
       tags: ['Operations'],
@@ -21,6 +22,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     },
   }, async (request) => {
     const op = await withCtx(deps, request, (ctx) => getOperation(ctx, request.params.id));
+    requireOperationScope(callerOf(request).scopes, op);
     return ok(request, operationView(op));
   });
 }
