@@ -164,6 +164,26 @@ test('each operation declares its error codes per status; codes and statuses com
   assert.deepEqual(codesOf(op('get', '/plans/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
 });
 
+test('VDC: the v2 additions are marked as such, delete takes confirm_name, each declares what the core raises', () => {
+  const additions = ['createVdcVm', 'deleteVdcVm', 'createVdcVmSnapshot', 'deleteVdcVmSnapshot', 'restoreVdcVmSnapshot'];
+  for (const { op: o } of operations().filter((x) => x.op.tags[0] === 'VDC')) {
+    assert.equal(o.description.includes('**Addition to the spec**'), additions.includes(o.operationId), o.operationId);
+  }
+  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '422'), ['INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '409'), ['IDEMPOTENCY_KEY_CONFLICT']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms/{id}/actions/{verb}'), '422'), ['INVALID_PASSWORD', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('get', '/vdc/vms/{id}/usage'), '502'), ['UPSTREAM_ERROR']);
+  assert.deepEqual(codesOf(op('get', '/vdc/resources'), '404'), []);
+  const confirm = op('delete', '/vdc/vms/{id}').parameters.find((x: Json) => x.name === 'confirm_name');
+  assert.deepEqual({ in: confirm.in, required: confirm.required }, { in: 'query', required: true });
+  assert.match(op('delete', '/vdc/vms/{id}')['x-codeSamples'][0].source, /\/vdc\/vms\/vm_7Rk2pQ9sLm4Xw1Zt\?confirm_name=db-1\.example\.com"/);
+  assert.deepEqual(doc.components.schemas.VdcVmCreated.allOf[0], { $ref: '#/components/schemas/VdcVm' });
+  assert.deepEqual(Object.keys(doc.components.schemas.VdcVm.properties).sort(),
+    ['created_at', 'id', 'name', 'os', 'power_state', 'primary_ip', 'primary_ipv6', 'specs', 'status'], 'the spec\'s vdc_vm, exactly');
+  assert.deepEqual(Object.keys(doc.components.schemas.VdcResources.properties).sort(),
+    ['bandwidth_mbit', 'cpu', 'has_pool', 'ipv4', 'ipv6', 'ram_mb', 'storage_gb'], 'the spec\'s resource pool, exactly');
+});
+
 test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429, Idempotent-Replayed where Idempotency-Key is accepted', () => {
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
