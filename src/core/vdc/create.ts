@@ -15,7 +15,8 @@ import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
 import { VM_RESOURCE } from './guards.ts';
 import { type Holds, quotaFailure, requireRoom } from './quota.ts';
-import { type VmView, checkVmSize } from './read.ts';
+import type { VmView } from './read.ts';
+import { checkVmSize } from './rules.ts';
 
 export interface CreateVmInput {
   name: string;

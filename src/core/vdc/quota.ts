@@ -54,14 +54,14 @@ export function requireRoom(pool: VdcPool | undefined, more: Partial<Holds>): vo
     }
   }
   if (errors.length === 0) return;
-  throw quotaExceeded(pool, errors);
+  throw quotaExceeded(pool !== undefined, errors);
 }
 
-function quotaExceeded(pool: VdcPool | undefined, errors: FieldError[]): ApiError {
+function quotaExceeded(hasPool: boolean, errors: FieldError[]): ApiError {
   const buckets = errors.map((e) => e.field).join(', ');
-  return new ApiError('QUOTA_EXCEEDED', pool
+  return new ApiError('QUOTA_EXCEEDED', hasPool
     ? `The VDC pool has not enough left in ${buckets}: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`
-    : `The account has no VDC pool (it lacks ${buckets}); the pool is set up by your provider`, errors);
+    : `The account has no VDC pool${buckets ? ` (it lacks ${buckets})` : ''}; the pool is set up by your provider`, errors);
 }
 
 const WITHIN_TOTAL = /^vdc_pools_(\w+)_within_total$/;
@@ -74,10 +74,10 @@ const WITHIN_TOTAL = /^vdc_pools_(\w+)_within_total$/;
 export function quotaFailure(e: unknown): unknown {
   if (pgCode(e) !== '23514') return e;
   const constraint = pgConstraint(e) ?? '';
-  if (constraint === 'vdc_pools_exists') return quotaExceeded(undefined, []);
+  if (constraint === 'vdc_pools_exists') return quotaExceeded(false, []);
   const bucket = WITHIN_TOTAL.exec(constraint)?.[1];
   if (!bucket) return e;
-  return quotaExceeded({} as VdcPool, [{ field: bucket, code: 'QUOTA_EXCEEDED', message: 'is more than the pool has available' }]);
+  return quotaExceeded(true, [{ field: bucket, code: 'QUOTA_EXCEEDED', message: 'is more than the pool has available' }]);
 }
 
 /** The buckets whose new total would fall below what the VMs use: 409 naming each. */

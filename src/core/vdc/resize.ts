@@ -12,7 +12,7 @@ import type { Db } from '../types.ts';
 import type { VmActionInput, VmActionResult } from './action-types.ts';
 import { VM_RESOURCE, lockVm, requireActiveVm } from './guards.ts';
 import { quotaFailure, requireRoom } from './quota.ts';
-import { checkVmSize } from './read.ts';
+import { checkVmSize } from './rules.ts';
 
 export const RESIZE_OPERATION = 'vdc_vm.resize';
 
