@@ -4,7 +4,7 @@
 //  - each route's error responses, per status, from the codes route-conventions.ts recorded;
 //  - a parameter with a default is optional; a body whose fields are all optional may be omitted
 //    (route-conventions.ts makes the server accept that);
-//  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429,
+//  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429 and 503,
 //    Idempotent-Replayed where Idempotency-Key is accepted;
 //  - a curl sample per operation, built from its parameters' and body's examples.
 import { STATUS_CODES } from 'node:http';
@@ -107,7 +107,8 @@ export function finishDocument(doc: Document, base: string): Document {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response') response.description = successDescription(doc, status, response.content?.['application/json']?.schema);
         const names: (keyof typeof HEADERS)[] = [...EVERY_RESPONSE];
-        if (status === '429') names.push('Retry-After');
+        // 429 (the spec) and 503 (a database outage: retry after the pause it names).
+        if (status === '429' || status === '503') names.push('Retry-After');
         if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
         response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, headerRef(n)])) };
       }
