@@ -2,6 +2,7 @@
 // directly, so it works the same against a local or a remote server).
 import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
+import { vdcPoolCommand } from './admin-vdc.ts';
 import { type Io, type Out, outTo, parse, refuse } from './admin-args.ts';
 import { columnsOf, listing, record, table } from './admin-format.ts';
 import { type Conn, CliError, type FlagOf, type Json, call, connection, worded } from './admin-http.ts';
@@ -35,6 +36,13 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
+
+VDC
+  vdc-pool get ACCOUNT_ID         the account's pool: total, used and available per bucket
+  vdc-pool set ACCOUNT_ID [--cpu N] [--ram-mb N] [--storage-gb N] [--ipv4 N] [--ipv6 N] [--bandwidth-mbit N]
+                  [--monthly-price AMOUNT|none]
+                  sets the pool (made the first time); totals left out keep their value; a total below
+                  what the account's VMs use is refused
 
 Simulated providers (PROVIDER: compute registrar hosting; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
@@ -217,7 +225,8 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   const done = await accountCommand(conn, out, group, action, args)
     || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
-    || (group === 'ip-pools' && await ipPools(conn, out, action, args));
+    || (group === 'ip-pools' && await ipPools(conn, out, action, args))
+    || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args));
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);

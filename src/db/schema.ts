@@ -320,6 +320,7 @@ export interface SimSnapshotsTable {
   id: string;
   vm_id: string;
   size_gb: ColumnType<string, string | number, string | number>;
+  os_slug: string | null;
   created_at: CreatedAt;
 }
 
@@ -347,6 +348,65 @@ export interface NotificationsTable {
   next_attempt_at: ColumnType<Date, Date | undefined, Date>;
   created_at: CreatedAt;
   sent_at: Date | null;
+}
+
+export interface VdcPoolsTable {
+  account_id: string;
+  cpu_total: Generated<number>;
+  ram_mb_total: Generated<number>;
+  storage_gb_total: Generated<number>;
+  ipv4_total: Generated<number>;
+  ipv6_total: Generated<number>;
+  bandwidth_mbit_total: Generated<number>;
+  /** The *_used counters move only through VM rows (a trigger); never written directly. */
+  cpu_used: ColumnType<number, never, never>;
+  ram_mb_used: ColumnType<number, never, never>;
+  storage_gb_used: ColumnType<number, never, never>;
+  ipv4_used: ColumnType<number, never, never>;
+  ipv6_used: ColumnType<number, never, never>;
+  /** Monthly price of the pool for recurring billing; null = not billed. */
+  monthly_price_cents: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type VdcVmStatus = 'pending' | 'active' | 'failed';
+
+export interface VdcVmsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  status: ColumnType<VdcVmStatus, VdcVmStatus | undefined, VdcVmStatus>;
+  power_state: ColumnType<PowerState, PowerState | undefined, PowerState>;
+  location_id: number;
+  os_version_id: number | null;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  held_cpu: number;
+  held_ram_mb: number;
+  held_storage_gb: number;
+  held_ipv4: number;
+  held_ipv6: number;
+  provider_ref: string | null;
+  primary_ip: string | null;
+  primary_ipv6: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Date | null;
+}
+
+export interface VdcSnapshotsTable {
+  id: Generated<number>;
+  account_id: string;
+  vm_id: string;
+  name: string;
+  status: ColumnType<'creating' | 'available', 'creating' | 'available' | undefined, 'creating' | 'available'>;
+  size_gb: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  os_version_id: number | null;
+  provider_ref: string | null;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
 }
 
 export interface DB {
@@ -381,6 +441,9 @@ export interface DB {
   sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
   notifications: NotificationsTable;
+  vdc_pools: VdcPoolsTable;
+  vdc_vms: VdcVmsTable;
+  vdc_snapshots: VdcSnapshotsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -403,3 +466,6 @@ export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
 export type SimIpPool = Selectable<SimIpPoolsTable>;
 export type Notification = Selectable<NotificationsTable>;
+export type VdcPool = Selectable<VdcPoolsTable>;
+export type VdcVm = Selectable<VdcVmsTable>;
+export type VdcSnapshot = Selectable<VdcSnapshotsTable>;

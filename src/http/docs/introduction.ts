@@ -14,7 +14,7 @@ export const IDEMPOTENT_OPERATIONS = '{{idempotent operations}}';
 
 export function introduction(publicUrl: string): string {
   const base = `${publicUrl}/v2`;
-  return `Manage servers, and read the catalog, your balance and your account, with JSON over HTTPS.
+  return `Manage servers and the VMs of your virtual data center, and read the catalog, your balance and your account, with JSON over HTTPS.
 This reference is generated from the code that serves the API, so it cannot drift from it; the
 machine-readable document is [openapi.json](${base}/openapi.json), and every error code is explained in
 the [error catalog](${base}/docs/errors).
@@ -108,16 +108,16 @@ spends its own budget; requests without a valid key spend the budget of their IP
 
 # Idempotency
 
-Billable POSTs (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
+Billable POSTs and creates (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
 The same key with the same body within 24 hours replays the first successful answer, with
-\`Idempotent-Replayed: true\`, and charges nothing more; the same key with another body is 409
+\`Idempotent-Replayed: true\`, and charges (or creates) nothing more; the same key with another body is 409
 \`IDEMPOTENCY_KEY_CONFLICT\`. A failed request is not remembered, so it can be retried with its key.
 
 # Asynchronous operations
 
 Creates, actions and snapshots answer at once with an \`operation\` (\`op_…\`); the work happens in the
 background. Poll \`GET /operations/{id}\` until \`status\` is \`completed\` or \`failed\`. One operation runs on a
-server at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
+server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
 
 # Sandbox
 

@@ -19,6 +19,7 @@ import { IDEMPOTENT_OPERATIONS, introduction } from './introduction.ts';
 const TAGS = [
   { name: 'Servers', description: 'Virtual servers: create (billable), read, rename, delete, power and other actions, snapshots, addresses, console, metrics and traffic.' },
   { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
+  { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },
   { name: 'Account', description: 'The authenticated customer, its API keys and the calling key\'s IP allowlist.' },

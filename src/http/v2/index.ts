@@ -35,6 +35,17 @@ import * as deleteServer from './servers/delete-server.ts';
 import * as updateServer from './servers/update-server.ts';
 import * as runServerAction from './servers/run-server-action.ts';
 import * as upgradeServer from './servers/upgrade-server.ts';
+import * as getVdcResources from './vdc/get-vdc-resources.ts';
+import * as listVdcVms from './vdc/list-vdc-vms.ts';
+import * as getVdcVm from './vdc/get-vdc-vm.ts';
+import * as createVdcVm from './vdc/create-vdc-vm.ts';
+import * as deleteVdcVm from './vdc/delete-vdc-vm.ts';
+import * as getVdcVmUsage from './vdc/get-vdc-vm-usage.ts';
+import * as runVdcVmAction from './vdc/run-vdc-vm-action.ts';
+import * as listVdcVmSnapshots from './vdc/list-vdc-vm-snapshots.ts';
+import * as createVdcVmSnapshot from './vdc/create-vdc-vm-snapshot.ts';
+import * as deleteVdcVmSnapshot from './vdc/delete-vdc-vm-snapshot.ts';
+import * as restoreVdcVmSnapshot from './vdc/restore-vdc-vm-snapshot.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -43,6 +54,8 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
   listServerFirewallRules, getServerMetrics, getServerTraffic,
   getOperation,
+  getVdcResources, listVdcVms, getVdcVm, createVdcVm, deleteVdcVm, getVdcVmUsage, runVdcVmAction,
+  listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,
   getAccount, listApiKeys, listIpAllowlist,
