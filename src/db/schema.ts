@@ -48,6 +48,8 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
   revoked_at: Date | null;
   created_at: CreatedAt;
+  /** The sub-user the key acts for (narrowed to its permissions); null = the account itself. */
+  sub_user_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LocationsTable {
@@ -188,6 +190,8 @@ export interface ServersTable {
   source_snapshot_id: number | null;
   provider_ref: string | null;
   network: ColumnType<ServerNetwork | null, string | null | undefined, string | null>;
+  /** The monthly reseller discount the server holds (price_cents is the list price). */
+  discount_cents: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Date | null;
@@ -297,6 +301,8 @@ export interface SimVmsTable {
   ipv6: string | null;
   created_at: CreatedAt;
   destroyed_at: Date | null;
+  /** OpenSSH public keys installed at create. */
+  ssh_keys: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface SimRequestsTable {
@@ -349,6 +355,66 @@ export interface NotificationsTable {
   sent_at: Date | null;
 }
 
+export type TicketStatus = 'open' | 'answered' | 'customer_reply' | 'in_progress' | 'pending' | 'closed';
+export type TicketPriority = 'low' | 'medium' | 'high' | 'urgent';
+
+export interface TicketsTable {
+  /** The ticket number. */
+  id: string;
+  account_id: string;
+  subject: string;
+  department_id: number | null;
+  priority: ColumnType<TicketPriority, TicketPriority | undefined, TicketPriority>;
+  status: ColumnType<TicketStatus, TicketStatus | undefined, TicketStatus>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  closed_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export interface TicketMessagesTable {
+  id: ColumnType<number, never, never>;
+  ticket_id: string;
+  author: 'customer' | 'staff';
+  /** A staff note: never shown to the customer. */
+  internal: ColumnType<boolean, boolean | undefined, boolean>;
+  body: string;
+  created_at: CreatedAt;
+}
+
+export type SubUserStatus = 'pending' | 'active' | 'inactive';
+
+export interface SubUsersTable {
+  id: ColumnType<number, never, never>;
+  account_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  phone_country_code: string | null;
+  status: ColumnType<SubUserStatus, SubUserStatus | undefined, SubUserStatus>;
+  /** Scope names. */
+  permissions: ColumnType<string[], string[] | undefined, string[]>;
+  password_hash: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Date | null;
+}
+
+export interface SshKeysTable {
+  id: ColumnType<number, never, never>;
+  account_id: string;
+  name: string;
+  /** Normalised: "type base64[ comment]". */
+  public_key: string;
+  /** The OpenSSH name: ssh-ed25519, ecdsa-sha2-nistp256, ssh-rsa… */
+  key_type: string;
+  bits: number;
+  /** SHA256:… as ssh-keygen -l prints it. */
+  fingerprint: string;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   accounts: AccountsTable;
   transactions: TransactionsTable;
@@ -381,6 +447,10 @@ export interface DB {
   sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
   notifications: NotificationsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+  sub_users: SubUsersTable;
+  ssh_keys: SshKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -403,3 +473,7 @@ export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
 export type SimIpPool = Selectable<SimIpPoolsTable>;
 export type Notification = Selectable<NotificationsTable>;
+export type Ticket = Selectable<TicketsTable>;
+export type TicketMessage = Selectable<TicketMessagesTable>;
+export type SubUser = Selectable<SubUsersTable>;
+export type SshKey = Selectable<SshKeysTable>;
