@@ -23,7 +23,7 @@ async function open(cust: Customer, body: Record<string, unknown> = {}) {
   return json(res).data as { id: string; status: string };
 }
 
-const fields = (res: { body: string }) => json(res).error.errors.map((e: { field: string }) => e.field);
+const fields = (res: Parameters<typeof json>[0]) => json(res).error.errors.map((e: { field: string }) => e.field);
 
 test('list: every account, newest first, filtered by status, account, department and priority', async () => {
   const t1 = await open(a, { department_id: 1, priority: 'urgent' });

@@ -11,7 +11,7 @@ let c: Customer;
 let other: Customer;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const fields = (res: { body: string }) => json(res).error.errors.map((e: { field: string }) => e.field);
+const fields = (res: Parameters<typeof json>[0]) => json(res).error.errors.map((e: { field: string }) => e.field);
 
 before(async () => {
   t = await startApp();

@@ -27,7 +27,7 @@ async function open(cust: Customer, body: Record<string, unknown> = {}) {
   return json(res).data;
 }
 
-const fields = (res: { body: string }) => json(res).error.errors.map((e: { field: string }) => e.field);
+const fields = (res: Parameters<typeof json>[0]) => json(res).error.errors.map((e: { field: string }) => e.field);
 
 test('create: 201 with the ticket and its first message, field by field', async () => {
   const res = await call(t.app, 'POST', '/v2/tickets', {
