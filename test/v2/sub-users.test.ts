@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, test } from 'node:test';
+import { verifyPassword } from '../../src/core/sub-users/password.ts';
+import { createSubUser } from '../../src/core/sub-users/service.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -280,6 +282,22 @@ test("a sub-user's key cannot hand out more than it holds", async () => {
   assert.equal(activate.statusCode, 403);
   assert.equal(json(await call(t.app, 'GET', `/v2/sub-users/${target.id}`, { key: c.key })).data.status, 'pending');
   assert.equal((await patch(c, target.id, { status: 'active' })).statusCode, 200);
+});
+
+test('the core create v1 will call: pending, the password kept only as an scrypt hash and never returned', async () => {
+  const db = t.database.db;
+  const s = await createSubUser(db, c.accountId, { email: 'v1-user@example.com', first_name: 'Vee', last_name: 'One', password: 'Corr3ct-horse' });
+  assert.equal(s.status, 'pending');
+  assert.match(s.password_hash!, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+  assert.ok(!s.password_hash!.includes('Corr3ct-horse'));
+  assert.equal(await verifyPassword('Corr3ct-horse', s.password_hash!), true);
+  assert.equal(await verifyPassword('corr3ct-horse', s.password_hash!), false);
+  const detail = await call(t.app, 'GET', `/v2/sub-users/${s.id}`, { key: c.key });
+  assert.ok(!detail.body.includes('scrypt') && !detail.body.includes('password'), 'never returned');
+  await assert.rejects(createSubUser(db, c.accountId, { email: 'weak@example.com', first_name: 'W', last_name: 'P', password: 'short' }),
+    (e: { code?: string; errors?: { field: string }[] }) => e.code === 'INVALID_PASSWORD' && e.errors?.[0]?.field === 'password');
+  const none = await createSubUser(db, c.accountId, { email: 'nopass@example.com', first_name: 'N', last_name: 'P' });
+  assert.equal(none.password_hash, null);
 });
 
 test('POST /v2/sub-users stays 501: inviting is done in the panel', async () => {

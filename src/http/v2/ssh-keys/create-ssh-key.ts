@@ -20,7 +20,7 @@ must decode and be of the type it is labelled with; anything else (DSA, short RS
 The same key twice in the account is 409 \`STATE_CONFLICT\`. Give its \`id\` in \`ssh_key_ids\` when creating a server to install it.`,
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: NAME_MAX, description: 'Your label for the key.', examples: ['ada laptop'] }),
-        public_key: Type.String({ minLength: 1, maxLength: PUBLIC_KEY_MAX, examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMq1c7uZ0m1oJ3yGvZ8nQ2b8n0p4kR7tX9wYzA5cF2dE ada@laptop'] }),
+        public_key: Type.String({ minLength: 1, maxLength: PUBLIC_KEY_MAX, examples: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOgrwl0f5A2kUotfqOttm6K9jlEaiF/jl0RrznG0yJGa ada@laptop'] }),
       }, { additionalProperties: false }),
       response: { 201: Envelope(SshKeySchema), ...errorResponses('STATE_CONFLICT') },
     },

@@ -7,14 +7,14 @@ import { IntId, StringEnum, Timestamp, component } from '../../schemas.ts';
 
 export const SshKeyParams = Type.Object({ id: { ...IntId, description: 'The SSH key\'s id.', examples: [12] } });
 
-const EXAMPLE = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMq1c7uZ0m1oJ3yGvZ8nQ2b8n0p4kR7tX9wYzA5cF2dE ada@laptop';
+const EXAMPLE = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOgrwl0f5A2kUotfqOttm6K9jlEaiF/jl0RrznG0yJGa ada@laptop';
 
 export const SshKeySchema = component('SshKey', Type.Object({
   id: Type.Integer({ description: 'Pass it in `ssh_key_ids` of POST /servers.', examples: [12] }),
   name: Type.String({ examples: ['ada laptop'] }),
   public_key: Type.String({ description: 'The OpenSSH public key, as added (white space between its parts made single).', examples: [EXAMPLE] }),
   public_key_preview: Type.String({ description: 'The type, the first and last 8 characters of the key data, and the comment.', examples: [previewOf(EXAMPLE)] }),
-  fingerprint: Type.String({ description: 'SHA256, as `ssh-keygen -l` prints it.', examples: ['SHA256:1dtz2JP/BpicvPsn1lihIh+3bSeWRiJuDrz1QhKw1RA'] }),
+  fingerprint: Type.String({ description: 'SHA256, as `ssh-keygen -l` prints it.', examples: ['SHA256:us2lF8r+uRPjaoGGEV7OrlyajztxddoRgFTT01Lrv8I'] }),
   type: StringEnum(KEY_TYPES),
   bits: Type.Integer({ description: 'Key size: 256 for Ed25519, the curve for ECDSA, the modulus for RSA.', examples: [256] }),
   created_at: Timestamp,
