@@ -1,8 +1,7 @@
 // What the customer's side and the staff's side of tickets share: finding a ticket with its
 // thread, and taking one action on it under the ticket's row lock — the state machine's verdict,
 // the message written, the new state stored, together.
-import { findTicket, insertTicketMessage, listTicketMessages, lockTicket, updateTicket } from '../../db/queries/tickets.ts';
-import type { TicketRow } from '../../db/queries/tickets.ts';
+import { type TicketRow, findTicket, insertTicketMessage, listTicketMessages, lockTicket, updateTicket } from '../../db/queries/tickets.ts';
 import type { Ticket, TicketMessage } from '../../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Db } from '../types.ts';
