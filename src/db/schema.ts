@@ -1,6 +1,9 @@
 // Row types of every table, as Kysely sees them. Money columns are *_cents (BIGINT, parsed to
 // a JS number: exact up to 2^53 cents). `numeric` columns arrive as strings.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
+
+export type * from './schema-account.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -48,6 +51,8 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
   revoked_at: Date | null;
   created_at: CreatedAt;
+  /** The sub-user the key acts for (narrowed to its permissions); null = the account itself. */
+  sub_user_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LocationsTable {
@@ -188,6 +193,8 @@ export interface ServersTable {
   source_snapshot_id: number | null;
   provider_ref: string | null;
   network: ColumnType<ServerNetwork | null, string | null | undefined, string | null>;
+  /** The monthly reseller discount the server holds (price_cents is the list price). */
+  discount_cents: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Date | null;
@@ -297,6 +304,8 @@ export interface SimVmsTable {
   ipv6: string | null;
   created_at: CreatedAt;
   destroyed_at: Date | null;
+  /** OpenSSH public keys installed at create. */
+  ssh_keys: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface SimRequestsTable {
@@ -444,6 +453,10 @@ export interface DB {
   vdc_pools: VdcPoolsTable;
   vdc_vms: VdcVmsTable;
   vdc_snapshots: VdcSnapshotsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+  sub_users: SubUsersTable;
+  ssh_keys: SshKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

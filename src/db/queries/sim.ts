@@ -115,6 +115,8 @@ export interface NewSimVm {
   ram_mb: number;
   storage_gb: number;
   os_slug: string | null;
+  /** OpenSSH public keys installed at create. */
+  ssh_keys?: string[];
 }
 
 /** Inserts the machine of a create request; undefined when one with this token already exists. */

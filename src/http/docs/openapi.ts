@@ -23,7 +23,10 @@ const TAGS = [
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },
   { name: 'Account', description: 'The authenticated customer, its API keys and the calling key\'s IP allowlist.' },
-  { name: 'Support tickets', description: 'Support departments.' },
+  { name: 'Support tickets', description: 'Support departments and tickets: open one, read its thread, reply, close it.' },
+  { name: 'Sub-users', description: 'People with access to the account through API keys of their own, limited to their permissions.' },
+  { name: 'SSH keys', description: 'Public keys of the account, installed on servers created with them.' },
+  { name: 'Reseller', description: 'Reseller status and the discount ladder by active server count.' },
 ];
 
 const header = (description: string, schema: object) => ({ description, schema });

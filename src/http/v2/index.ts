@@ -46,6 +46,22 @@ import * as listVdcVmSnapshots from './vdc/list-vdc-vm-snapshots.ts';
 import * as createVdcVmSnapshot from './vdc/create-vdc-vm-snapshot.ts';
 import * as deleteVdcVmSnapshot from './vdc/delete-vdc-vm-snapshot.ts';
 import * as restoreVdcVmSnapshot from './vdc/restore-vdc-vm-snapshot.ts';
+import * as listTickets from './tickets/list-tickets.ts';
+import * as getTicket from './tickets/get-ticket.ts';
+import * as createTicket from './tickets/create-ticket.ts';
+import * as createTicketReply from './tickets/create-ticket-reply.ts';
+import * as closeTicket from './tickets/close-ticket.ts';
+import * as listSubUsers from './sub-users/list-sub-users.ts';
+import * as getSubUser from './sub-users/get-sub-user.ts';
+import * as updateSubUser from './sub-users/update-sub-user.ts';
+import * as deleteSubUser from './sub-users/delete-sub-user.ts';
+import * as getSubUserPermissions from './sub-users/get-sub-user-permissions.ts';
+import * as replaceSubUserPermissions from './sub-users/replace-sub-user-permissions.ts';
+import * as listSshKeys from './ssh-keys/list-ssh-keys.ts';
+import * as createSshKey from './ssh-keys/create-ssh-key.ts';
+import * as deleteSshKey from './ssh-keys/delete-ssh-key.ts';
+import * as getReseller from './reseller/get-reseller.ts';
+import * as getResellerTiers from './reseller/get-reseller-tiers.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -59,6 +75,10 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,
   getAccount, listApiKeys, listIpAllowlist,
+  listTickets, getTicket, createTicket, createTicketReply, closeTicket,
+  listSubUsers, getSubUser, updateSubUser, deleteSubUser, getSubUserPermissions, replaceSubUserPermissions,
+  listSshKeys, createSshKey, deleteSshKey,
+  getReseller, getResellerTiers,
   notImplemented,
 ];
 

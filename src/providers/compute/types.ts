@@ -30,6 +30,8 @@ export interface CreateRequest extends MachineSpec {
   extraIpv6: number;
   /** false → no IPv6 at all (ipv6_count 0). */
   ipv6: boolean;
+  /** OpenSSH public keys ("type base64 [comment]") to install for root; none when omitted. */
+  sshKeys?: string[];
 }
 
 export interface Machine {

@@ -68,7 +68,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
   const provision = (req: CreateRequest): Promise<SimVm> => db.transaction().execute(async (trx) => {
     const vm = await insertVm(trx, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
-      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug,
+      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [],
     });
     if (!vm) return (await findVmByToken(trx, req.token))!;
     // IPv4 before IPv6, always: every allocation locks pools in the same order, so none deadlock.
