@@ -11,6 +11,8 @@ import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
 import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
+import { hostingCreateRunner } from '../hosting/provision.ts';
+import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
@@ -25,6 +27,8 @@ const RUNNERS: Record<string, Runner> = {
   'server.upgrade': serverUpgradeRunner,
   'server.ip_attach': serverIpAttachRunner,
   'server.snapshot': serverSnapshotRunner,
+  'hosting.create': hostingCreateRunner,
+  'hosting.cancel': hostingCancelRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

@@ -35,6 +35,13 @@ import * as deleteServer from './servers/delete-server.ts';
 import * as updateServer from './servers/update-server.ts';
 import * as runServerAction from './servers/run-server-action.ts';
 import * as upgradeServer from './servers/upgrade-server.ts';
+import * as listWebHosting from './web-hosting/list-web-hosting.ts';
+import * as getWebHosting from './web-hosting/get-web-hosting.ts';
+import * as createWebHosting from './web-hosting/create-web-hosting.ts';
+import * as renewWebHosting from './web-hosting/renew-web-hosting.ts';
+import * as cancelWebHosting from './web-hosting/cancel-web-hosting.ts';
+import * as getWebHostingLogin from './web-hosting/get-web-hosting-login.ts';
+import * as openWebHostingLoginLink from './web-hosting/open-web-hosting-login-link.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -43,6 +50,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
   listServerFirewallRules, getServerMetrics, getServerTraffic,
   getOperation,
+  listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,
   getAccount, listApiKeys, listIpAllowlist,
