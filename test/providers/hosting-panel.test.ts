@@ -127,7 +127,7 @@ test('usernames are unique per server: a collision gets a digit; another server 
   // A terminated account frees its name on its server.
   await panel.terminate(a.ref, 'op_free');
   await onlyServers([]);
-  await db.updateTable('sim_hosting_servers').set({ capacity: 10 }).where('hostname', '=', one).execute();
+  await db.updateTable('sim_hosting_servers').set({ capacity: 10 }).where('hostname', '=', one!).execute();
   assert.equal((await panel.createAccount(request('clash.info'), quiet)).username, 'clash');
 });
 

@@ -3,6 +3,10 @@
 // everything that costs money commits in the caller's one transaction: the account row, the first
 // cycle's charge, the `hosting.create` operation and its job (the idempotency record is the
 // caller's, in the same transaction). Provisioning that finally fails refunds the charge in full.
+//
+// The room check asks the panel, so it runs before that transaction (precheckOrder, through
+// idempotent()'s beforeTransaction), after the checks that come before it; the transaction then
+// repeats the database checks, which decide.
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findLiveWebHostingByDomain, insertWebHosting, type WebHostingRow } from '../../db/queries/web-hosting.ts';
@@ -38,25 +42,35 @@ function domainTaken(domain: string, ownId?: string): ApiError {
 }
 
 /**
- * Creates the account (pending), charges its first cycle and queues provisioning, in `trx`.
- * The domain: any syntactically valid name (IDN accepted, stored as punycode), subdomains too, in
- * any TLD — its DNS may be anywhere, so it need not be one this platform sells.
+ * Input, package and domain checks. The domain: any syntactically valid name (IDN accepted, stored
+ * as punycode), subdomains too, in any TLD — its DNS may be anywhere, so it need not be one this
+ * platform sells.
  */
-export async function orderHosting(ctx: Ctx, trx: Db, input: OrderHostingInput): Promise<{ hosting: WebHostingRow; operation: Operation }> {
+async function checkOrder(ctx: Ctx, db: Db, input: OrderHostingInput) {
   const parsed = parseHostName(input.domain);
   if (!parsed.ok) throw invalid('domain', parsed.problem);
   const domain = parsed.value.name;
   const cycle = input.billing_cycle ?? 'monthly';
 
-  const pkg = await findCatalogRow(trx, 'hosting_packages', input.package_id);
+  const pkg = await findCatalogRow(db, 'hosting_packages', input.package_id);
   if (!pkg || !pkg.active) {
     throw invalid('package_id', pkg ? `${pkg.name} is no longer sold (see GET /web-hosting-packages)` : 'no such hosting package (see GET /web-hosting-packages)');
   }
 
-  const live = await findLiveWebHostingByDomain(trx, domain);
+  const live = await findLiveWebHostingByDomain(db, domain);
   if (live) throw domainTaken(domain, live.account_id === ctx.accountId ? live.id : undefined);
-  await requirePanelRoom(ctx.hosting, ctx.providerTimeoutMs);
+  return { domain, cycle, pkg };
+}
 
+/** Every check of an order, the panel's room last; outside any transaction. */
+export async function precheckOrder(ctx: Ctx, input: OrderHostingInput): Promise<void> {
+  await checkOrder(ctx, ctx.db, input);
+  await requirePanelRoom(ctx.hosting, ctx.providerTimeoutMs);
+}
+
+/** Creates the account (pending), charges its first cycle and queues provisioning, in `trx`. */
+export async function orderHosting(ctx: Ctx, trx: Db, input: OrderHostingInput): Promise<{ hosting: WebHostingRow; operation: Operation }> {
+  const { domain, cycle, pkg } = await checkOrder(ctx, trx, input);
   const priceCents = cyclePriceCents(pkg, cycle);
   const id = newId('wh');
   let row;

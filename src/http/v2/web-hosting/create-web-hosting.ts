@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { orderHosting } from '../../../core/hosting/order.ts';
+import { orderHosting, precheckOrder } from '../../../core/hosting/order.ts';
 import { BILLING_CYCLES } from '../../../core/hosting/rules.ts';
 import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { withCtx } from '../../core-call.ts';
@@ -53,7 +53,7 @@ Checks run in this order: input, then the package, then state (domain, room), th
     const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
       const { hosting, operation } = await orderHosting(ctx, trx, request.body);
       return { status: 201, body: { ...webHostingView({ hosting, usedMb: null }), operation: operationView(operation) } };
-    }));
+    }, { beforeTransaction: () => precheckOrder(ctx, request.body) }));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
