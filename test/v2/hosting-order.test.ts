@@ -10,6 +10,7 @@ import {
   AGENCY, BUSINESS, CLASSIC_INACTIVE, STARTER, activeHosting, orderBody, orderHosting, setPanelCapacity, setPanelFault, uniqueDomain, withPanelFault,
 } from '../helpers/hosting.ts';
 import { assertError, assertInvalid, assertLedgerExact, balanceCents } from '../helpers/server-extras.ts';
+import { eventually, logLines, metric } from '../telemetry/helpers.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -71,6 +72,14 @@ describe('201: the order', () => {
     assert.equal(typeof detail.disk_usage.used_mb, 'number');
     assert.equal(detail.billing.next_billing_at, data.billing.next_billing_at);
     await assertLedgerExact(t, c);
+
+    // Logs and metrics of the work: the charge and the operation name the account, panel calls are counted.
+    const charged = logLines(t, 'billing charge').find((l) => l.resource === `web_hosting/${data.id}`);
+    assert.equal(charged?.amount, '3.99');
+    await eventually(() => logLines(t, 'operation completed').some((l) => l.operation_id === data.operation.id), 'the completed line');
+    assert.equal(logLines(t, 'operation completed').find((l) => l.operation_id === data.operation.id)!.resource, `web_hosting/${data.id}`);
+    assert.ok(await metric(t, 'hostcloud_provider_calls_total', { provider: 'hosting', method: 'createAccount' }) >= 1);
+    assert.ok(await metric(t, 'hostcloud_provider_calls_total', { provider: 'hosting', method: 'listServers' }) >= 1);
   });
 
   test('yearly: the package\'s yearly price, next billing a year on; monthly is the default', async () => {
@@ -291,6 +300,8 @@ describe('provisioning that fails', () => {
     assert.match(refund.description, new RegExp(`^Refund: web hosting ${domain.replace(/\./g, '\\.')} \\(${created.id}\\) could not be provisioned`));
     assert.equal(charge.type, 'withdraw');
     await assertLedgerExact(t, c);
+    await eventually(() => logLines(t, 'operation compensated').some((l) => l.resource === `web_hosting/${created.id}`), 'the compensated line');
+    assert.equal(logLines(t, 'operation compensated').find((l) => l.resource === `web_hosting/${created.id}`)!.refund, '3.99');
     // The domain is free again.
     const again = await orderHosting(t, c, { domain });
     assert.equal((await waitForOperation(t, c.key, again.operation.id)).status, 'completed');
