@@ -4,6 +4,7 @@
 // queued to terminate the panel account. The panel is not called while the customer waits: the
 // operation retries a panel that is down (with backoff, JOB_RETRY_LIMIT times), and survives a
 // worker that dies — the customer's side is settled at once, the panel's follows.
+import { domainToUnicode } from 'node:url';
 import { findUnfinishedOperation } from '../../db/queries/operations.ts';
 import { findAccountWebHosting, lockAccountWebHosting, updateWebHosting, type WebHostingRow } from '../../db/queries/web-hosting.ts';
 import type { Operation } from '../../db/schema.ts';
@@ -14,7 +15,6 @@ import { ApiError, notFound } from '../errors.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { operationRunning, startOperation } from '../operations/service.ts';
-import { domainToUnicode } from 'node:url';
 
 export interface CancelHostingInput {
   /** true: the last charged cycle comes back in full. Default false. */
