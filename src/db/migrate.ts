@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_servers.ts';
 import * as m0003 from './migrations/0003_unclaimed_jobs.ts';
 import * as m0005 from './migrations/0005_notifications.ts';
+import * as m0007 from './migrations/0007_web_hosting.ts';
 import * as m0008 from './migrations/0008_vdc.ts';
 import * as m0009 from './migrations/0009_account_extras.ts';
 
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0002_servers': m0002,
   '0003_unclaimed_jobs': m0003,
   '0005_notifications': m0005,
+  '0007_web_hosting': m0007,
   '0008_vdc': m0008,
   '0009_account_extras': m0009,
 };

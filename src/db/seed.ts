@@ -7,6 +7,7 @@ import type { Db } from './connection.ts';
 
 export const DEMO_CATALOG_MARKER = 'demo_catalog_v1';
 export const DEMO_IP_POOLS_MARKER = 'demo_ip_pools_v1';
+export const DEMO_HOSTING_SERVERS_MARKER = 'demo_hosting_servers_v1';
 
 /** Seeds every part not seeded yet; true when anything was. */
 export async function seedDemoCatalog(db: Db): Promise<boolean> {
@@ -16,7 +17,9 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
     if (catalog) await seedCatalog(trx);
     const pools = await claim(trx, DEMO_IP_POOLS_MARKER);
     if (pools) await seedIpPools(trx);
-    return catalog || pools;
+    const panel = await claim(trx, DEMO_HOSTING_SERVERS_MARKER);
+    if (panel) await seedHostingServers(trx);
+    return catalog || pools || panel;
   });
 }
 
@@ -38,6 +41,16 @@ async function seedIpPools(trx: Db): Promise<void> {
   ]);
   // An operator's own pool in one of these ranges wins: the demo pool is left out, not an error.
   if (rows.length) await trx.insertInto('sim_ip_pools').values(rows).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/**
+ * The simulated hosting panel's servers: two per location (web1 and web2.<code>.panel.hostcloud.example,
+ * 250 accounts each), so orders are spread over a pool and a full server is never the end of it.
+ */
+async function seedHostingServers(trx: Db): Promise<void> {
+  const locations = await trx.selectFrom('locations').select(['id', 'code']).orderBy('id').limit(100).execute();
+  const rows = locations.flatMap(({ id, code }) => [1, 2].map((n) => ({ hostname: `web${n}.${code}.panel.hostcloud.example`, location_id: id, capacity: 250 })));
+  if (rows.length) await trx.insertInto('sim_hosting_servers').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 async function seedCatalog(trx: Db): Promise<void> {

@@ -17,6 +17,8 @@ import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners.t
 import { vmRestoreRunner, vmSnapshotDeleteRunner, vmSnapshotRunner } from '../vdc/snapshot-runners.ts';
 
 const vmPowerRunner = powerRunner(VM_ROWS);
+import { hostingCreateRunner } from '../hosting/provision.ts';
+import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
@@ -42,6 +44,8 @@ const RUNNERS: Record<string, Runner> = {
   'vdc_vm.snapshot': vmSnapshotRunner,
   'vdc_vm.snapshot_delete': vmSnapshotDeleteRunner,
   'vdc_vm.restore': vmRestoreRunner,
+  'hosting.create': hostingCreateRunner,
+  'hosting.cancel': hostingCancelRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

@@ -5,11 +5,13 @@
 // transaction that marks it failed.
 import type { Operation } from '../../db/schema.ts';
 import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
+import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Db } from '../types.ts';
 
 export interface RunContext {
   db: Db;
   compute: ComputeProvider;
+  hosting: HostingPanel;
   progress: Progress;
   now: () => Date;
 }
