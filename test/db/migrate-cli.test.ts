@@ -75,7 +75,8 @@ test('a database that accepts connections but never answers: /readyz says 503 wi
     const started = Date.now();
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
-    assert.ok(Date.now() - started < 4_000, `took ${Date.now() - started} ms`);
+    // Its own deadline is READY_TIMEOUT_MS (2 s); the margin is for a loaded CI machine, not for the pool.
+    assert.ok(Date.now() - started < 6_000, `took ${Date.now() - started} ms`);
     const customer = await app.inject({ method: 'GET', url: '/v2/account', headers: { authorization: `Bearer hc_live_${'b'.repeat(40)}` } });
     assert.equal(customer.statusCode, 503, 'the pool gives up after its connect timeout');
     assert.equal(JSON.parse(customer.body).error.code, 'SERVICE_UNAVAILABLE');
