@@ -76,6 +76,12 @@ export function findTldPrice(db: Db, tld: string) {
   return db.selectFrom('tld_prices').selectAll().where('tld', '=', tld).executeTakeFirst();
 }
 
+/** The price-list rows of these TLDs (with their dot), those that exist. */
+export function findTldPrices(db: Db, tlds: string[]) {
+  if (tlds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('tld_prices').selectAll().where('tld', 'in', tlds).execute();
+}
+
 export function insertTldPrice(db: Db, values: Insertable<DB['tld_prices']>) {
   return db.insertInto('tld_prices').values(values).returningAll().executeTakeFirstOrThrow();
 }
