@@ -16,6 +16,8 @@ import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
+import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
+import type { Registrar } from './providers/registrar/types.ts';
 import type { Telemetry } from './telemetry/index.ts';
 import { instrumentProvider } from './telemetry/provider.ts';
 
@@ -79,9 +81,16 @@ export function computeFor(config: Config, db: Db, telemetry?: Telemetry): Compu
   return telemetry ? instrumentProvider('compute', compute, telemetry.metrics) : compute;
 }
 
+/** The registrar (the simulated registry; a real EPP or reseller-API driver would be chosen here), instrumented like compute. */
+export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Registrar {
+  const registrar = createSimulatedRegistrar({ db, delayMs: config.simDelayMs });
+  return telemetry ? instrumentProvider('registrar', registrar, telemetry.metrics) : registrar;
+}
+
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry),
+    registrar: registrarFor(config, db, telemetry),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

@@ -44,6 +44,6 @@ export async function serve(config: Config): Promise<void> {
   });
   process.stdout.write(banner({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }));
   if (config.worker === 'embedded') {
-    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), config, logger });
+    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), registrar: services.registrar, config, logger });
   }
 }

@@ -5,12 +5,14 @@ import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_servers.ts';
 import * as m0003 from './migrations/0003_unclaimed_jobs.ts';
 import * as m0005 from './migrations/0005_notifications.ts';
+import * as m0006 from './migrations/0006_domains.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_servers': m0002,
   '0003_unclaimed_jobs': m0003,
   '0005_notifications': m0005,
+  '0006_domains': m0006,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

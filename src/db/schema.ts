@@ -87,6 +87,8 @@ export interface TldPricesTable {
   supports_whois_privacy: Generated<boolean>;
   years_min: Generated<number>;
   years_max: Generated<number>;
+  /** The registry needs the registrant's contact at registration. */
+  requires_contact: Generated<boolean>;
 }
 
 export interface HostingPackagesTable {
@@ -349,6 +351,57 @@ export interface NotificationsTable {
   sent_at: Date | null;
 }
 
+export type DomainStatus = 'pending' | 'active' | 'transfer_pending' | 'expired' | 'cancelled';
+
+export interface DomainsTable {
+  id: string;
+  account_id: string;
+  /** ASCII (punycode), lower case. */
+  name: string;
+  tld: string;
+  status: ColumnType<DomainStatus, DomainStatus | undefined, DomainStatus>;
+  auto_renew: boolean;
+  transfer_lock: boolean;
+  whois_privacy: boolean;
+  registration_years: number;
+  nameservers: string[];
+  service_id: string;
+  registrar: string;
+  provider_ref: string | null;
+  auth_code: string | null;
+  registered_at: Date | null;
+  expires_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SimRegistryDomainsTable {
+  name: string;
+  sponsor: string;
+  roid: string;
+  auth_code: string;
+  nameservers: ColumnType<string[], string[] | undefined, string[]>;
+  transfer_lock: ColumnType<boolean, boolean | undefined, boolean>;
+  whois_privacy: ColumnType<boolean, boolean | undefined, boolean>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+  updated_at: UpdatedAt;
+}
+
+export interface SimRegistryTransfersTable {
+  id: Generated<number>;
+  token: string;
+  name: string;
+  years: number;
+  from_sponsor: string;
+  state: ColumnType<'pending' | 'completed' | 'rejected', 'pending' | 'completed' | 'rejected' | undefined, 'pending' | 'completed' | 'rejected'>;
+  requested_at: CreatedAt;
+  approve_at: Date;
+  finished_at: Date | null;
+  reason: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   transactions: TransactionsTable;
@@ -381,6 +434,9 @@ export interface DB {
   sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
   notifications: NotificationsTable;
+  domains: DomainsTable;
+  sim_registry_domains: SimRegistryDomainsTable;
+  sim_registry_transfers: SimRegistryTransfersTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -403,3 +459,6 @@ export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
 export type SimIpPool = Selectable<SimIpPoolsTable>;
 export type Notification = Selectable<NotificationsTable>;
+export type Domain = Selectable<DomainsTable>;
+export type SimRegistryDomain = Selectable<SimRegistryDomainsTable>;
+export type SimRegistryTransfer = Selectable<SimRegistryTransfersTable>;

@@ -19,6 +19,7 @@ import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
 import { findOperation } from '../db/queries/operations.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
+import type { Registrar } from '../providers/registrar/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
@@ -27,6 +28,7 @@ import { startNotificationSender } from './notification-sender.ts';
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
+  registrar?: Registrar;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>;
   logger: Logger;
@@ -134,7 +136,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
   };
 
-  const execDeps = { db, compute: deps.compute, leaseS: deps.config.operationLeaseS };
+  const execDeps = { db, compute: deps.compute, registrar: deps.registrar, leaseS: deps.config.operationLeaseS };
   const runOperation = async (job: Job<OperationJob>) => {
     const id = job.data.operation_id;
     const last = job.retryCount >= job.retryLimit;

@@ -35,6 +35,14 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],
   ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'],
   ['get', '/account', 'getAccount'], ['get', '/account/api-keys', 'listApiKeys'], ['get', '/account/ip-allowlist', 'listIpAllowlist'],
+  ['get', '/domains', 'listDomains'], ['post', '/domains', 'registerDomain'], ['get', '/domains/{id}', 'getDomain'],
+  ['get', '/domains/check', 'checkDomain'], ['get', '/domains/pricing', 'listDomainPricing'],
+  ['post', '/domains/transfer', 'transferDomain'], ['post', '/domains/{id}/renew', 'renewDomain'],
+  ['post', '/domains/bulk/register', 'bulkRegisterDomains'], ['post', '/domains/bulk/transfer', 'bulkTransferDomains'],
+  ['post', '/domains/bulk/renew', 'bulkRenewDomains'],
+  ['get', '/domains/{id}/nameservers', 'getDomainNameservers'], ['put', '/domains/{id}/nameservers', 'updateDomainNameservers'],
+  ['put', '/domains/{id}/lock', 'updateDomainLock'], ['put', '/domains/{id}/whois-privacy', 'updateDomainWhoisPrivacy'],
+  ['get', '/domains/{id}/auth-code', 'getDomainAuthCode'],
 ];
 
 const COMPONENTS = [
@@ -42,6 +50,7 @@ const COMPONENTS = [
   'Snapshot', 'SnapshotCreated', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
   'Plan', 'Package', 'OperatingSystem', 'Location', 'WebHostingPackage', 'Department', 'Balance', 'Transaction',
   'Account', 'ApiKey', 'IpAllowlistEntry', 'Money', 'Error', 'ErrorCode', 'FieldError', 'Meta', 'ListMeta', 'Pagination',
+  'Domain', 'DomainCreated', 'DomainAvailability', 'TldPrice', 'DomainNameservers', 'DomainAuthCode', 'BulkResult',
 ];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -104,10 +113,13 @@ test('resources are named components, referenced from every success response', (
   for (const { method, path: p, op: o } of operations()) {
     const success = Object.keys(o.responses).filter((s) => s.startsWith('2'));
     assert.equal(success.length, 1, `${method} ${p}: one success status`);
-    const envelope = o.responses[success[0]!].content['application/json'].schema;
-    const data = envelope.properties.data;
-    assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
-    assert.match(envelope.properties.meta.$ref, /^#\/components\/schemas\/(Meta|ListMeta)$/);
+    const schema = o.responses[success[0]!].content['application/json'].schema;
+    // GET /domains/pricing answers a page of TLDs, or one TLD when `tld` is given (the spec's one endpoint).
+    for (const envelope of schema.anyOf ?? [schema]) {
+      const data = envelope.properties.data;
+      assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
+      assert.match(envelope.properties.meta.$ref, /^#\/components\/schemas\/(Meta|ListMeta)$/);
+    }
     assert.ok(!o.responses[success[0]!].description.startsWith('Default'), `${method} ${p}: the success response is described`);
   }
   // Nested resources are references too, never copies.
@@ -161,7 +173,7 @@ test('response headers: X-Request-Id and RateLimit-* on every response, Retry-Af
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
-  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp']);
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains']);
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
       const names = Object.keys((response as Json).headers);
@@ -218,7 +230,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
-  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`) accept `Idempotency-Key: <uuid>`'));
+  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`) accept `Idempotency-Key: <uuid>`'));
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

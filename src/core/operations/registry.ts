@@ -11,6 +11,9 @@ import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
 import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
+import { domainRegisterRunner } from '../domains/register.ts';
+import { domainRenewRunner } from '../domains/renew-runner.ts';
+import { domainTransferRunner } from '../domains/transfer.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
@@ -25,6 +28,9 @@ const RUNNERS: Record<string, Runner> = {
   'server.upgrade': serverUpgradeRunner,
   'server.ip_attach': serverIpAttachRunner,
   'server.snapshot': serverSnapshotRunner,
+  'domain.register': domainRegisterRunner,
+  'domain.transfer': domainTransferRunner,
+  'domain.renew': domainRenewRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

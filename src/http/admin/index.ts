@@ -10,9 +10,10 @@ import * as catalog from './catalog.ts';
 import * as notifications from './notifications.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as provider from './provider.ts';
+import * as registrar from './registrar.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, registrar]) r.register(app as TypedApp, deps);
 }

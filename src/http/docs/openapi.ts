@@ -19,6 +19,7 @@ import { IDEMPOTENT_OPERATIONS, introduction } from './introduction.ts';
 const TAGS = [
   { name: 'Servers', description: 'Virtual servers: create (billable), read, rename, delete, power and other actions, snapshots, addresses, console, metrics and traffic.' },
   { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
+  { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },
   { name: 'Account', description: 'The authenticated customer, its API keys and the calling key\'s IP allowlist.' },
