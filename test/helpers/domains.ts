@@ -67,3 +67,14 @@ export function assertError(res: { statusCode: number; body: string }, status: n
   if (fields) assert.deepEqual((error.errors as { field: string }[]).map((e) => e.field).sort(), [...fields].sort(), res.body);
   return error;
 }
+
+/** Waits until no operation of the file's database is queued or running (before a fault meant for one). */
+export async function settleOperations(t: TestApp, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await t.database.db.selectFrom('operations').select('id').where('status', 'in', ['queued', 'running']).execute();
+    if (open.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`operations still unfinished: ${open.map((o) => o.id).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
