@@ -25,7 +25,7 @@ import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { Idempotency } from './register.ts';
-import { MAX_YEARS_AHEAD, checkYears } from './rules.ts';
+import { MAX_YEARS_AHEAD, addYears, beyondLimit, checkYears } from './rules.ts';
 import { type RenewParams, storeRenewal } from './renew-runner.ts';
 import { registrarFailure } from './upstream.ts';
 import { domainBody } from './view.ts';
@@ -38,7 +38,6 @@ export interface ReservedRenewal {
 
 /** Pauses between the request's own retries of a failed renewal. */
 const RETRY_PAUSES_MS = [200, 800];
-const YEAR_MS = 365.25 * 86_400_000;
 
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
@@ -51,8 +50,7 @@ export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: numbe
   if ((domain.status !== 'active' && domain.status !== 'expired') || !domain.expires_at) {
     throw new ApiError('STATE_CONFLICT', `Domain ${domain.name} is ${domain.status}; only an active or expired domain can be renewed`);
   }
-  const ahead = (domain.expires_at.getTime() - ctx.now.getTime()) / YEAR_MS + years;
-  if (ahead > MAX_YEARS_AHEAD) {
+  if (beyondLimit(addYears(domain.expires_at, years), ctx.now)) {
     throw invalid('years', `${domain.name} is registered until ${domain.expires_at.toISOString().slice(0, 10)}; registries allow at most ${MAX_YEARS_AHEAD} years ahead`);
   }
   const cents = price!.renewal_cents * years;

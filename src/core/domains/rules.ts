@@ -16,6 +16,19 @@ export const MAX_NAMESERVERS = 13;
 /** Registries do not register or renew further ahead than this. */
 export const MAX_YEARS_AHEAD = 10;
 
+/** `years` calendar years after `from` (as PostgreSQL adds an interval of years: 29 February → 28 February). */
+export function addYears(from: Date, years: number): Date {
+  const d = new Date(from.getTime());
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  if (d.getUTCDate() !== from.getUTCDate()) d.setUTCDate(0);
+  return d;
+}
+
+/** Whether an expiry lies beyond the registries' limit of MAX_YEARS_AHEAD years from `now`. */
+export function beyondLimit(expiresAt: Date, now: Date): boolean {
+  return expiresAt.getTime() > addYears(now, MAX_YEARS_AHEAD).getTime();
+}
+
 export function newDomainId(): string {
   return `dom_${base62(16)}`;
 }

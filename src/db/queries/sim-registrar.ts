@@ -61,6 +61,14 @@ export function extendRegistryDomain(db: Db, name: string, years: number): Promi
     .where('name', '=', name).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Whether adding `years` takes the name more than 10 years ahead of now, the registries' limit (database clock). */
+export async function renewalTooFar(db: Db, name: string, years: number): Promise<boolean> {
+  const row = await db.selectFrom('sim_registry_domains')
+    .select(sql<boolean>`expires_at + make_interval(years => ${years}) > now() + interval '10 years'`.as('far'))
+    .where('name', '=', name).executeTakeFirstOrThrow();
+  return row.far;
+}
+
 /** The name now sponsored by us: expiry moved by `years`, a new auth code, locked against transfer out. */
 export function takeOverRegistryDomain(db: Db, name: string, years: number, authCode: string): Promise<SimRegistryDomain> {
   return db.updateTable('sim_registry_domains')

@@ -8,7 +8,7 @@ import type { Db } from '../../../db/connection.ts';
 import { findRequest, insertRequest } from '../../../db/queries/sim.ts';
 import {
   US, extendRegistryDomain, findPendingTransfer, findRegistryDomain, findRegistryDomainCreatedBy, findRegistryNames, finishTransfer,
-  insertRegistryDomain, insertTransfer, isApprovalDue, lockRegistryDomain, lockTransferByToken, takeOverRegistryDomain, updateRegistryDomain,
+  insertRegistryDomain, insertTransfer, isApprovalDue, renewalTooFar, lockRegistryDomain, lockTransferByToken, takeOverRegistryDomain, updateRegistryDomain,
 } from '../../../db/queries/sim-registrar.ts';
 import type { SimRegistryDomain, SimRegistryTransfer } from '../../../db/schema.ts';
 import { obeyFault, sleep } from '../../simulated/fault.ts';
@@ -146,8 +146,7 @@ export function createSimulatedRegistrar({ db, delayMs }: SimulatedRegistrarOpti
         if (row.expires_at.getTime() !== req.currentExpiresAt.getTime()) {
           throw new RegistrarError(`${req.name} expires ${row.expires_at.toISOString()}, not ${req.currentExpiresAt.toISOString()}`, { refusal: 'period_invalid' });
         }
-        const years = (row.expires_at.getTime() - Date.now()) / (365.25 * 86_400_000) + req.years;
-        if (years > 10) throw new RegistrarError(`${req.name} cannot be registered for more than 10 years ahead`, { refusal: 'period_invalid' });
+        if (await renewalTooFar(trx, req.name, req.years)) throw new RegistrarError(`${req.name} cannot be registered for more than 10 years ahead`, { refusal: 'period_invalid' });
         const renewed = await extendRegistryDomain(trx, req.name, req.years);
         return { expiresAt: renewed.expires_at.toISOString() };
       }).then((r) => ({ expiresAt: new Date(r.expiresAt) }));
