@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { activeDomain, assertError, freshName, registerDomain, seedElsewhere, setRegistrarFault } from '../helpers/domains.ts';
+import { metric } from '../telemetry/helpers.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -58,6 +59,17 @@ describe('GET /domains/check', () => {
     await setRegistrarFault(t, { mode: 'upstream_error', remaining: 1, calls: ['check'] });
     assertError(await check(freshName()), 502, 'UPSTREAM_ERROR');
     assert.equal(json(await check(freshName())).data.available, true, 'the next call works');
+  });
+
+  test('registrar calls are counted and timed per method (provider="registrar")', async () => {
+    const calls = await metric(t, 'hostcloud_provider_calls_total', { provider: 'registrar', method: 'check' });
+    const failures = await metric(t, 'hostcloud_provider_failures_total', { provider: 'registrar', method: 'check', code: 'UPSTREAM_ERROR' });
+    await check(freshName());
+    await setRegistrarFault(t, { mode: 'upstream_error', remaining: 1, calls: ['check'] });
+    await check(freshName());
+    assert.equal(await metric(t, 'hostcloud_provider_calls_total', { provider: 'registrar', method: 'check' }), calls + 2);
+    assert.equal(await metric(t, 'hostcloud_provider_failures_total', { provider: 'registrar', method: 'check', code: 'UPSTREAM_ERROR' }), failures + 1);
+    assert.ok(await metric(t, 'hostcloud_provider_call_duration_seconds', { provider: 'registrar', method: 'check' }) >= 2);
   });
 
   test('needs the domains:read scope; no key is 401', async () => {
