@@ -66,7 +66,7 @@ test('every domain write of a test key answers like a live one with meta.sandbox
     for (const [what, method, url, body, status] of writes()) {
       const rows = await census();
       const before = await state();
-      const headers = method === 'POST' ? { 'idempotency-key': randomUUID() } : {};
+      const headers: Record<string, string> = method === 'POST' ? { 'idempotency-key': randomUUID() } : {};
       const res = await call(t.app, method as 'GET', url, { key: testKey, headers, ...(body === undefined ? {} : { body }) });
       assert.equal(res.statusCode, status, `${what}: ${res.body}`);
       const answer = json(res);
