@@ -85,6 +85,9 @@ describe('a registration', () => {
     assert.match(error.errors[0].message, /required for \.de/);
     const de = await registerDomain(t, c, { domain: freshName('de'), contact: CONTACT });
     assert.equal(de.whois_privacy, false, '.de has no WHOIS privacy: off by default');
+    assert.equal((await waitForOperation(t, c.key, de.operation.id)).status, 'completed');
+    const opRow = await t.database.db.selectFrom('operations').select('params').where('id', '=', de.operation.id).executeTakeFirstOrThrow();
+    assert.equal(opRow.params.contact, undefined, 'the registrant contact is not kept once registered');
     await registerDomain(t, c, { domain: freshName('com'), contact: { ...CONTACT, country: 'gb' } });
     assertError(await post({ domain: freshName('de'), years: 1, contact: { ...CONTACT, email: 'not-an-email' } }), 422, 'VALIDATION_FAILED', ['contact.email']);
     assertError(await post({ domain: freshName('de'), years: 1, contact: { ...CONTACT, phone: '030 1234' } }), 422, 'VALIDATION_FAILED', ['contact.phone']);

@@ -49,6 +49,8 @@ describe('an accepted transfer', () => {
     const registry = await t.database.db.selectFrom('sim_registry_domains').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
     assert.equal(registry.sponsor, 'us');
     assert.notEqual(registry.auth_code, 'Right-Code-1', 'the old auth code stops working');
+    const opRow = await t.database.db.selectFrom('operations').select('params').where('id', '=', d.operation.id).executeTakeFirstOrThrow();
+    assert.equal(opRow.params.auth_code, undefined, 'the auth code is not kept once the transfer is done');
     const transfers = await t.database.db.selectFrom('sim_registry_transfers').selectAll().where('name', '=', name).execute();
     assert.equal(transfers.length, 1);
     assert.equal(transfers[0]!.token, d.operation.id);

@@ -7,7 +7,7 @@
 // token, so a retried run never registers twice) and activates the domain; a final failure
 // cancels it and refunds the charge.
 import { pgCode, pgConstraint } from '../../db/connection.ts';
-import { activateDomain, cancelWaitingDomain, type DomainRow, findDomainById, findLiveNames, insertDomain } from '../../db/queries/domains.ts';
+import { activateDomain, cancelWaitingDomain, type DomainRow, findDomainById, findLiveNames, forgetOperationSecrets, insertDomain } from '../../db/queries/domains.ts';
 import type { Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
 import { charge, getBalance, insufficient, refund } from '../billing/ledger.ts';
@@ -149,11 +149,13 @@ export const domainRegisterRunner: Runner = {
       detail: `Registered until ${made.expiresAt.toISOString().slice(0, 10)}`,
       apply: async (trx: Db) => {
         await activateDomain(trx, domain.id, 'pending', { provider_ref: made.ref, registered_at: made.createdAt, expires_at: made.expiresAt });
+        await forgetOperationSecrets(trx, op.id);
       },
     };
   },
 
   async compensate(trx, op, reason) {
+    await forgetOperationSecrets(trx, op.id);
     const domain = await findDomainById(trx, op.resource_id);
     if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'pending'))) return;
     const charged = (op.params as RegisterParams).charged_cents ?? 0;

@@ -6,7 +6,7 @@
 // transfer (the operation id is the request token: one transfer however often it runs) and waits
 // for the losing registrar to approve; the domain then becomes active with its expiry moved by
 // `years`. A rejected or failed transfer cancels the domain and refunds the charge.
-import { activateDomain, cancelWaitingDomain, findDomainById } from '../../db/queries/domains.ts';
+import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../db/queries/domains.ts';
 import type { TldPrice } from '../../db/schema.ts';
 import { RegistrarError, type RegistryDomain } from '../../providers/registrar/types.ts';
 import { sleep } from '../../providers/simulated/fault.ts';
@@ -145,11 +145,13 @@ export const domainTransferRunner: Runner = {
         await activateDomain(trx, domain.id, 'transfer_pending', {
           provider_ref: moved.ref, registered_at: moved.createdAt, expires_at: moved.expiresAt, nameservers, auth_code: null,
         });
+        await forgetOperationSecrets(trx, op.id);
       },
     };
   },
 
   async compensate(trx, op, reason) {
+    await forgetOperationSecrets(trx, op.id);
     const domain = await findDomainById(trx, op.resource_id);
     if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'transfer_pending'))) return;
     const charged = (op.params as unknown as TransferParams).charged_cents ?? 0;

@@ -75,3 +75,11 @@ export async function cancelWaitingDomain(db: Db, id: string, from: DomainStatus
     .where('id', '=', id).where('status', '=', from).executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }
+
+/**
+ * Drops what a domain operation carried for the registrar only — the transfer's auth code, the
+ * registrant's contact — once the operation has ended (finishOperation keeps other params).
+ */
+export async function forgetOperationSecrets(trx: Db, operationId: string): Promise<void> {
+  await trx.updateTable('operations').set({ params: sql`params - 'auth_code' - 'contact'` }).where('id', '=', operationId).execute();
+}
