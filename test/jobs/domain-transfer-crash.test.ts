@@ -49,8 +49,8 @@ test('SIGKILL a worker while a transfer waits for approval: another worker compl
   const opRow = () => db.selectFrom('operations').selectAll().where('id', '=', operation.id).executeTakeFirstOrThrow();
   const transfers = () => db.selectFrom('sim_registry_transfers').selectAll().where('name', '=', name).execute();
 
-  // A slow first worker: each registrar call takes 2 s, and the losing registrar approves 3 steps after the request.
-  const first = startWorker(t.databaseUrl, 2000);
+  // A slow first worker: each registrar call takes 1.5 s, and the losing registrar approves 3 steps after the request.
+  const first = startWorker(t.databaseUrl, 1500);
   await until('the first worker to request the transfer', 45_000, async () => ((await transfers()).length === 1 ? true : undefined));
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
