@@ -272,7 +272,7 @@ test('deposit, keys create and the argument checks of other commands', async () 
     [['deposit'], 'ACCOUNT_ID is missing\nusage: hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]'],
     [['deposit', made.id, '12.345'], 'AMOUNT must be an amount like 150.00'],
     [['deposit', made.id, '-5'], 'AMOUNT must be an amount like 150.00'],
-    [['keys', 'create', made.id], '--ip is required (one or more IP addresses or CIDR ranges the key may be used from)\nusage: hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...'],
+    [['keys', 'create', made.id], '--ip is required (one or more IP addresses or CIDR ranges the key may be used from)\nusage: hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]... [--sub-user SUB_USER_ID]'],
     [['keys', 'create', made.id, '--ip', '10.0.0.0/33'], '--ip "10.0.0.0/33" is not an IP address or CIDR range'],
     [['keys', 'list'], 'ACCOUNT_ID is missing\nusage: hostcloud admin keys list ACCOUNT_ID [--page N] [--per-page N]'],
     [['accounts', 'get'], 'ACCOUNT_ID is missing\nusage: hostcloud admin accounts get ACCOUNT_ID'],
@@ -316,9 +316,9 @@ test('lists: accounts (search, status, pages), keys and transactions as tables, 
   const keys = await cli(['keys', 'list', a.id]);
   assert.equal(keys.code, 0, keys.stderr);
   const k = keys.stdout.trimEnd().split('\n');
-  assert.match(k[0]!, /^ID +NAME +PREFIX +KIND +STATUS +IP_ALLOWLIST +SCOPES +LAST_USED_AT +CREATED_AT$/);
-  assert.match(k[1]!, /^key_\w+ +default +hc_live_\w+ +live +active +127\.0\.0\.1\/32 +all +- +\d{4}-/);
-  assert.match(k[2]!, /^key_\w+ +second +hc_test_\w+ +test +active +::1\/128 +servers:read +- +\d{4}-/);
+  assert.match(k[0]!, /^ID +NAME +PREFIX +KIND +STATUS +IP_ALLOWLIST +SCOPES +SUB_USER +LAST_USED_AT +CREATED_AT$/);
+  assert.match(k[1]!, /^key_\w+ +default +hc_live_\w+ +live +active +127\.0\.0\.1\/32 +all +- +- +\d{4}-/);
+  assert.match(k[2]!, /^key_\w+ +second +hc_test_\w+ +test +active +::1\/128 +servers:read +- +- +\d{4}-/);
   assert.equal(k[3], 'page 1 of 1 (2 keys)');
   assert.doesNotMatch(keys.stdout, /hc_live_[0-9A-Za-z]{40}/, 'no secret');
 

@@ -22,7 +22,7 @@ export const ACCOUNT_USAGE = {
   deposit: 'hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]',
   transactions: 'hostcloud admin transactions ACCOUNT_ID [--type deposit|withdraw|refund] [--page N] [--per-page N]',
   keysList: 'hostcloud admin keys list ACCOUNT_ID [--page N] [--per-page N]',
-  keysCreate: 'hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...',
+  keysCreate: 'hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]... [--sub-user SUB_USER_ID]',
   keysRevoke: 'hostcloud admin keys revoke KEY_ID',
 };
 
@@ -48,6 +48,7 @@ const keyFlag: FlagOf = (field) => {
   if (top === 'ip_allowlist') return { name: '--ip' };
   if (top === 'scopes') return { name: '--scope' };
   if (top === 'name' || top === 'is_test') return { name: top === 'name' ? '--name' : '--test' };
+  if (top === 'sub_user_id') return { name: '--sub-user' };
   return null;
 };
 
@@ -55,7 +56,8 @@ const profileFlag: FlagOf = (field) => (PROFILE_FLAGS.includes(field) ? { name: 
 
 function keyLine(k: Row): string {
   const scopes = k.scopes === null ? 'every scope' : `scopes ${text(k.scopes)}`;
-  return `${k.id} "${k.name}" (${k.is_test ? 'test' : 'live'}, ${k.status}) · allows ${text(k.ip_allowlist)} · ${scopes}`;
+  const subUser = k.sub_user_id === null || k.sub_user_id === undefined ? '' : ` · for sub-user ${k.sub_user_id} (and its permissions)`;
+  return `${k.id} "${k.name}" (${k.is_test ? 'test' : 'live'}, ${k.status}) · allows ${text(k.ip_allowlist)} · ${scopes}${subUser}`;
 }
 
 function showSecret(out: Out, key: string): void {
@@ -165,6 +167,7 @@ async function keys(conn: Conn, out: Out, action: string | undefined, args: stri
       { header: 'KIND', get: (r) => (r.is_test ? 'test' : 'live') },
       ...columns('status', 'ip_allowlist'),
       { header: 'SCOPES', get: (r) => r.scopes ?? 'all' },
+      { header: 'SUB_USER', get: (r) => r.sub_user_id ?? '-' },
       ...columns('last_used_at', 'created_at'),
     ], 'keys'));
     return true;
@@ -173,13 +176,17 @@ async function keys(conn: Conn, out: Out, action: string | undefined, args: stri
     const usage = ACCOUNT_USAGE.keysCreate;
     const { values, positionals: pos } = parse(args, {
       ip: { type: 'string', multiple: true }, name: { type: 'string' }, test: { type: 'boolean' }, scope: { type: 'string', multiple: true },
+      'sub-user': { type: 'string' },
     }, usage);
     const [id] = positionals(pos, ['ACCOUNT_ID'], usage);
     if (!values.ip?.length) refuse([`--ip is required (one or more IP addresses or CIDR ranges the key may be used from)\nusage: ${usage}`]);
-    const problems = checkKeyInput({ ipAllowlist: values.ip, scopes: values.scope }).errors;
-    if (problems.length) refuse(problemLines(problems, keyFlag), 'no key was made');
+    const problems = problemLines(checkKeyInput({ ipAllowlist: values.ip, scopes: values.scope }).errors, keyFlag);
+    const subUser = values['sub-user'];
+    if (subUser !== undefined && !/^[1-9]\d{0,9}$/.test(subUser)) problems.push('--sub-user must be a sub-user id (a whole number)');
+    if (problems.length) refuse(problems, 'no key was made');
     const answer = await worded(keyFlag, () => call(conn, 'POST', `/accounts/${encodeURIComponent(id!)}/api-keys`, {
       name: values.name ?? 'default', ip_allowlist: values.ip, is_test: values.test ?? false, ...(values.scope ? { scopes: values.scope } : {}),
+      ...(subUser !== undefined ? { sub_user_id: Number(subUser) } : {}),
     }));
     const key = answer.data as Row & { key: string };
     out.show(answer, () => `API key created for ${id}: ${keyLine(key)}`);

@@ -2,6 +2,9 @@
 // directly, so it works the same against a local or a remote server).
 import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
+import { vdcPoolCommand } from './admin-vdc.ts';
+import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
+import { ticketCommand } from './admin-tickets.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
 import { type Conn, CliError, type FlagOf, type Json, call, connection, worded } from './admin-http.ts';
@@ -26,7 +29,23 @@ Accounts
   transactions ACCOUNT_ID [--type deposit|withdraw|refund] [--page N] [--per-page N]
   keys list ACCOUNT_ID [--page N] [--per-page N]
   keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]...
+                  [--sub-user SUB_USER_ID]    a sub-user's key does only what its permissions also allow
   keys revoke KEY_ID
+  accounts reseller ACCOUNT_ID --on|--off       reseller status: the tier discount on every server charge
+
+Sub-users
+  sub-users create ACCOUNT_ID --email EMAIL --first-name NAME --last-name NAME
+                  the invitation: the sub-user starts pending, with no permissions
+  sub-users list ACCOUNT_ID [--status pending|active|inactive] [--page N] [--per-page N]
+
+Support tickets
+  tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--page N] [--per-page N]
+                  every account's tickets, newest first
+  tickets show TICKET               the ticket and its thread, internal notes included
+  tickets reply TICKET MESSAGE      answers the customer (status answered; the customer is notified)
+  tickets note TICKET MESSAGE       an internal note, never shown to the customer
+  tickets status TICKET open|in_progress|pending|closed
+  tickets delete TICKET             out of every list (the thread is kept)
 
 Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers
                 email-packages colocation-packages dedicated-packages ip-subnet-packages)
@@ -35,6 +54,13 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
+
+VDC
+  vdc-pool get ACCOUNT_ID         the account's pool: total, used and available per bucket
+  vdc-pool set ACCOUNT_ID [--cpu N] [--ram-mb N] [--storage-gb N] [--ipv4 N] [--ipv6 N] [--bandwidth-mbit N]
+                  [--monthly-price AMOUNT|none]
+                  sets the pool (made the first time); totals left out keep their value; a total below
+                  what the account's VMs use is refused
 
 Simulated providers (PROVIDER: compute registrar hosting; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
@@ -248,10 +274,14 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   }
   const conn = connection({ url, token });
   const out = outTo(io, json);
+  if (group === 'accounts' && action === 'reseller') return resellerCommand(conn, out, args);
   const done = await accountCommand(conn, out, group, action, args)
+    || (group === 'tickets' && await ticketCommand(conn, out, action, args))
+    || (group === 'sub-users' && await subUserCommand(conn, out, action, args))
     || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
     || (group === 'ip-pools' && await ipPools(conn, out, action, args))
+    || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args));
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);

@@ -26,7 +26,9 @@ export const ALL_SCOPES: Scope[] = AREAS.flatMap((a) => [`${a}:read`, `${a}:writ
 export interface Caller {
   accountId: string;
   keyId: string;
-  /** null = every scope. */
+  /** What the key may do: its scopes, narrowed to its sub-user's permissions. null = every scope. */
   scopes: Scope[] | null;
   sandbox: boolean;
+  /** The sub-user the key acts for; null when it acts for the account itself. */
+  subUserId: number | null;
 }

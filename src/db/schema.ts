@@ -1,6 +1,11 @@
 // Row types of every table, as Kysely sees them. Money columns are *_cents (BIGINT, parsed to
 // a JS number: exact up to 2^53 cents). `numeric` columns arrive as strings.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
+import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
+
+export type * from './schema-account.ts';
+export type * from './schema-domains.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -48,6 +53,8 @@ export interface ApiKeysTable {
   last_used_at: Date | null;
   revoked_at: Date | null;
   created_at: CreatedAt;
+  /** The sub-user the key acts for (narrowed to its permissions); null = the account itself. */
+  sub_user_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LocationsTable {
@@ -190,6 +197,8 @@ export interface ServersTable {
   source_snapshot_id: number | null;
   provider_ref: string | null;
   network: ColumnType<ServerNetwork | null, string | null | undefined, string | null>;
+  /** The monthly reseller discount the server holds (price_cents is the list price). */
+  discount_cents: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Date | null;
@@ -299,6 +308,8 @@ export interface SimVmsTable {
   ipv6: string | null;
   created_at: CreatedAt;
   destroyed_at: Date | null;
+  /** OpenSSH public keys installed at create. */
+  ssh_keys: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface SimRequestsTable {
@@ -322,6 +333,7 @@ export interface SimSnapshotsTable {
   id: string;
   vm_id: string;
   size_gb: ColumnType<string, string | number, string | number>;
+  os_slug: string | null;
   created_at: CreatedAt;
 }
 
@@ -351,55 +363,63 @@ export interface NotificationsTable {
   sent_at: Date | null;
 }
 
-export type DomainStatus = 'pending' | 'active' | 'transfer_pending' | 'expired' | 'cancelled';
+export interface VdcPoolsTable {
+  account_id: string;
+  cpu_total: Generated<number>;
+  ram_mb_total: Generated<number>;
+  storage_gb_total: Generated<number>;
+  ipv4_total: Generated<number>;
+  ipv6_total: Generated<number>;
+  bandwidth_mbit_total: Generated<number>;
+  /** The *_used counters move only through VM rows (a trigger); never written directly. */
+  cpu_used: ColumnType<number, never, never>;
+  ram_mb_used: ColumnType<number, never, never>;
+  storage_gb_used: ColumnType<number, never, never>;
+  ipv4_used: ColumnType<number, never, never>;
+  ipv6_used: ColumnType<number, never, never>;
+  /** Monthly price of the pool for recurring billing; null = not billed. */
+  monthly_price_cents: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
 
-export interface DomainsTable {
+export type VdcVmStatus = 'pending' | 'active' | 'failed';
+
+export interface VdcVmsTable {
   id: string;
   account_id: string;
-  /** ASCII (punycode), lower case. */
   name: string;
-  tld: string;
-  status: ColumnType<DomainStatus, DomainStatus | undefined, DomainStatus>;
-  auto_renew: boolean;
-  transfer_lock: boolean;
-  whois_privacy: boolean;
-  registration_years: number;
-  nameservers: string[];
-  service_id: string;
-  registrar: string;
+  status: ColumnType<VdcVmStatus, VdcVmStatus | undefined, VdcVmStatus>;
+  power_state: ColumnType<PowerState, PowerState | undefined, PowerState>;
+  location_id: number;
+  os_version_id: number | null;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  held_cpu: number;
+  held_ram_mb: number;
+  held_storage_gb: number;
+  held_ipv4: number;
+  held_ipv6: number;
   provider_ref: string | null;
-  auth_code: string | null;
-  registered_at: Date | null;
-  expires_at: Date | null;
+  primary_ip: string | null;
+  primary_ipv6: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  deleted_at: Date | null;
 }
 
-export interface SimRegistryDomainsTable {
-  name: string;
-  sponsor: string;
-  roid: string;
-  auth_code: string;
-  nameservers: ColumnType<string[], string[] | undefined, string[]>;
-  transfer_lock: ColumnType<boolean, boolean | undefined, boolean>;
-  whois_privacy: ColumnType<boolean, boolean | undefined, boolean>;
-  created_by: string | null;
-  created_at: CreatedAt;
-  expires_at: Date;
-  updated_at: UpdatedAt;
-}
-
-export interface SimRegistryTransfersTable {
+export interface VdcSnapshotsTable {
   id: Generated<number>;
-  token: string;
+  account_id: string;
+  vm_id: string;
   name: string;
-  years: number;
-  from_sponsor: string;
-  state: ColumnType<'pending' | 'completed' | 'rejected', 'pending' | 'completed' | 'rejected' | undefined, 'pending' | 'completed' | 'rejected'>;
-  requested_at: CreatedAt;
-  approve_at: Date;
-  finished_at: Date | null;
-  reason: string | null;
+  status: ColumnType<'creating' | 'available', 'creating' | 'available' | undefined, 'creating' | 'available'>;
+  size_gb: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  os_version_id: number | null;
+  provider_ref: string | null;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
 }
 
 export interface DB {
@@ -434,6 +454,13 @@ export interface DB {
   sim_snapshots: SimSnapshotsTable;
   sim_console_sessions: SimConsoleSessionsTable;
   notifications: NotificationsTable;
+  vdc_pools: VdcPoolsTable;
+  vdc_vms: VdcVmsTable;
+  vdc_snapshots: VdcSnapshotsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+  sub_users: SubUsersTable;
+  ssh_keys: SshKeysTable;
   domains: DomainsTable;
   sim_registry_domains: SimRegistryDomainsTable;
   sim_registry_transfers: SimRegistryTransfersTable;
@@ -459,6 +486,6 @@ export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
 export type SimIpPool = Selectable<SimIpPoolsTable>;
 export type Notification = Selectable<NotificationsTable>;
-export type Domain = Selectable<DomainsTable>;
-export type SimRegistryDomain = Selectable<SimRegistryDomainsTable>;
-export type SimRegistryTransfer = Selectable<SimRegistryTransfersTable>;
+export type VdcPool = Selectable<VdcPoolsTable>;
+export type VdcVm = Selectable<VdcVmsTable>;
+export type VdcSnapshot = Selectable<VdcSnapshotsTable>;

@@ -17,6 +17,11 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** The API area whose scope the route needs (GET → `<area>:read`, otherwise `<area>:write`). */
     area?: Area;
+    /**
+     * Areas whose scope also admits the request, for a route serving several families (operations
+     * of servers and of VDC VMs): the handler then checks the family of what it found.
+     */
+    alsoAreas?: readonly Area[];
     /** false exempts the route from rate limiting (health probes). Default true. */
     rateLimit?: boolean;
   }
@@ -124,7 +129,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (token === undefined) throw missingKey(request);
     if (token === null) throw notBearer(request.headers.authorization!);
     const access = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
-    request.caller = authorize({ identity, ip: request.ip, area: config.area!, access });
+    const area = [config.area!, ...config.alsoAreas ?? []].find((a) => identity?.key.scopes?.includes(`${a}:${access}`) ?? true) ?? config.area!;
+    request.caller = authorize({ identity, ip: request.ip, area, access });
     noteKeyUsed(deps.db, request.caller.keyId, deps.now());
   });
 }

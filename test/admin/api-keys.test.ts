@@ -44,7 +44,8 @@ test('POST /accounts/:id/api-keys → 201 metadata plus the secret', async () =>
   assert.equal(k.last_used_at, null);
   assert.equal(k.revoked_at, null);
   assert.match(k.created_at, TIMESTAMP);
-  assert.deepEqual(Object.keys(k).sort(), ['created_at', 'id', 'ip_allowlist', 'is_test', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes', 'status']);
+  assert.equal(k.sub_user_id, null, "the account's own key");
+  assert.deepEqual(Object.keys(k).sort(), ['created_at', 'id', 'ip_allowlist', 'is_test', 'key', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes', 'status', 'sub_user_id']);
   // It works at once, from an allowed address.
   const bal = await call(t.app, 'GET', '/v2/billing/balance', { key: k.key });
   assert.equal(bal.statusCode, 200, bal.body);

@@ -35,6 +35,18 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],
   ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'],
   ['get', '/account', 'getAccount'], ['get', '/account/api-keys', 'listApiKeys'], ['get', '/account/ip-allowlist', 'listIpAllowlist'],
+  ['get', '/vdc/resources', 'getVdcResources'], ['get', '/vdc/vms', 'listVdcVms'], ['post', '/vdc/vms', 'createVdcVm'],
+  ['get', '/vdc/vms/{id}', 'getVdcVm'], ['delete', '/vdc/vms/{id}', 'deleteVdcVm'], ['get', '/vdc/vms/{id}/usage', 'getVdcVmUsage'],
+  ['post', '/vdc/vms/{id}/actions/{verb}', 'runVdcVmAction'], ['get', '/vdc/vms/{id}/snapshots', 'listVdcVmSnapshots'],
+  ['post', '/vdc/vms/{id}/snapshots', 'createVdcVmSnapshot'], ['delete', '/vdc/vms/{id}/snapshots/{sid}', 'deleteVdcVmSnapshot'],
+  ['post', '/vdc/vms/{id}/snapshots/{sid}/restore', 'restoreVdcVmSnapshot'],
+  ['get', '/tickets', 'listTickets'], ['get', '/tickets/{id}', 'getTicket'], ['post', '/tickets', 'createTicket'],
+  ['post', '/tickets/{id}/replies', 'createTicketReply'], ['post', '/tickets/{id}/close', 'closeTicket'],
+  ['get', '/sub-users', 'listSubUsers'], ['get', '/sub-users/{id}', 'getSubUser'], ['patch', '/sub-users/{id}', 'updateSubUser'],
+  ['delete', '/sub-users/{id}', 'deleteSubUser'], ['get', '/sub-users/{id}/permissions', 'getSubUserPermissions'],
+  ['put', '/sub-users/{id}/permissions', 'replaceSubUserPermissions'],
+  ['get', '/ssh-keys', 'listSshKeys'], ['post', '/ssh-keys', 'createSshKey'], ['delete', '/ssh-keys/{id}', 'deleteSshKey'],
+  ['get', '/reseller', 'getReseller'], ['get', '/reseller/tiers', 'getResellerTiers'],
   ['get', '/domains', 'listDomains'], ['post', '/domains', 'registerDomain'], ['get', '/domains/{id}', 'getDomain'],
   ['get', '/domains/check', 'checkDomain'], ['get', '/domains/pricing', 'listDomainPricing'],
   ['post', '/domains/transfer', 'transferDomain'], ['post', '/domains/{id}/renew', 'renewDomain'],
@@ -50,6 +62,10 @@ const COMPONENTS = [
   'Snapshot', 'SnapshotCreated', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
   'Plan', 'Package', 'OperatingSystem', 'Location', 'WebHostingPackage', 'Department', 'Balance', 'Transaction',
   'Account', 'ApiKey', 'IpAllowlistEntry', 'Money', 'Error', 'ErrorCode', 'FieldError', 'Meta', 'ListMeta', 'Pagination',
+  'VdcResources', 'VdcBucket', 'VdcVm', 'VdcVmCreated', 'VdcVmActionAccepted', 'VdcVmDeleteResult', 'VdcVmUsage',
+  'VdcSnapshot', 'VdcSnapshotCreated', 'VdcSnapshotDeleteResult',
+  'Ticket', 'TicketDetail', 'TicketMessage', 'SubUser', 'SubUserDetail', 'SubUserPermissions', 'SubUserDeleteResult',
+  'SshKey', 'ResellerStatus', 'ResellerTiers', 'ResellerTier',
   'Domain', 'DomainCreated', 'DomainAvailability', 'TldPrice', 'DomainNameservers', 'DomainAuthCode', 'BulkResult',
 ];
 
@@ -103,7 +119,9 @@ test('panel-only endpoints are listed in the introduction, not as operations tha
   for (const p of ['/sub-users', '/billing/deposits', '/billing/invoices', '/account/api-keys/{id}', '/account/ip-allowlist/{entry}']) {
     assert.ok(doc.info.description.includes(`${p}\``), `${p} is listed as panel-only`);
   }
-  assert.equal(doc.paths['/sub-users'], undefined);
+  // GET /sub-users is an operation; inviting (POST) is panel-only.
+  assert.equal(doc.paths['/sub-users'].post, undefined);
+  assert.ok(doc.paths['/sub-users'].get);
   assert.equal(doc.paths['/account'].patch, undefined);
   assert.equal(doc.paths['/account/api-keys'].post, undefined);
 });
@@ -169,16 +187,36 @@ test('each operation declares its error codes per status; codes and statuses com
   assert.deepEqual(codesOf(op('get', '/plans/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
 });
 
-test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429, Idempotent-Replayed where Idempotency-Key is accepted', () => {
+test('VDC: the v2 additions are marked as such, delete takes confirm_name, each declares what the core raises', () => {
+  const additions = ['createVdcVm', 'deleteVdcVm', 'createVdcVmSnapshot', 'deleteVdcVmSnapshot', 'restoreVdcVmSnapshot'];
+  for (const { op: o } of operations().filter((x) => x.op.tags[0] === 'VDC')) {
+    assert.equal(o.description.includes('**Addition to the spec**'), additions.includes(o.operationId), o.operationId);
+  }
+  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '422'), ['INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '409'), ['IDEMPOTENCY_KEY_CONFLICT']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms/{id}/actions/{verb}'), '422'), ['INVALID_PASSWORD', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('get', '/vdc/vms/{id}/usage'), '502'), ['UPSTREAM_ERROR']);
+  assert.deepEqual(codesOf(op('get', '/vdc/resources'), '404'), []);
+  const confirm = op('delete', '/vdc/vms/{id}').parameters.find((x: Json) => x.name === 'confirm_name');
+  assert.deepEqual({ in: confirm.in, required: confirm.required }, { in: 'query', required: true });
+  assert.match(op('delete', '/vdc/vms/{id}')['x-codeSamples'][0].source, /\/vdc\/vms\/vm_7Rk2pQ9sLm4Xw1Zt\?confirm_name=db-1\.example\.com"/);
+  assert.deepEqual(doc.components.schemas.VdcVmCreated.allOf[0], { $ref: '#/components/schemas/VdcVm' });
+  assert.deepEqual(Object.keys(doc.components.schemas.VdcVm.properties).sort(),
+    ['created_at', 'id', 'name', 'os', 'power_state', 'primary_ip', 'primary_ipv6', 'specs', 'status'], 'the spec\'s vdc_vm, exactly');
+  assert.deepEqual(Object.keys(doc.components.schemas.VdcResources.properties).sort(),
+    ['bandwidth_mbit', 'cpu', 'has_pool', 'ipv4', 'ipv6', 'ram_mb', 'storage_gb'], 'the spec\'s resource pool, exactly');
+});
+
+test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429 and 503, Idempotent-Replayed where Idempotency-Key is accepted', () => {
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
-  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains']);
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains']);
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
       const names = Object.keys((response as Json).headers);
       const expected = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-      if (status === '429') expected.push('Retry-After');
+      if (status === '429' || status === '503') expected.push('Retry-After');
       if (status.startsWith('2') && idempotent.has(o.operationId)) expected.push('Idempotent-Replayed');
       assert.deepEqual(names.sort(), expected.sort(), `${method} ${p} ${status}`);
       for (const h of Object.values((response as Json).headers)) assert.match((h as Json).$ref, /^#\/components\/headers\//);
@@ -230,7 +268,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
-  assert.ok(doc.info.description.includes('Billable POSTs (`createServer`, `createServerSnapshot`, `addServerIp`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`) accept `Idempotency-Key: <uuid>`'));
+  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`) accept `Idempotency-Key: <uuid>`'));
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

@@ -22,7 +22,10 @@ test('noopCompute: plausible answers for every call, documentation addresses onl
   await noopCompute.resetPassword(m.ref, 'x', 't', progress);
   await noopCompute.reinstall(m.ref, 'debian-12', null, 't', progress);
   await noopCompute.resize(m.ref, { cpuCores: 2, ramMb: 2048, storageGb: 20 }, 't', progress);
-  assert.ok((await noopCompute.snapshot(m.ref, 't', progress)).sizeGb > 0);
+  const snap = await noopCompute.snapshot(m.ref, 't', progress);
+  assert.ok(snap.sizeGb > 0);
+  await noopCompute.restoreSnapshot(m.ref, snap.ref, 't', progress);
+  await noopCompute.deleteSnapshot(snap.ref);
   assert.equal((await noopCompute.status(m.ref, 1)).power, 'running');
   assert.ok(inRange((await noopCompute.attachIp(m.ref, 6, 't')).address, '2001:db8::/32'));
   await noopCompute.releaseIp(m.ref, '192.0.2.9');

@@ -228,6 +228,43 @@ test('snapshot: a fraction of the disk, once per token; a create from it needs i
   await rejects(sim.create(request(loc, { fromSnapshotRef: 'snap-missing' }), quiet), 'UPSTREAM_ERROR', false, /Snapshot/);
 });
 
+test('restoreSnapshot: the disk and OS of one of the machine\'s own snapshots, once per token; deleteSnapshot: gone for good, twice is fine', async () => {
+  const loc = await location({ v4Prefix: 29 });
+  const m = await sim.create(request(loc, { osSlug: 'debian-12' }), quiet);
+  const s = await sim.snapshot(m.ref, 'snap-r1', quiet);
+  await sim.reinstall(m.ref, 'rocky-9', null, 'reinstall-r1', quiet);
+  await sim.power(m.ref, 'stop', 'stop-r1', quiet);
+  const steps: string[] = [];
+  await sim.restoreSnapshot(m.ref, s.ref, 'restore-r1', async (_pct, detail) => { steps.push(detail); });
+  assert.deepEqual(steps, ['Shutting down', 'Restoring the disk', 'Booting']);
+  let st = await sim.status(m.ref, 1000);
+  assert.equal(st.osSlug, 'debian-12');
+  assert.equal(st.power, 'running');
+  // The same token again does nothing more (a retried run after a lost worker).
+  await sim.reinstall(m.ref, 'rocky-9', null, 'reinstall-r2', quiet);
+  await sim.restoreSnapshot(m.ref, s.ref, 'restore-r1', quiet);
+  assert.equal((await sim.status(m.ref, 1000)).osSlug, 'rocky-9');
+
+  const other = await sim.create(request(loc), quiet);
+  await rejects(sim.restoreSnapshot(other.ref, s.ref, 'restore-r3', quiet), 'UPSTREAM_ERROR', false, /does not exist/);
+  await rejects(sim.restoreSnapshot(m.ref, 'snap-missing', 'restore-r4', quiet), 'UPSTREAM_ERROR', false, /does not exist/);
+
+  await sim.deleteSnapshot(s.ref);
+  await sim.deleteSnapshot(s.ref);
+  assert.equal(await db.selectFrom('sim_snapshots').select('id').where('id', '=', s.ref).executeTakeFirst(), undefined);
+  await rejects(sim.restoreSnapshot(m.ref, s.ref, 'restore-r5', quiet), 'UPSTREAM_ERROR', false, /does not exist/);
+  await rejects(sim.create(request(loc, { fromSnapshotRef: s.ref }), quiet), 'UPSTREAM_ERROR', false, /Snapshot/);
+  st = await sim.status(m.ref, 1000);
+  assert.equal(st.power, 'running');
+  // Both obey the fault switch by name.
+  await setFaultSwitch(db, { mode: 'upstream_error', remaining: 2, calls: ['restoreSnapshot', 'deleteSnapshot'] });
+  const s2 = await sim.snapshot(m.ref, 'snap-r2', quiet);
+  await rejects(sim.restoreSnapshot(m.ref, s2.ref, 'restore-r6', quiet), 'UPSTREAM_ERROR', true, /restoreSnapshot/);
+  await rejects(sim.deleteSnapshot(s2.ref), 'UPSTREAM_ERROR', true, /deleteSnapshot/);
+  await sim.deleteSnapshot(s2.ref);
+  await setFaultSwitch(db, { mode: 'none' });
+});
+
 test('fault switch: each mode, the remaining count, the calls filter', async () => {
   const loc = await location({ v4Prefix: 28 });
   const m = await sim.create(request(loc), quiet);

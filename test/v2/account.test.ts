@@ -8,7 +8,7 @@ const t = await startApp();
 const db = t.database.db;
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-const API_KEY_FIELDS = ['created_at', 'id', 'ip_allowlist', 'is_test', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes', 'status'];
+const API_KEY_FIELDS = ['created_at', 'id', 'ip_allowlist', 'is_test', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes', 'status', 'sub_user_id'];
 
 test('GET /v2/account: the profile of the caller, with balance and no secrets', async () => {
   const made = await adminCall(t, 'POST', '/admin/v1/accounts', { email: 'Ada@Example.com', name: 'Ada Lovelace', company: 'Engines Ltd', phone: '+44 20 7946 0000', country: 'gb' });

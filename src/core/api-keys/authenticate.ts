@@ -3,6 +3,7 @@
 import { ApiError } from '../errors.ts';
 import { findKeyByHash, touchApiKey } from '../../db/queries/api-keys.ts';
 import type { Access, Area, Caller, Db, Scope } from '../types.ts';
+import { type SubUserGrant, subUserAccess } from '../sub-users/access.ts';
 import { ipAllowed } from './ip-allowlist.ts';
 import { KEY_PATTERN, hashSecret } from './secret.ts';
 import type { ApiKey } from '../../db/schema.ts';
@@ -10,6 +11,8 @@ import type { ApiKey } from '../../db/schema.ts';
 export interface Identity {
   key: ApiKey;
   accountStatus: string;
+  /** The sub-user the key belongs to, as read with it; null for the account's own keys. */
+  subUser: SubUserGrant | null;
 }
 
 /** The key a token names, if it exists and is not revoked. Never throws for a bad token. */
@@ -17,7 +20,11 @@ export async function identify(db: Db, token: string): Promise<Identity | null> 
   if (!KEY_PATTERN.test(token)) return null;
   const found = await findKeyByHash(db, hashSecret(token));
   if (!found || found.key.revoked_at) return null;
-  return { key: found.key, accountStatus: found.account.status };
+  const su = found.subUser;
+  // Deleting a sub-user revokes its keys; a key that raced the delete is treated the same.
+  if (su?.deleted_at) return null;
+  const subUser = su && { id: su.id, status: su.status, permissions: su.permissions, deleted: false };
+  return { key: found.key, accountStatus: found.account.status, subUser };
 }
 
 export interface AuthorizeInput {
@@ -38,11 +45,17 @@ export function authorize({ identity, ip, area, access }: AuthorizeInput): Calle
     throw new ApiError('ACCOUNT_INACTIVE', `The account is ${identity.accountStatus}`);
   }
   const needed: Scope = `${area}:${access}`;
-  const scopes = key.scopes as Scope[] | null;
-  if (scopes !== null && !scopes.includes(needed)) {
-    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `This API key lacks the scope ${needed}`);
+  const granted = subUserAccess(key.scopes as Scope[] | null, identity.subUser);
+  if (!granted.allowed) {
+    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `This API key's ${granted.reason}: its keys can do nothing until it is active`);
   }
-  return { accountId: key.account_id, keyId: key.id, scopes, sandbox: key.is_test };
+  const { scopes } = granted;
+  if (scopes !== null && !scopes.includes(needed)) {
+    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', identity.subUser
+      ? `This API key (of sub-user ${identity.subUser.id}) lacks the scope ${needed}: its scopes and the sub-user's permissions must both grant it`
+      : `This API key lacks the scope ${needed}`);
+  }
+  return { accountId: key.account_id, keyId: key.id, scopes, sandbox: key.is_test, subUserId: identity.subUser?.id ?? null };
 }
 
 // last_used_at is a hint, not an audit log: write it at most once a minute per key and process,

@@ -1,8 +1,10 @@
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import { findApiKey, insertApiKey, listAccountKeysPage, revokeApiKeyRow } from '../../db/queries/api-keys.ts';
+import { lockAccountSubUser } from '../../db/queries/sub-users.ts';
 import type { ApiKey } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { checkKeyInput } from './rules.ts';
@@ -14,24 +16,36 @@ export interface CreateKeyInput {
   isTest?: boolean;
   /** Omitted → every scope. */
   scopes?: string[];
+  /**
+   * A key of this sub-user of the account: it acts with its scopes narrowed to the sub-user's
+   * permissions, and not at all while the sub-user is not active (sub-users/access.ts).
+   */
+  subUserId?: number;
 }
 
 export async function createApiKey(db: Db, accountId: string, input: CreateKeyInput): Promise<{ key: ApiKey; secret: string }> {
   const { entries, scopes, errors } = checkKeyInput(input);
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
-  if (!(await findAccount(db, accountId))) throw notFound('Account');
-  const { secret, prefix, hash } = generateSecret(input.isTest ?? false);
-  const key = await insertApiKey(db, {
-    id: newId('key'),
-    account_id: accountId,
-    name: input.name,
-    prefix,
-    key_hash: hash,
-    is_test: input.isTest ?? false,
-    scopes,
-    ip_allowlist: entries,
+  return inTransaction(db, async (trx) => {
+    if (!(await findAccount(trx, accountId))) throw notFound('Account');
+    // Shared lock: a delete of the sub-user (which revokes its keys) waits for this key, or this sees it deleted.
+    if (input.subUserId !== undefined && !(await lockAccountSubUser(trx, accountId, input.subUserId, 'share'))) {
+      throw invalid('sub_user_id', `the account has no sub-user ${input.subUserId}`);
+    }
+    const { secret, prefix, hash } = generateSecret(input.isTest ?? false);
+    const key = await insertApiKey(trx, {
+      id: newId('key'),
+      account_id: accountId,
+      name: input.name,
+      prefix,
+      key_hash: hash,
+      is_test: input.isTest ?? false,
+      scopes,
+      ip_allowlist: entries,
+      sub_user_id: input.subUserId ?? null,
+    });
+    return { key, secret };
   });
-  return { key, secret };
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<ApiKey> {

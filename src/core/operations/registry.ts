@@ -11,6 +11,12 @@ import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
 import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
+import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
+import { VM_ROWS } from '../vdc/guards.ts';
+import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners.ts';
+import { vmRestoreRunner, vmSnapshotDeleteRunner, vmSnapshotRunner } from '../vdc/snapshot-runners.ts';
+
+const vmPowerRunner = powerRunner(VM_ROWS);
 import { domainRegisterRunner } from '../domains/register.ts';
 import { domainRenewRunner } from '../domains/renew-runner.ts';
 import { domainTransferRunner } from '../domains/transfer.ts';
@@ -28,6 +34,17 @@ const RUNNERS: Record<string, Runner> = {
   'server.upgrade': serverUpgradeRunner,
   'server.ip_attach': serverIpAttachRunner,
   'server.snapshot': serverSnapshotRunner,
+  'vdc_vm.create': vmCreateRunner,
+  'vdc_vm.delete': vmDeleteRunner,
+  'vdc_vm.start': vmPowerRunner,
+  'vdc_vm.stop': vmPowerRunner,
+  'vdc_vm.reboot': vmPowerRunner,
+  'vdc_vm.reset_password': resetPasswordRunner(VM_ROWS),
+  'vdc_vm.reinstall': reinstallRunner(VM_ROWS),
+  'vdc_vm.resize': vmResizeRunner,
+  'vdc_vm.snapshot': vmSnapshotRunner,
+  'vdc_vm.snapshot_delete': vmSnapshotDeleteRunner,
+  'vdc_vm.restore': vmRestoreRunner,
   'domain.register': domainRegisterRunner,
   'domain.transfer': domainTransferRunner,
   'domain.renew': domainRenewRunner,

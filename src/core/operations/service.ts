@@ -8,7 +8,7 @@ import type { Operation } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Db } from '../types.ts';
+import type { Area, Db, Scope } from '../types.ts';
 import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
 
 export interface StartOperation {
@@ -88,4 +88,17 @@ export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
   const op = await findAccountOperation(ctx.db, ctx.accountId, id);
   if (!op) throw notFound('Operation');
   return op;
+}
+
+/** The API area whose scope reads an operation: its resource's family. */
+const AREA_OF_RESOURCE: Record<string, Area> = { server: 'servers', vdc_vm: 'vdc' };
+
+/**
+ * A key scoped to some areas reads only the operations of those areas' resources (the operations
+ * route admits any of them; this narrows to the one found). null scopes = every scope.
+ */
+export function requireOperationScope(scopes: readonly Scope[] | null, op: Pick<Operation, 'resource_type'>): void {
+  if (scopes === null) return;
+  const area = Object.hasOwn(AREA_OF_RESOURCE, op.resource_type) ? AREA_OF_RESOURCE[op.resource_type]! : 'servers';
+  if (!scopes.includes(`${area}:read`)) throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `This API key lacks the scope ${area}:read`);
 }

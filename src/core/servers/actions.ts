@@ -3,11 +3,12 @@
 // the work (the runners next to this file); the customer polls the operation.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
-import type { Operation, PowerState } from '../../db/schema.ts';
+import type { Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
-import { ApiError, type FieldError } from '../errors.ts';
+import { ApiError } from '../errors.ts';
+import { checkVerbFields, powerStateDuring } from '../machines/action-rules.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { cloneServer } from './clone.ts';
@@ -49,38 +50,20 @@ export const VERB_FIELDS: Record<Verb, readonly (keyof ActionInput)[]> = {
 type Handler = (ctx: Ctx, trx: Db, id: string, input: ActionInput) => Promise<ActionResult>;
 
 export async function serverAction(ctx: Ctx, id: string, verb: Verb, input: ActionInput): Promise<ActionResult> {
-  checkFields(verb, input);
+  checkVerbFields(verb, input, VERB_FIELDS[verb]);
   return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
 }
-
-/** A field of another verb is a mistake the client should hear about, not something to ignore. */
-function checkFields(verb: Verb, input: ActionInput): void {
-  const allowed = VERB_FIELDS[verb];
-  const stray = Object.entries(input).filter(([k, v]) => v !== undefined && !allowed.includes(k as keyof ActionInput)).map(([k]) => k);
-  if (stray.length === 0) return;
-  const takes = allowed.length ? `takes only ${allowed.join(', ')}` : 'takes no fields';
-  const errors: FieldError[] = stray.map((field) => ({ field, code: 'INVALID', message: `is not a field of the ${verb} action (it ${takes})` }));
-  throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
-}
-
-/** Which power state makes a power verb pointless, and the state shown while it runs. */
-const POWER: Record<PowerAction, { refuse: PowerState; during: PowerState; why: string }> = {
-  start: { refuse: 'running', during: 'starting', why: 'is already running' },
-  stop: { refuse: 'stopped', during: 'stopping', why: 'is already stopped' },
-  reboot: { refuse: 'stopped', during: 'stopping', why: 'is stopped; start it instead' },
-};
 
 function power(action: PowerAction): Handler {
   return async (ctx, trx, id) => {
     const server = await lockServer(ctx, trx, id);
     await refuseWhileBuilding(trx, server);
     requireActive(server);
-    const rule = POWER[action];
-    if (server.power_state === rule.refuse) throw new ApiError('STATE_CONFLICT', `Server ${id} ${rule.why}`);
+    const during = powerStateDuring(`Server ${id}`, server.power_state, action);
     const operation = await startOperation(ctx, trx, {
       type: `server.${action}`, resourceType: 'server', resourceId: id, params: { action }, detail: `Queued: ${action}`,
     });
-    await updateServerRow(trx, id, { power_state: rule.during });
+    await updateServerRow(trx, id, { power_state: during });
     return { operation };
   };
 }

@@ -4,13 +4,12 @@
 // meanwhile — the one-operation-per-resource index gives exactly that. The new server cannot be
 // acted on either while it is pending. The 202 names the new server (data.server).
 import { ApiError } from '../errors.ts';
-import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { newId } from '../ids.ts';
-import { formatCents } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { viewOf } from './read.ts';
@@ -36,10 +35,14 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
   // The machine's own price: extra addresses are not copied (the clone gets fresh primary ones).
   const priceCents = await baseMonthlyCents(trx, source);
   const cloneId = newId('srv');
+  const quote = await quoteServerCharge(trx, {
+    accountId: ctx.accountId, fromCents: 0, toCents: priceCents,
+    description: `Server ${name} (${cloneId}): first monthly cycle, clone of ${source.name} (${source.id})`, resource: `server/${cloneId}`,
+  });
   // Started before the clone row exists so that a busy source refuses before anything is written.
   const operation = await startOperation(ctx, trx, {
     type: 'server.clone', resourceType: 'server', resourceId: source.id, detail: `Queued: clone into ${cloneId}`,
-    params: { clone_id: cloneId, charged_cents: priceCents, ipv6: source.network?.ipv6 != null } satisfies CloneParams,
+    params: { clone_id: cloneId, charged_cents: quote.chargedCents, ipv6: source.network?.ipv6 != null } satisfies CloneParams,
   });
   const server = await insertServerChecked(trx, {
     id: cloneId,
@@ -54,6 +57,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
     price_cents: priceCents,
     period_started_at: ctx.now,
     next_billing_at: addMonth(ctx.now),
+    discount_cents: quote.discountDeltaCents,
     created_at: ctx.now,
   }).catch((e: unknown) => {
     // The name is the clone's `hostname` field here, not the create body's `name`.
@@ -62,8 +66,6 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
     }
     throw e;
   });
-  if (priceCents > 0) {
-    await charge(trx, ctx.accountId, priceCents, `Server ${name} (${cloneId}): first monthly cycle, clone of ${source.name} (${source.id}), ${formatCents(priceCents)} USD`, `server/${cloneId}`);
-  }
+  await payServerCharge(trx, quote);
   return { operation, server: await viewOf(trx, server) };
 }

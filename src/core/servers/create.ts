@@ -7,15 +7,15 @@ import { findServerReferences, insertServer } from '../../db/queries/servers.ts'
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import type { Operation, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
-import { charge } from '../billing/ledger.ts';
 import { isServerLocation } from '../catalog/customer-lists.ts';
+import { resolveSshKeys } from '../ssh-keys/service.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { formatCents } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { customPrice, extraIpsPrice } from './pricing.ts';
 import { addMonth, checkHostname, checkPassword, checkRamMb } from './rules.ts';
 
@@ -31,6 +31,8 @@ export interface CreateServerInput {
   source?: { snapshot_id?: number; backup_id?: number };
   ipv4_count?: number;
   ipv6_count?: number;
+  /** The account's SSH keys to install (GET /ssh-keys ids). */
+  ssh_key_ids?: number[];
 }
 
 type Mode =
@@ -78,6 +80,8 @@ interface Resolved {
   osVersionId: number | null;
   basePriceCents: number;
   sourceSnapshotId: number | null;
+  /** OpenSSH public keys to install. */
+  sshKeys: string[];
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
@@ -101,13 +105,14 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
   const osSlug = refs.os?.slug ?? null;
+  const sshKeys = input.ssh_key_ids?.length ? await resolveSshKeys(db, ctx.accountId, input.ssh_key_ids) : [];
   if (mode.kind === 'package') {
     const plan = refs.plan!;
     const spec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
-    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null };
+    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null, sshKeys };
   }
   if (mode.kind === 'custom') {
-    return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null };
+    return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null, sshKeys };
   }
   // Backups are not kept by this platform, so a backup id never resolves.
   const snapshot = mode.snapshotId === null ? undefined : await findAccountSnapshot(db, ctx.accountId, mode.snapshotId);
@@ -117,7 +122,7 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
   }
   const spec = { cpuCores: snapshot.cpu_cores, ramMb: snapshot.ram_mb, storageGb: snapshot.storage_gb };
   const os = snapshot.os_version_id === null ? undefined : await findCatalogRow(db, 'operating_systems', snapshot.os_version_id);
-  return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id };
+  return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id, sshKeys };
 }
 
 /** The server row, translating a taken hostname (unique index) into HOSTNAME_IN_USE. */
@@ -151,6 +156,9 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const priceCents = resolved.basePriceCents + ipPrices.total;
 
   const id = newId('srv');
+  const quote = await quoteServerCharge(trx, {
+    accountId: ctx.accountId, fromCents: 0, toCents: priceCents, description: `Server ${input.name} (${id}): first monthly cycle`, resource: `server/${id}`,
+  });
   const server = await insertServerChecked(trx, {
     id,
     account_id: ctx.accountId,
@@ -165,9 +173,10 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     period_started_at: ctx.now,
     next_billing_at: addMonth(ctx.now),
     source_snapshot_id: resolved.sourceSnapshotId,
+    discount_cents: quote.discountDeltaCents,
     created_at: ctx.now,
   });
-  if (priceCents > 0) await charge(trx, ctx.accountId, priceCents, `Server ${input.name} (${id}): first monthly cycle, ${formatCents(priceCents)} USD`, `server/${id}`);
+  await payServerCharge(trx, quote);
   const operation = await startOperation(ctx, trx, {
     type: 'server.create',
     resourceType: 'server',
@@ -180,7 +189,8 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
       ipv6: ipv6Count > 0,
       ipv4_price_cents: ipPrices.ipv4,
       ipv6_price_cents: ipPrices.ipv6,
-      charged_cents: priceCents,
+      charged_cents: quote.chargedCents,
+      ssh_keys: resolved.sshKeys,
     },
   });
   return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };

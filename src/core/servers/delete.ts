@@ -27,7 +27,8 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
     await startOperation(ctx, trx, { type: 'server.delete', resourceType: 'server', resourceId: id, detail: 'Queued for removal' });
     // A cancelled server already had its whole cycle refunded when provisioning failed.
     const { period, remaining } = cycleOf(server, ctx.now);
-    const refundCents = server.status === 'cancelled' ? 0 : prorate(server.price_cents, remaining, period);
+    // What the server pays a month: its list price less the reseller discount it holds.
+    const refundCents = server.status === 'cancelled' ? 0 : prorate(Math.max(0, server.price_cents - server.discount_cents), remaining, period);
     await updateServerRow(trx, id, { deleted_at: ctx.now });
     await releaseServerIps(trx, id, ctx.now);
     if (refundCents > 0) {

@@ -2,11 +2,12 @@
 // so two requests on one server see each other's committed result rather than racing; the unique
 // index on unfinished operations still has the last word on "one operation at a time".
 import { findUnfinishedOperation } from '../../db/queries/operations.ts';
-import { extraIpsMonthlyCents, findServerById, lockAccountServer } from '../../db/queries/servers.ts';
+import { extraIpsMonthlyCents, findServerById, lockAccountServer, updateServerRow } from '../../db/queries/servers.ts';
 import type { Server } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
+import type { MachineRows } from '../machines/runners.ts';
 import type { Cents } from '../money.ts';
 import type { Db } from '../types.ts';
 import { cycleHours } from './rules.ts';
@@ -60,3 +61,12 @@ export async function machineRefOf(db: Db, serverId: string): Promise<string> {
   if (!server?.provider_ref || server.deleted_at) throw new ProviderError('UPSTREAM_ERROR', `Server ${serverId} has no machine`, false);
   return server.provider_ref;
 }
+
+/** Servers as the runners every machine kind shares see them. */
+export const SERVER_ROWS: MachineRows = {
+  noun: 'Server',
+  refOf: machineRefOf,
+  update: async (db, id, patch) => {
+    await updateServerRow(db, id, patch);
+  },
+};

@@ -12,15 +12,16 @@ import { addToServerPrice, countHeldIps, insertPendingIp, lockServerRow, markIpR
 import { listServerIps, lockAccountServer } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Server, ServerIp } from '../../db/schema.ts';
-import { charge, refund } from '../billing/ledger.ts';
+import { refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { type Cents, formatCents, money, prorateChange } from '../money.ts';
+import { type Cents, money } from '../money.ts';
 import { finishUnlessRecovered } from '../operations/finish.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
 import type { Db } from '../types.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 import { cycleHours } from './rules.ts';
@@ -78,6 +79,8 @@ export interface IpAttachParams {
   version: IpVersion;
   price_cents: Cents;
   charged_cents: Cents;
+  /** The reseller discount the address added to what the server holds (undone with the price). */
+  discount_cents?: Cents;
   /** The Idempotency-Key whose placeholder awaits the outcome; null without one. */
   idempotency_key: string | null;
 }
@@ -106,14 +109,17 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   }
   const unit = await unitPrice(trx, version === 4 ? 'ipv4' : 'ipv6');
   const { period, remaining } = cycleHours(server.period_started_at, server.next_billing_at, ctx.now);
-  const due = prorateChange(server.price_cents, server.price_cents + unit, remaining, period);
+  const quote = await quoteServerCharge(trx, {
+    accountId: ctx.accountId, fromCents: server.price_cents, toCents: server.price_cents + unit, heldDiscountCents: server.discount_cents,
+    cycle: { remaining, period }, resource: `server/${server.id}`,
+    description: `Server ${server.name} (${server.id}): extra IPv${version} address, ${remaining} of ${period} hours of this cycle`,
+  });
   const row = await insertPendingIp(trx, { server_id: server.id, version, price_cents: unit });
-  if (unit > 0) await addToServerPrice(trx, server.id, unit);
-  if (due > 0) {
-    await charge(trx, ctx.accountId, due,
-      `Server ${server.name} (${server.id}): extra IPv${version} address, ${remaining} of ${period} hours of this cycle, ${formatCents(due)} USD`, `server/${server.id}`);
-  }
-  const params: IpAttachParams = { server_id: server.id, row_id: row.id, version, price_cents: unit, charged_cents: due, idempotency_key: key };
+  if (unit > 0) await addToServerPrice(trx, server.id, unit, quote.discountDeltaCents);
+  await payServerCharge(trx, quote);
+  const params: IpAttachParams = {
+    server_id: server.id, row_id: row.id, version, price_cents: unit, charged_cents: quote.chargedCents, discount_cents: quote.discountDeltaCents, idempotency_key: key,
+  };
   // Keyed by the address row, not the server: the purchase blocks no other action on the server.
   const op = await startOperation(ctx, trx, {
     type: 'server.ip_attach', resourceType: 'server_ip', resourceId: String(row.id), enqueue: false, leaseS: leaseOf(ctx),
@@ -136,7 +142,7 @@ export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams
   const server = await lockServerRow(trx, p.server_id);
   // A delete that committed meanwhile already refunded the unused period of the raised price.
   if (server && !server.deleted_at) {
-    if (p.price_cents > 0) await addToServerPrice(trx, server.id, -p.price_cents);
+    if (p.price_cents > 0) await addToServerPrice(trx, server.id, -p.price_cents, -(p.discount_cents ?? 0));
     if (p.charged_cents > 0) {
       await refund(trx, accountId, p.charged_cents, `Refund: extra IPv${p.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`, `server/${server.id}`);
     }

@@ -17,6 +17,7 @@ interface CreateParams {
   ipv4_price_cents?: number;
   ipv6_price_cents?: number;
   charged_cents?: number;
+  ssh_keys?: string[];
 }
 
 const paramsOf = (op: Operation) => op.params as CreateParams;
@@ -46,6 +47,7 @@ export const serverCreateRunner: Runner = {
       extraIpv4: p.extra_ipv4 ?? 0,
       extraIpv6: p.extra_ipv6 ?? 0,
       ipv6: p.ipv6 ?? true,
+      sshKeys: p.ssh_keys ?? [],
     }, rc.progress);
     return {
       detail: 'Server is running',

@@ -2,6 +2,7 @@
 // completion. A growth's charge and price rise were made when the action was accepted, so a final
 // failure refunds the one and moves the other back. A shrink's lower price and its refund for the
 // rest of the cycle are applied with the completion, at the hours left then.
+import { lockServerRow } from '../../db/queries/server-ips.ts';
 import { changeServerSize } from '../../db/queries/servers.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Runner } from '../operations/runner.ts';
@@ -18,10 +19,14 @@ export const serverResizeRunner: Runner = {
       apply: async (trx) => {
         const p = op.params as unknown as ResizeParams;
         const shrink = p.price_delta_cents < 0 ? p.price_delta_cents : 0;
-        const server = await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running' }, shrink);
-        if (shrink < 0 && server) {
+        const before = shrink < 0 ? await lockServerRow(trx, op.resource_id) : undefined;
+        // A shrink keeps the reseller discount's share of the price (changeServerSize 'scale').
+        const server = await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running' }, shrink, shrink < 0 ? 'scale' : 0);
+        if (shrink < 0 && server && before) {
           const { period, remaining } = cycleOf(server, rc.now());
-          const owed = -prorateChange(server.price_cents - shrink, server.price_cents, remaining, period);
+          // What the server paid a month before and after: the refund returns the unused part of the difference.
+          const pays = (s: { price_cents: number; discount_cents: number }) => Math.max(0, s.price_cents - s.discount_cents);
+          const owed = -prorateChange(pays(before), pays(server), remaining, period);
           if (owed > 0) await refund(trx, op.account_id, owed, `Server ${server.name} (${server.id}): smaller size for the remaining ${remaining} of ${period} hours`, `server/${server.id}`);
         }
       },
@@ -31,6 +36,6 @@ export const serverResizeRunner: Runner = {
   async compensate(trx, op, reason) {
     const p = op.params as unknown as ResizeParams;
     if (p.charged_cents > 0) await refund(trx, op.account_id, p.charged_cents, `Refund: resize of server ${op.resource_id} failed (${reason})`, `server/${op.resource_id}`);
-    if (p.price_delta_cents > 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents);
+    if (p.price_delta_cents > 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents, -(p.discount_delta_cents ?? 0));
   },
 };

@@ -5,14 +5,14 @@
 // hours' difference is refunded, so a failed shrink never has to take money back.
 import { changeServerSize } from '../../db/queries/servers.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
-import { charge } from '../billing/ledger.ts';
 import { invalid } from '../errors.ts';
-import { formatCents, prorateChange } from '../money.ts';
+import { formatCents } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../types.ts';
 import { cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { customPrice } from './pricing.ts';
 
 /** What the resize runner needs, kept in the operation's params. */
@@ -21,6 +21,8 @@ export interface ResizeParams {
   previous: MachineSpec;
   price_delta_cents: number;
   charged_cents: number;
+  /** The reseller discount a growth added to what the server holds (undone with the price on failure). */
+  discount_delta_cents?: number;
 }
 
 const specText = (s: MachineSpec) => `${s.cpuCores} vCPU, ${s.ramMb / 1024} GB RAM, ${s.storageGb} GB disk`;
@@ -44,15 +46,22 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
   // A RAM size that is not whole GB (old plans) would price in fractions of a cent.
   const delta = Math.round((await customPrice(trx, spec)) - (await customPrice(trx, previous)));
   const { period, remaining } = cycleOf(server, ctx.now);
-  const charged = delta > 0 ? prorateChange(server.price_cents, server.price_cents + delta, remaining, period) : 0;
-  const params: ResizeParams = { spec, previous, price_delta_cents: delta, charged_cents: charged };
+  const quote = delta > 0
+    ? await quoteServerCharge(trx, {
+      accountId: ctx.accountId, fromCents: server.price_cents, toCents: server.price_cents + delta, heldDiscountCents: server.discount_cents,
+      cycle: { remaining, period }, resource: `server/${id}`,
+      description: `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`,
+    })
+    : null;
+  const params: ResizeParams = {
+    spec, previous, price_delta_cents: delta, charged_cents: quote?.chargedCents ?? 0, discount_delta_cents: quote?.discountDeltaCents ?? 0,
+  };
   const operation = await startOperation(ctx, trx, {
     type: 'server.resize', resourceType: 'server', resourceId: id, params: { ...params }, detail: `Queued: resize to ${specText(spec)}`,
   });
-  if (charged > 0) {
-    await charge(trx, ctx.accountId, charged,
-      `Server ${server.name} (${id}): resize to ${specText(spec)}, ${remaining} of ${period} hours of +${formatCents(delta)} USD/month`, `server/${id}`);
+  if (quote) {
+    await payServerCharge(trx, quote);
+    await changeServerSize(trx, id, {}, delta, quote.discountDeltaCents);
   }
-  if (delta > 0) await changeServerSize(trx, id, {}, delta);
   return { operation };
 }

@@ -4,13 +4,12 @@
 import { insertSnapshot, listServerSnapshotsPage } from '../../db/queries/snapshots.ts';
 import { lockAccountServer } from '../../db/queries/servers.ts';
 import type { Operation, Snapshot } from '../../db/schema.ts';
-import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
-import { formatCents } from '../money.ts';
 import { startOperation } from '../operations/service.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 
@@ -52,7 +51,11 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
   });
   // The operation before the charge: a server busy with another operation is a state conflict,
   // which DESIGN.md ranks before the balance.
-  const params: SnapshotParams = { snapshot_id: snapshot.id, charged_cents: fee };
+  const quote = await quoteServerCharge(trx, {
+    accountId: ctx.accountId, fromCents: 0, toCents: fee, resource: `snapshot/${snapshot.id}`,
+    description: `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month`,
+  });
+  const params: SnapshotParams = { snapshot_id: snapshot.id, charged_cents: quote.chargedCents };
   const operation = await startOperation(ctx, trx, {
     type: SNAPSHOT_OPERATION,
     resourceType: 'server',
@@ -60,8 +63,6 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
     detail: `Queued: snapshot ${name}`,
     params: { ...params },
   });
-  if (fee > 0) {
-    await charge(trx, ctx.accountId, fee, `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month, ${formatCents(fee)} USD`, `snapshot/${snapshot.id}`);
-  }
+  await payServerCharge(trx, quote);
   return { snapshot, operation };
 }

@@ -18,6 +18,8 @@ export interface UpgradeParams {
   previous: { plan_id: number | null; spec: MachineSpec };
   charged_cents: number;
   price_delta_cents: number;
+  /** The reseller discount the upgrade added to what the server holds. */
+  discount_delta_cents?: number;
 }
 
 export const serverUpgradeRunner: Runner = {
@@ -33,6 +35,6 @@ export const serverUpgradeRunner: Runner = {
       await refund(trx, op.account_id, p.charged_cents, `Refund: upgrade of server ${p.server_name} (${op.resource_id}) to ${p.plan_name} failed (${reason})`, `server/${op.resource_id}`);
     }
     const s = p.previous.spec;
-    await changeServerSize(trx, op.resource_id, { plan_id: p.previous.plan_id, cpu_cores: s.cpuCores, ram_mb: s.ramMb, storage_gb: s.storageGb }, -p.price_delta_cents);
+    await changeServerSize(trx, op.resource_id, { plan_id: p.previous.plan_id, cpu_cores: s.cpuCores, ram_mb: s.ramMb, storage_gb: s.storageGb }, -p.price_delta_cents, -(p.discount_delta_cents ?? 0));
   },
 };

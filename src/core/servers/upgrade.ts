@@ -13,13 +13,13 @@ import { finishOperation, lockOperation } from '../../db/queries/operations.ts';
 import { changeServerSize, findServerById } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type MachineSpec, ProviderError } from '../../providers/compute/types.ts';
-import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
-import { type Cents, formatCents, prorateChange } from '../money.ts';
+import { type Cents, formatCents } from '../money.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
+import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { baseMonthlyCents, cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
 import type { UpgradeParams } from './upgrade-runner.ts';
@@ -76,21 +76,23 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     const from = server.plan_id === null ? 'custom' : (await findCatalogRow(trx, 'plans', server.plan_id))?.name ?? 'custom';
     const diff = plan.price_cents - base;
     const { period, remaining } = cycleOf(server, ctx.now);
-    const chargedCents = prorateChange(server.price_cents, server.price_cents + diff, remaining, period);
+    const quote = await quoteServerCharge(trx, {
+      accountId: ctx.accountId, fromCents: server.price_cents, toCents: server.price_cents + diff, heldDiscountCents: server.discount_cents,
+      cycle: { remaining, period }, resource: `server/${id}`,
+      description: `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`,
+    });
+    const chargedCents = quote.chargedCents;
     const spec: MachineSpec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
     const params: UpgradeParams = {
       server_name: server.name, plan_name: plan.name, spec,
       previous: { plan_id: server.plan_id, spec: { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb } },
-      charged_cents: chargedCents, price_delta_cents: diff,
+      charged_cents: chargedCents, price_delta_cents: diff, discount_delta_cents: quote.discountDeltaCents,
     };
     const operation = await startOperation(ctx, trx, {
       type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params: { ...params },
     });
-    if (chargedCents > 0) {
-      await charge(trx, ctx.accountId, chargedCents,
-        `Server ${server.name} (${id}): upgrade ${from} → ${plan.name}, ${remaining} of ${period} hours of +${formatCents(diff)} USD/month`, `server/${id}`);
-    }
-    await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff);
+    await payServerCharge(trx, quote);
+    await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff, quote.discountDeltaCents);
     return { ref: server.provider_ref, plan, from, chargedCents, remaining, operation, spec };
   });
 

@@ -35,11 +35,16 @@ export async function countHeldIps(db: Db, serverId: string, version: 4 | 6): Pr
 }
 
 /**
- * Moves the monthly price by `deltaCents`, relative to whatever it is now: an upgrade committed
- * between our two transactions keeps its own change.
+ * Moves the monthly price by `deltaCents` (and the reseller discount the server holds by
+ * `discountDeltaCents`), relative to whatever they are now: an upgrade committed between our two
+ * transactions keeps its own change.
  */
-export async function addToServerPrice(db: Db, serverId: string, deltaCents: number): Promise<void> {
+export async function addToServerPrice(db: Db, serverId: string, deltaCents: number, discountDeltaCents = 0): Promise<void> {
   await db.updateTable('servers')
-    .set({ price_cents: sql<number>`greatest(0, price_cents + ${deltaCents})`, updated_at: new Date() })
+    .set({
+      price_cents: sql<number>`greatest(0, price_cents + ${deltaCents})`,
+      discount_cents: sql<number>`greatest(0, discount_cents + ${discountDeltaCents})`,
+      updated_at: new Date(),
+    })
     .where('id', '=', serverId).execute();
 }

@@ -117,11 +117,17 @@ export interface SizeChange {
 
 /**
  * Changes size (and plan) and moves the monthly price by `priceDeltaCents`, relative to whatever
- * it is now, so a price change committed by someone else in between (an extra IP) is kept.
+ * it is now, so a price change committed by someone else in between (an extra IP) is kept. The
+ * reseller discount the server holds moves by `discount` cents, or with 'scale' in proportion to
+ * the price (a shrink keeps the share of the price it was sold at, rounded up: a refund of the
+ * difference never exceeds what was paid).
  */
-export function changeServerSize(db: Db, id: string, patch: SizeChange, priceDeltaCents: number): Promise<Server | undefined> {
+export function changeServerSize(db: Db, id: string, patch: SizeChange, priceDeltaCents: number, discount: number | 'scale' = 0): Promise<Server | undefined> {
+  const discountCents = discount === 'scale'
+    ? sql<number>`CASE WHEN price_cents > 0 THEN ceil(discount_cents::numeric * greatest(0, price_cents + ${priceDeltaCents}) / price_cents)::bigint ELSE 0 END`
+    : sql<number>`greatest(0, discount_cents + ${discount})`;
   return db.updateTable('servers')
-    .set({ ...patch, price_cents: sql<number>`greatest(0, price_cents + ${priceDeltaCents})`, updated_at: new Date() })
+    .set({ ...patch, price_cents: sql<number>`greatest(0, price_cents + ${priceDeltaCents})`, discount_cents: discountCents, updated_at: new Date() })
     .where('id', '=', id).returningAll().executeTakeFirst();
 }
 

@@ -115,6 +115,8 @@ export interface NewSimVm {
   ram_mb: number;
   storage_gb: number;
   os_slug: string | null;
+  /** OpenSSH public keys installed at create. */
+  ssh_keys?: string[];
 }
 
 /** Inserts the machine of a create request; undefined when one with this token already exists. */
@@ -157,8 +159,14 @@ export function listFirewallRules(db: Db, vmId: string): Promise<SimFirewallRule
   return db.selectFrom('sim_firewall_rules').selectAll().where('vm_id', '=', vmId).orderBy('position').execute();
 }
 
-export async function insertSnapshot(trx: Db, row: { id: string; vm_id: string; size_gb: number }): Promise<void> {
+export async function insertSnapshot(trx: Db, row: { id: string; vm_id: string; size_gb: number; os_slug: string | null }): Promise<void> {
   await trx.insertInto('sim_snapshots').values(row).execute();
+}
+
+/** Removes a snapshot; false when there was none (already removed). */
+export async function deleteSnapshotRow(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('sim_snapshots').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
 }
 
 export function findSnapshot(db: Db, id: string): Promise<SimSnapshot | undefined> {

@@ -3,7 +3,7 @@ import { createApiKey, revokeApiKey } from '../../core/api-keys/service.ts';
 import { ALL_SCOPES } from '../../core/types.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { Envelope, StringEnum, errorResponses } from '../schemas.ts';
+import { Envelope, IntId, StringEnum, errorResponses } from '../schemas.ts';
 import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
@@ -24,8 +24,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     schema: {
       tags: ['Admin'],
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-      body: Type.Object({ ...NewKeyFields, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-      response: { 201: Envelope(NewKeySchema), ...errorResponses() },
+      body: Type.Object({
+        ...NewKeyFields,
+        name: Type.String({ minLength: 1, maxLength: 100 }),
+        sub_user_id: Type.Optional({ ...IntId, description: 'A sub-user of the account: the key acts for it, with its scopes narrowed to the sub-user\'s permissions' }),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(NewKeySchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request, reply) => {
     const { key, secret } = await createApiKey(db, request.params.id, {
@@ -33,6 +37,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       ipAllowlist: request.body.ip_allowlist,
       isTest: request.body.is_test,
       scopes: request.body.scopes,
+      subUserId: request.body.sub_user_id,
     });
     return reply.code(201).send(ok(request, { ...apiKeyView(key), key: secret }));
   });

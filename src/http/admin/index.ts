@@ -11,9 +11,12 @@ import * as notifications from './notifications.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as provider from './provider.ts';
 import * as registrar from './registrar.ts';
+import * as vdcPools from './vdc-pools.ts';
+import * as subUsers from './sub-users.ts';
+import * as tickets from './tickets.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, registrar]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, vdcPools, tickets, subUsers, registrar]) r.register(app as TypedApp, deps);
 }

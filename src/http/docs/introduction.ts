@@ -14,7 +14,8 @@ export const IDEMPOTENT_OPERATIONS = '{{idempotent operations}}';
 
 export function introduction(publicUrl: string): string {
   const base = `${publicUrl}/v2`;
-  return `Manage servers, and read the catalog, your balance and your account, with JSON over HTTPS.
+  return `Manage servers and the VMs of your virtual data center, SSH keys, support tickets and sub-users, and read
+the catalog, your balance, your account and your reseller status, with JSON over HTTPS.
 This reference is generated from the code that serves the API, so it cannot drift from it; the
 machine-readable document is [openapi.json](${base}/openapi.json), and every error code is explained in
 the [error catalog](${base}/docs/errors).
@@ -83,7 +84,8 @@ From here: \`runServerAction\` (reboot, resize, clone…), \`createServerSnapsho
   with \`Content-Type: application/json\` (anything else is 415), field names are snake_case.
 - **Authentication**: \`Authorization: Bearer <API_KEY>\` on every request; there is no query-string key.
   A key works only from the addresses on its allowlist and, if it has scopes, only in them
-  (\`<area>:read\` for GET, \`<area>:write\` otherwise).
+  (\`<area>:read\` for GET, \`<area>:write\` otherwise). A key of a sub-user does only what both its scopes and
+  the sub-user's permissions allow, and nothing while the sub-user is not \`active\`.
 - **Success** is the HTTP status: \`{"data": …, "meta": {"request_id", "version": "2.0.0"}}\`. Lists add
   \`meta.pagination\` \`{page, per_page, total, total_pages}\`; ask with \`page\` (from 1) and \`per_page\`
   (default 25, at most 100).
@@ -108,16 +110,16 @@ spends its own budget; requests without a valid key spend the budget of their IP
 
 # Idempotency
 
-Billable POSTs (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
+Billable POSTs and creates (${IDEMPOTENT_OPERATIONS}) accept \`Idempotency-Key: <uuid>\`.
 The same key with the same body within 24 hours replays the first successful answer, with
-\`Idempotent-Replayed: true\`, and charges nothing more; the same key with another body is 409
+\`Idempotent-Replayed: true\`, and charges (or creates) nothing more; the same key with another body is 409
 \`IDEMPOTENCY_KEY_CONFLICT\`. A failed request is not remembered, so it can be retried with its key.
 
 # Asynchronous operations
 
 Creates, actions and snapshots answer at once with an \`operation\` (\`op_…\`); the work happens in the
 background. Poll \`GET /operations/{id}\` until \`status\` is \`completed\` or \`failed\`. One operation runs on a
-server at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
+server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
 
 # Sandbox
 

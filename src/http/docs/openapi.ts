@@ -4,7 +4,7 @@
 //  - each route's error responses, per status, from the codes route-conventions.ts recorded;
 //  - a parameter with a default is optional; a body whose fields are all optional may be omitted
 //    (route-conventions.ts makes the server accept that);
-//  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429,
+//  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429 and 503,
 //    Idempotent-Replayed where Idempotency-Key is accepted;
 //  - a curl sample per operation, built from its parameters' and body's examples.
 import { STATUS_CODES } from 'node:http';
@@ -19,11 +19,15 @@ import { IDEMPOTENT_OPERATIONS, introduction } from './introduction.ts';
 const TAGS = [
   { name: 'Servers', description: 'Virtual servers: create (billable), read, rename, delete, power and other actions, snapshots, addresses, console, metrics and traffic.' },
   { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
+  { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
   { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },
   { name: 'Account', description: 'The authenticated customer, its API keys and the calling key\'s IP allowlist.' },
-  { name: 'Support tickets', description: 'Support departments.' },
+  { name: 'Support tickets', description: 'Support departments and tickets: open one, read its thread, reply, close it.' },
+  { name: 'Sub-users', description: 'People with access to the account through API keys of their own, limited to their permissions.' },
+  { name: 'SSH keys', description: 'Public keys of the account, installed on servers created with them.' },
+  { name: 'Reseller', description: 'Reseller status and the discount ladder by active server count.' },
 ];
 
 const header = (description: string, schema: object) => ({ description, schema });
@@ -107,7 +111,8 @@ export function finishDocument(doc: Document, base: string): Document {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response') response.description = successDescription(doc, status, response.content?.['application/json']?.schema);
         const names: (keyof typeof HEADERS)[] = [...EVERY_RESPONSE];
-        if (status === '429') names.push('Retry-After');
+        // 429 (the spec) and 503 (a database outage: retry after the pause it names).
+        if (status === '429' || status === '503') names.push('Retry-After');
         if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
         response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, headerRef(n)])) };
       }

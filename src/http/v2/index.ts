@@ -50,6 +50,33 @@ import * as deleteServer from './servers/delete-server.ts';
 import * as updateServer from './servers/update-server.ts';
 import * as runServerAction from './servers/run-server-action.ts';
 import * as upgradeServer from './servers/upgrade-server.ts';
+import * as getVdcResources from './vdc/get-vdc-resources.ts';
+import * as listVdcVms from './vdc/list-vdc-vms.ts';
+import * as getVdcVm from './vdc/get-vdc-vm.ts';
+import * as createVdcVm from './vdc/create-vdc-vm.ts';
+import * as deleteVdcVm from './vdc/delete-vdc-vm.ts';
+import * as getVdcVmUsage from './vdc/get-vdc-vm-usage.ts';
+import * as runVdcVmAction from './vdc/run-vdc-vm-action.ts';
+import * as listVdcVmSnapshots from './vdc/list-vdc-vm-snapshots.ts';
+import * as createVdcVmSnapshot from './vdc/create-vdc-vm-snapshot.ts';
+import * as deleteVdcVmSnapshot from './vdc/delete-vdc-vm-snapshot.ts';
+import * as restoreVdcVmSnapshot from './vdc/restore-vdc-vm-snapshot.ts';
+import * as listTickets from './tickets/list-tickets.ts';
+import * as getTicket from './tickets/get-ticket.ts';
+import * as createTicket from './tickets/create-ticket.ts';
+import * as createTicketReply from './tickets/create-ticket-reply.ts';
+import * as closeTicket from './tickets/close-ticket.ts';
+import * as listSubUsers from './sub-users/list-sub-users.ts';
+import * as getSubUser from './sub-users/get-sub-user.ts';
+import * as updateSubUser from './sub-users/update-sub-user.ts';
+import * as deleteSubUser from './sub-users/delete-sub-user.ts';
+import * as getSubUserPermissions from './sub-users/get-sub-user-permissions.ts';
+import * as replaceSubUserPermissions from './sub-users/replace-sub-user-permissions.ts';
+import * as listSshKeys from './ssh-keys/list-ssh-keys.ts';
+import * as createSshKey from './ssh-keys/create-ssh-key.ts';
+import * as deleteSshKey from './ssh-keys/delete-ssh-key.ts';
+import * as getReseller from './reseller/get-reseller.ts';
+import * as getResellerTiers from './reseller/get-reseller-tiers.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -58,12 +85,18 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
   listServerFirewallRules, getServerMetrics, getServerTraffic,
   getOperation,
+  getVdcResources, listVdcVms, getVdcVm, createVdcVm, deleteVdcVm, getVdcVmUsage, runVdcVmAction,
+  listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
   listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,
   bulkRegisterDomains, bulkTransferDomains, bulkRenewDomains,
   getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,
   getAccount, listApiKeys, listIpAllowlist,
+  listTickets, getTicket, createTicket, createTicketReply, closeTicket,
+  listSubUsers, getSubUser, updateSubUser, deleteSubUser, getSubUserPermissions, replaceSubUserPermissions,
+  listSshKeys, createSshKey, deleteSshKey,
+  getReseller, getResellerTiers,
   notImplemented,
 ];
 

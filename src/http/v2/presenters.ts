@@ -49,6 +49,9 @@ export const ApiKeySchema = component('ApiKey', Type.Object({
   scopes: Type.Union([Type.Array(Type.String({ examples: ['servers:write'] })), Type.Null()], { description: '`<area>:read` or `<area>:write`; null = every scope.' }),
   ip_allowlist: Type.Array(Type.String({ examples: ['203.0.113.0/24'] })),
   status: StringEnum(['active', 'revoked'] as const),
+  sub_user_id: Type.Union([Type.Integer({ examples: [7] }), Type.Null()], {
+    description: 'The sub-user the key acts for: it may do only what both its scopes and the sub-user\'s permissions allow, and nothing while the sub-user is not active. null: the account\'s own key.',
+  }),
   last_used_at: NullableTimestamp,
   revoked_at: NullableTimestamp,
   created_at: Timestamp,
@@ -57,7 +60,7 @@ export const ApiKeySchema = component('ApiKey', Type.Object({
 export function apiKeyView(k: ApiKey) {
   return {
     id: k.id, name: k.name, prefix: k.prefix, is_test: k.is_test, scopes: k.scopes, ip_allowlist: k.ip_allowlist,
-    status: k.revoked_at ? 'revoked' as const : 'active' as const, last_used_at: timestamp(k.last_used_at), revoked_at: timestamp(k.revoked_at),
+    status: k.revoked_at ? 'revoked' as const : 'active' as const, sub_user_id: k.sub_user_id, last_used_at: timestamp(k.last_used_at), revoked_at: timestamp(k.revoked_at),
     created_at: ts(k.created_at),
   };
 }

@@ -45,6 +45,8 @@ export const noopCompute: ComputeProvider = {
   async snapshot() {
     return { ref: `noop-snap-${hex(8)}`, sizeGb: 1 };
   },
+  async restoreSnapshot() {},
+  async deleteSnapshot() {},
   async status() {
     return { power: 'running', cpuCores: 1, ramMb: 1024, storageGb: 25, osSlug: null };
   },

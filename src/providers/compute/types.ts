@@ -30,6 +30,8 @@ export interface CreateRequest extends MachineSpec {
   extraIpv6: number;
   /** false → no IPv6 at all (ipv6_count 0). */
   ipv6: boolean;
+  /** OpenSSH public keys ("type base64 [comment]") to install for root; none when omitted. */
+  sshKeys?: string[];
 }
 
 export interface Machine {
@@ -93,6 +95,13 @@ export interface ComputeProvider {
   resize(ref: string, spec: MachineSpec, token: string, progress: Progress): Promise<void>;
   /** Takes a snapshot; returns its provider ref and size. */
   snapshot(ref: string, token: string, progress: Progress): Promise<{ ref: string; sizeGb: number }>;
+  /**
+   * Rewrites the machine's disk (and OS) from one of its own snapshots, then boots it. Any machine
+   * kind (server or VDC VM); fails without retry when the snapshot is gone or of another machine.
+   */
+  restoreSnapshot(ref: string, snapshotRef: string, token: string, progress: Progress): Promise<void>;
+  /** Removes a snapshot for good. Deleting a deleted snapshot is fine (a retry of one that worked). */
+  deleteSnapshot(snapshotRef: string): Promise<void>;
   /** Live state; rejects after `timeoutMs` (the caller degrades to `unknown`). */
   status(ref: string, timeoutMs: number): Promise<MachineStatus>;
   /** Fails with CAPACITY_UNAVAILABLE when the location's pool of that family is empty. */
@@ -110,6 +119,7 @@ export interface ComputeProvider {
 export const COMPUTE_CALLS = [
   'create', 'findMachine', 'destroy', 'power', 'resetPassword', 'reinstall', 'resize', 'snapshot', 'status',
   'attachIp', 'releaseIp', 'firewallRules', 'openConsole', 'redeemConsole', 'metrics', 'traffic',
+  'restoreSnapshot', 'deleteSnapshot',
 ] as const satisfies readonly (keyof ComputeProvider)[];
 
 export type ComputeCall = (typeof COMPUTE_CALLS)[number];

@@ -38,12 +38,17 @@ export const CreateServerBody = Type.Object({
   }, { additionalProperties: false, description: 'From-source mode: exactly one of `snapshot_id` or `backup_id`.' })),
   ipv4_count: Type.Optional(Int(1, 16, 'IPv4 addresses, default 1; each beyond the first is billed monthly.', 1)),
   ipv6_count: Type.Optional(Int(0, 16, 'IPv6 addresses, default 1 (0 = none); each beyond the first is billed monthly.', 1)),
+  ssh_key_ids: Type.Optional(Type.Array({ ...IntId, examples: [12] }, {
+    maxItems: 20,
+    description: 'Your SSH keys (GET /ssh-keys) to install for root on the new server, in any mode. An id that is not one of your keys is 422 naming `ssh_key_ids`.',
+    examples: [[12]],
+  })),
 }, {
   additionalProperties: false,
   description: MODES,
   'x-examples': {
     package: { summary: 'Package mode: a plan', value: { ...common, plan_id: 2, os_version_id: 1 } },
-    custom: { summary: 'Custom mode: vCPUs, RAM and disk', value: { ...common, cpu_cores: 2, ram_mb: 4096, storage_gb: 80, os_version_id: 1, ipv4_count: 2 } },
+    custom: { summary: 'Custom mode: vCPUs, RAM and disk', value: { ...common, cpu_cores: 2, ram_mb: 4096, storage_gb: 80, os_version_id: 1, ipv4_count: 2, ssh_key_ids: [12] } },
     source: { summary: 'From a snapshot', value: { ...common, name: 'web-2.example.com', source: { snapshot_id: 42 } } },
   },
 });

@@ -29,9 +29,14 @@ const Billing = Type.Object({
 
 export const OperationSchema = component('Operation', Type.Object({
   id: Type.String({ examples: ['op_4Kq9vX2mLp8RtY1z'] }),
-  type: Type.String({ description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach; `domain.<verb>`: register, transfer, renew.', examples: ['server.create'] }),
+  type: Type.String({
+    description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach; '
+      + '`vdc_vm.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, delete; '
+      + '`domain.<verb>`: register, transfer, renew.',
+    examples: ['server.create'],
+  }),
   status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),
-  resource: Type.Object({ type: Type.String({ examples: ['server'] }), id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }) }),
+  resource: Type.Object({ type: Type.String({ description: '`server` or `vdc_vm`.', examples: ['server'] }), id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }) }),
   progress_pct: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Present while running (and 100 once completed).', examples: [40] })),
   detail: Type.String({ description: 'Progress text; for a failed operation, why it failed.', examples: ['Queued for provisioning'] }),
   created_at: Timestamp,

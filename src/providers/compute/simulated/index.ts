@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  advanceVmPower, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
+  advanceVmPower, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
   insertSnapshot, insertVm, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
   updateVm,
 } from '../../../db/queries/sim.ts';
@@ -68,7 +68,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
   const provision = (req: CreateRequest): Promise<SimVm> => db.transaction().execute(async (trx) => {
     const vm = await insertVm(trx, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
-      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug,
+      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [],
     });
     if (!vm) return (await findVmByToken(trx, req.token))!;
     // IPv4 before IPv6, always: every allocation locks pools in the same order, so none deadlock.
@@ -167,9 +167,27 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
         // A snapshot holds the used part of the disk: 15–45 % of it, fixed per machine.
         const share = 0.15 + (parseInt(vm.id.slice(-4), 16) % 31) / 100;
         const snap = { ref: newId('snap'), sizeGb: Math.max(0.01, Math.round(vm.storage_gb * share * 100) / 100) };
-        await insertSnapshot(trx, { id: snap.ref, vm_id: ref, size_gb: snap.sizeGb });
+        await insertSnapshot(trx, { id: snap.ref, vm_id: ref, size_gb: snap.sizeGb, os_slug: vm.os_slug });
         return snap;
       });
+    },
+
+    async restoreSnapshot(ref, snapshotRef, token, progress) {
+      await fault('restoreSnapshot');
+      const vm = await liveVm(ref);
+      const snap = await findSnapshot(db, snapshotRef);
+      // A retry of a restore that worked finds the same snapshot; one that is gone cannot come back.
+      if (!snap || snap.vm_id !== ref) throw new ProviderError('UPSTREAM_ERROR', `Snapshot ${snapshotRef} of machine ${ref} does not exist`, false);
+      await step(progress, 20, 'Shutting down');
+      await step(progress, 60, 'Restoring the disk');
+      await step(progress, 90, 'Booting');
+      await once('restore', token, async (trx) => updateVm(trx, ref, { os_slug: snap.os_slug ?? vm.os_slug, power: 'running' }).then(() => null));
+    },
+
+    async deleteSnapshot(snapshotRef) {
+      await fault('deleteSnapshot');
+      await sleep(delayMs);
+      await deleteSnapshotRow(db, snapshotRef);
     },
 
     async status(ref, timeoutMs) {

@@ -1,0 +1,79 @@
+// VM create. Checks run in DESIGN.md's order — input, then references (location, OS), then the
+// pool — and the VM row (which takes its share of the pool in the same statement), its
+// vdc_vm.create operation and the job commit in the caller's one transaction. VMs are never
+// charged: the pool is what the account pays for.
+import { findServerReferences } from '../../db/queries/servers.ts';
+import { lockPool } from '../../db/queries/vdc-pools.ts';
+import { insertVdcVm } from '../../db/queries/vdc-vms.ts';
+import type { Operation } from '../../db/schema.ts';
+import { isServerLocation } from '../catalog/customer-lists.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { startOperation } from '../operations/service.ts';
+import { checkHostname, checkPassword } from '../servers/rules.ts';
+import type { Db } from '../types.ts';
+import { VM_RESOURCE } from './guards.ts';
+import { type Holds, quotaFailure, requireRoom } from './quota.ts';
+import type { VmView } from './read.ts';
+import { checkVmSize } from './rules.ts';
+
+export interface CreateVmInput {
+  name: string;
+  password: string;
+  cpu_cores: number;
+  ram_mb: number;
+  storage_gb: number;
+  location_id: number;
+  os_version_id: number;
+}
+
+export const CREATE_OPERATION = 'vdc_vm.create';
+
+/**
+ * Creates the VM (pending) with its share of the pool and queues its provisioning, in `trx`. Each
+ * VM takes 1 IPv4 address, and 1 IPv6 address when the pool has IPv6 at all (a pool with IPv6
+ * whose addresses are all taken refuses the VM, naming ipv6).
+ */
+export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise<{ view: VmView; operation: Operation }> {
+  checkHostname(input.name);
+  checkPassword(input.password);
+  checkVmSize({ cpu_cores: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb });
+  const refs = await findServerReferences(trx, { planId: null, locationId: input.location_id, osVersionId: input.os_version_id });
+  if (!refs.location || !isServerLocation(refs.location)) {
+    throw new ApiError('LOCATION_INVALID', `Location ${input.location_id} is not available for VMs`, [
+      { field: 'location_id', code: 'INVALID', message: 'not a location VMs can be created in (see GET /locations)' },
+    ]);
+  }
+  if (!refs.os || !refs.os.available) {
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${input.os_version_id} is not available`, [
+      { field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' },
+    ]);
+  }
+  const pool = await lockPool(trx, ctx.accountId);
+  const holds: Holds = { cpu: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb, ipv4: 1, ipv6: pool && pool.ipv6_total > 0 ? 1 : 0 };
+  requireRoom(pool, holds);
+  const id = newId('vm');
+  const vm = await insertVdcVm(trx, {
+    id,
+    account_id: ctx.accountId,
+    name: input.name,
+    location_id: input.location_id,
+    os_version_id: input.os_version_id,
+    cpu_cores: input.cpu_cores,
+    ram_mb: input.ram_mb,
+    storage_gb: input.storage_gb,
+    held_cpu: holds.cpu,
+    held_ram_mb: holds.ram_mb,
+    held_storage_gb: holds.storage_gb,
+    held_ipv4: holds.ipv4,
+    held_ipv6: holds.ipv6,
+    created_at: ctx.now,
+  }).catch((e: unknown) => {
+    throw quotaFailure(e);
+  });
+  const operation = await startOperation(ctx, trx, {
+    type: CREATE_OPERATION, resourceType: VM_RESOURCE, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
+  });
+  return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb } }, operation };
+}

@@ -1,0 +1,61 @@
+// State checks shared by every write on an existing VDC VM, and the VM rows as the runners every
+// machine kind shares see them. Each write locks the VM row first (then, if it changes what the VM
+// holds, the pool row: always in that order, so no two writes deadlock).
+import { findUnfinishedOperation } from '../../db/queries/operations.ts';
+import { findAccountVdcVm, findVdcVmById, lockAccountVdcVm, updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
+import type { VdcVm } from '../../db/schema.ts';
+import { ProviderError } from '../../providers/compute/types.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, notFound } from '../errors.ts';
+import type { MachineRows } from '../machines/runners.ts';
+import type { Db } from '../types.ts';
+
+/** The operations' resource type of a VM (`vdc_vm.<verb>` operations). */
+export const VM_RESOURCE = 'vdc_vm';
+
+/** The caller's live VM; another account's id (or a deleted VM) is not found. */
+export async function requireVm(ctx: Ctx, id: string, db: Db = ctx.db): Promise<VdcVm> {
+  const vm = await findAccountVdcVm(db, ctx.accountId, id);
+  if (!vm) throw notFound('VM');
+  return vm;
+}
+
+/** Same, locked for the rest of `trx`. */
+export async function lockVm(ctx: Ctx, trx: Db, id: string): Promise<VdcVm> {
+  const vm = await lockAccountVdcVm(trx, ctx.accountId, id);
+  if (!vm) throw notFound('VM');
+  return vm;
+}
+
+/**
+ * Actions need a provisioned, active VM: one still being created is 409 naming its operation, one
+ * whose creation failed is 409 too (delete it).
+ */
+export async function requireActiveVm(trx: Db, vm: VdcVm): Promise<VdcVm & { provider_ref: string }> {
+  if (vm.status === 'pending') {
+    const running = await findUnfinishedOperation(trx, VM_RESOURCE, vm.id);
+    throw new ApiError('STATE_CONFLICT', running
+      ? `VM ${vm.id} is still being created by operation ${running.id} (${running.type}); retry once it has finished (GET /v2/operations/${running.id})`
+      : `VM ${vm.id} is still being created`);
+  }
+  if (vm.status !== 'active' || vm.provider_ref === null) {
+    throw new ApiError('STATE_CONFLICT', `VM ${vm.id} is ${vm.status}${vm.status === 'failed' ? ' (its creation failed; delete it)' : ''}; this needs an active VM`);
+  }
+  return vm as VdcVm & { provider_ref: string };
+}
+
+/** For runners: the platform's id of the VM's machine (actions wait for the create, so a missing one is final). */
+export async function vmMachineRef(db: Db, vmId: string): Promise<string> {
+  const vm = await findVdcVmById(db, vmId);
+  if (!vm?.provider_ref || vm.deleted_at) throw new ProviderError('UPSTREAM_ERROR', `VM ${vmId} has no machine`, false);
+  return vm.provider_ref;
+}
+
+/** VDC VMs as the runners every machine kind shares see them. */
+export const VM_ROWS: MachineRows = {
+  noun: 'VM',
+  refOf: vmMachineRef,
+  update: async (db, id, patch) => {
+    await updateVdcVmRow(db, id, patch);
+  },
+};

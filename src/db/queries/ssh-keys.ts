@@ -1,0 +1,45 @@
+// The account's SSH public keys. The same key twice in one account is refused by the unique
+// (account, fingerprint) constraint; an insert that meets it inserts nothing.
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { SshKey } from '../schema.ts';
+
+export interface NewSshKey {
+  account_id: string;
+  name: string;
+  public_key: string;
+  key_type: string;
+  bits: number;
+  fingerprint: string;
+  created_at: Date;
+}
+
+/** The new key, or undefined when the account already has a key with this fingerprint. */
+export function insertSshKey(db: Db, row: NewSshKey): Promise<SshKey | undefined> {
+  return db.insertInto('ssh_keys').values(row)
+    .onConflict((oc) => oc.constraint('ssh_keys_account_fingerprint').doNothing())
+    .returningAll().executeTakeFirst();
+}
+
+export function findSshKeyByFingerprint(db: Db, accountId: string, fingerprint: string): Promise<SshKey | undefined> {
+  return db.selectFrom('ssh_keys').selectAll().where('account_id', '=', accountId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+}
+
+export async function listSshKeysPage(db: Db, accountId: string, limit: number, offset: number): Promise<{ rows: SshKey[]; total: number }> {
+  const q = db.selectFrom('ssh_keys').where('account_id', '=', accountId);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+/** The account's keys among `ids` (another account's, or unknown ids, are simply not returned). */
+export function findAccountSshKeys(db: Db, accountId: string, ids: number[]): Promise<SshKey[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('ssh_keys').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').execute();
+}
+
+export function deleteSshKeyRow(db: Db, accountId: string, id: number): Promise<SshKey | undefined> {
+  return db.deleteFrom('ssh_keys').where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirst();
+}

@@ -1,0 +1,91 @@
+// Support tickets and their threads. A deleted ticket (deleted_at) is invisible to every query
+// here: lists leave it out and lookups do not find it.
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import type { Ticket, TicketMessage, TicketPriority, TicketStatus } from '../schema.ts';
+
+/** A ticket with its department's name (null without a department). */
+export interface TicketRow extends Ticket {
+  department_name: string | null;
+}
+
+export interface NewTicket {
+  id: string;
+  account_id: string;
+  subject: string;
+  department_id: number | null;
+  priority: TicketPriority;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The ticket, or undefined when its number is taken (the caller draws another). */
+export function insertTicket(db: Db, row: NewTicket): Promise<Ticket | undefined> {
+  return db.insertInto('tickets').values(row).onConflict((oc) => oc.column('id').doNothing()).returningAll().executeTakeFirst();
+}
+
+export async function insertTicketMessage(db: Db, row: { ticket_id: string; author: 'customer' | 'staff'; internal: boolean; body: string; created_at: Date }): Promise<TicketMessage> {
+  return db.insertInto('ticket_messages').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+function withDepartment(db: Db) {
+  return db.selectFrom('tickets as t')
+    .leftJoin('departments as d', 'd.id', 't.department_id')
+    .selectAll('t')
+    .select('d.name as department_name')
+    .where('t.deleted_at', 'is', null);
+}
+
+/** A live ticket; with `accountId`, only that account's (another account's number is not found). */
+export function findTicket(db: Db, id: string, accountId?: string): Promise<TicketRow | undefined> {
+  let q = withDepartment(db).where('t.id', '=', id);
+  if (accountId !== undefined) q = q.where('t.account_id', '=', accountId);
+  return q.executeTakeFirst();
+}
+
+/** The live ticket row, locked for the rest of the transaction: two replies or a reply and a close serialise on it. */
+export function lockTicket(db: Db, id: string, accountId?: string): Promise<Ticket | undefined> {
+  let q = db.selectFrom('tickets').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export interface TicketPatch {
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  department_id?: number | null;
+  closed_at?: Date | null;
+  deleted_at?: Date;
+}
+
+export async function updateTicket(db: Db, id: string, patch: TicketPatch, at: Date): Promise<void> {
+  await db.updateTable('tickets').set({ ...patch, updated_at: at }).where('id', '=', id).execute();
+}
+
+export interface TicketFilter {
+  accountId?: string;
+  status?: TicketStatus;
+  departmentId?: number;
+  priority?: TicketPriority;
+}
+
+/** One page, newest first, with the total. */
+export async function listTicketsPage(db: Db, f: TicketFilter, limit: number, offset: number): Promise<{ rows: TicketRow[]; total: number }> {
+  let q = withDepartment(db);
+  if (f.accountId !== undefined) q = q.where('t.account_id', '=', f.accountId);
+  if (f.status !== undefined) q = q.where('t.status', '=', f.status);
+  if (f.departmentId !== undefined) q = q.where('t.department_id', '=', f.departmentId);
+  if (f.priority !== undefined) q = q.where('t.priority', '=', f.priority);
+  const [rows, count] = await Promise.all([
+    q.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(limit).offset(offset).execute(),
+    q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+/** The thread in order; internal notes only when asked for (staff). */
+export function listTicketMessages(db: Db, ticketId: string, withNotes: boolean): Promise<TicketMessage[]> {
+  let q = db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId);
+  if (!withNotes) q = q.where('internal', '=', false);
+  return q.orderBy('id').execute();
+}
