@@ -199,6 +199,21 @@ test('the registrar failing after the charge: the operation fails, the domain is
   assert.equal((await waitForOperation(t, cust.key, (await registerDomain(t, cust, { domain: name })).operation.id)).status, 'completed');
 });
 
+test('scopes: a domains-only key registers and polls its domain operations; a servers-only key does neither', async () => {
+  const scoped = await createCustomer(t, { deposit: '50.00', scopes: ['domains:read', 'domains:write'] });
+  const created = await registerDomain(t, scoped, { domain: freshName() });
+  const polled = await call(t.app, 'GET', `/v2/operations/${created.operation.id}`, { key: scoped.key });
+  assert.equal(polled.statusCode, 200, polled.body);
+  assert.equal(json(polled).data.type, 'domain.register');
+  const k = await adminCall(t, 'POST', `/admin/v1/accounts/${scoped.accountId}/api-keys`, { name: 'servers', ip_allowlist: ['127.0.0.1'], scopes: ['servers:read', 'servers:write'] });
+  const serversKey = json(k).data.key as string;
+  assert.match(assertError(await call(t.app, 'GET', `/v2/operations/${created.operation.id}`, { key: serversKey }), 403, 'AUTH_SCOPE_INSUFFICIENT').message, /domains:read/);
+  assertError(await call(t.app, 'POST', '/v2/domains', { key: serversKey, body: { domain: freshName(), years: 1 } }), 403, 'AUTH_SCOPE_INSUFFICIENT');
+  const readOnly = await createCustomer(t, { scopes: ['domains:read'] });
+  assertError(await call(t.app, 'POST', '/v2/domains', { key: readOnly.key, body: { domain: freshName(), years: 1 } }), 403, 'AUTH_SCOPE_INSUFFICIENT');
+  assert.equal((await call(t.app, 'GET', '/v2/domains', { key: readOnly.key })).statusCode, 200);
+});
+
 describe('Idempotency-Key', () => {
   test('the same key and body replays the 201 (also once the name is taken by it), charged once; another body is 409', async () => {
     const cust = await createCustomer(t, { deposit: '100.00' });
