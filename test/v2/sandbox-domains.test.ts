@@ -14,17 +14,14 @@ let testKey: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let owned: any;
 
-/** Row counts of every table we own and of the job queue (as test/v2/sandbox-servers.test.ts). */
+/** Row counts of every table we own and of the job queue (as test/v2/sandbox-servers.test.ts), in one query. */
 async function census(): Promise<Record<string, number>> {
   const { rows } = await sql<{ table_name: string; table_schema: string }>`
     SELECT table_schema, table_name FROM information_schema.tables
-     WHERE table_schema IN ('public', 'pgboss') AND table_type = 'BASE TABLE'`.execute(t.database.db);
-  const out: Record<string, number> = {};
-  for (const r of rows) {
-    const { rows: [n] } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(`${r.table_schema}.${r.table_name}`)}`.execute(t.database.db);
-    out[`${r.table_schema}.${r.table_name}`] = n!.n;
-  }
-  return out;
+     WHERE table_schema IN ('public', 'pgboss') AND table_type = 'BASE TABLE' ORDER BY 1, 2`.execute(t.database.db);
+  const counts = sql.join(rows.map((r) => sql`(SELECT count(*)::int FROM ${sql.table(`${r.table_schema}.${r.table_name}`)}) AS ${sql.id(`${r.table_schema}.${r.table_name}`)}`));
+  const { rows: [all] } = await sql<Record<string, number>>`SELECT ${counts}`.execute(t.database.db);
+  return all!;
 }
 
 /** What a write could change without adding a row: the registry's names and the account's domains. */
@@ -65,6 +62,7 @@ test('every domain write of a test key answers like a live one with meta.sandbox
   try {
     for (const [what, method, url, body, status] of writes()) {
       const rows = await census();
+      assert.ok(rows['public.domains'] !== undefined && rows['pgboss.job'] !== undefined && rows['public.sim_requests'] !== undefined, 'the census counts every table');
       const before = await state();
       const headers: Record<string, string> = method === 'POST' ? { 'idempotency-key': randomUUID() } : {};
       const res = await call(t.app, method as 'GET', url, { key: testKey, headers, ...(body === undefined ? {} : { body }) });
