@@ -19,7 +19,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
 import { createLogger } from '../src/http/logger.ts';
 import { startWorker } from '../src/jobs/worker.ts';
-import { computeFor } from '../src/runtime.ts';
+import { computeFor, hostingFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
 import { seedBenchData } from './data.ts';
 
@@ -143,7 +143,7 @@ async function main() {
     // One worker, SIM_DELAY_MS=0, draining the operations the create run queued.
     const queued = await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'queued'`.execute(database.db);
     const failedBefore = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'failed'`.execute(database.db)).rows[0]!.n;
-    const worker = await startWorker({ db: database.db, compute: computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db), config: { ...loadConfig(), workerConcurrency: 10, jobMaintenanceS: 60 }, logger: createLogger('silent') });
+    const worker = await startWorker({ db: database.db, compute: computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db), hosting: hostingFor({ ...loadConfig(), simDelayMs: 0 }, database.db), config: { ...loadConfig(), workerConcurrency: 10, jobMaintenanceS: 60 }, logger: createLogger('silent') });
     const countDone = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'completed'`.execute(database.db)).rows[0]!.n;
     const start = await countDone();
     const t0 = Date.now();

@@ -1,6 +1,7 @@
 // The wiring module: picks each dependency's implementation from the settings, in one place.
-// PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process. Compute:
-// the simulated platform (a real driver would be chosen here). Jobs: pg-boss on the same database.
+// PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process. Compute and
+// hosting: the simulated platform and panel (real drivers would be chosen here). Jobs: pg-boss on
+// the same database.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +17,8 @@ import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
+import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
+import type { HostingPanel } from './providers/hosting/types.ts';
 import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
 import type { Registrar } from './providers/registrar/types.ts';
 import type { Telemetry } from './telemetry/index.ts';
@@ -81,6 +84,12 @@ export function computeFor(config: Config, db: Db, telemetry?: Telemetry): Compu
   return telemetry ? instrumentProvider('compute', compute, telemetry.metrics) : compute;
 }
 
+/** The hosting panel; with telemetry, every call is counted and timed per method. */
+export function hostingFor(config: Config, db: Db, telemetry?: Telemetry): HostingPanel {
+  const panel = createSimulatedPanel({ db, delayMs: config.simDelayMs });
+  return telemetry ? instrumentProvider('hosting', panel, telemetry.metrics) : panel;
+}
+
 /** The registrar (the simulated registry; a real EPP or reseller-API driver would be chosen here), instrumented like compute. */
 export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Registrar {
   const registrar = createSimulatedRegistrar({ db, delayMs: config.simDelayMs });
@@ -90,6 +99,7 @@ export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Reg
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry),
+    hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,

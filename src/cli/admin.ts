@@ -70,6 +70,7 @@ Simulated providers (PROVIDER: compute registrar hosting; default compute)
   ip-pools list LOCATION_ID
   ip-pools add LOCATION_ID --version 4|6 --cidr CIDR --gateway IP
   ip-pools delete POOL_ID                 only while none of its addresses is leased
+  hosting-servers list                    the hosting panel's servers with their accounts and free places
   registrar add-domain DOMAIN --auth-code CODE [--expires TIME] [--registrar NAME] [--nameserver HOST]...
                   a name "registered at another registrar" that customers can transfer in with CODE
                   (--expires: RFC 3339, default a year from now)
@@ -286,6 +287,9 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
+  if (group === 'hosting-servers' && action === 'list') {
+    return out.show(await call(conn, 'GET', '/hosting/servers?per_page=100'), (a) => listing(a as never, 'all', 'hosting servers'));
+  }
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
 

@@ -2,6 +2,7 @@
 // sandbox), whose account it is, the clock, and the outside systems. The HTTP layer builds it;
 // for a test key it swaps in a rolled-back transaction and no-op systems.
 import type { ComputeProvider } from '../providers/compute/types.ts';
+import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
 import type { Db } from './types.ts';
 
@@ -12,6 +13,7 @@ export interface JobQueue {
 
 export interface Services {
   compute: ComputeProvider;
+  hosting: HostingPanel;
   registrar: Registrar;
   jobs: JobQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */

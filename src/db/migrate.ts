@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002_servers.ts';
 import * as m0003 from './migrations/0003_unclaimed_jobs.ts';
 import * as m0005 from './migrations/0005_notifications.ts';
 import * as m0006 from './migrations/0006_domains.ts';
+import * as m0007 from './migrations/0007_web_hosting.ts';
 import * as m0008 from './migrations/0008_vdc.ts';
 import * as m0009 from './migrations/0009_account_extras.ts';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003_unclaimed_jobs': m0003,
   '0005_notifications': m0005,
   '0006_domains': m0006,
+  '0007_web_hosting': m0007,
   '0008_vdc': m0008,
   '0009_account_extras': m0009,
 };

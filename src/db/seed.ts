@@ -9,6 +9,7 @@ import type { Db } from './connection.ts';
 export const DEMO_CATALOG_MARKER = 'demo_catalog_v1';
 export const DEMO_IP_POOLS_MARKER = 'demo_ip_pools_v1';
 export const DEMO_REGISTRY_MARKER = 'demo_registry_v1';
+export const DEMO_HOSTING_SERVERS_MARKER = 'demo_hosting_servers_v1';
 
 /** Seeds every part not seeded yet; true when anything was. */
 export async function seedDemoCatalog(db: Db): Promise<boolean> {
@@ -20,7 +21,9 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
     if (pools) await seedIpPools(trx);
     const registry = await claim(trx, DEMO_REGISTRY_MARKER);
     if (registry) await seedRegistry(trx);
-    return catalog || pools || registry;
+    const panel = await claim(trx, DEMO_HOSTING_SERVERS_MARKER);
+    if (panel) await seedHostingServers(trx);
+    return catalog || pools || registry || panel;
   });
 }
 
@@ -58,6 +61,16 @@ async function seedRegistry(trx: Db): Promise<void> {
     ...['example.com', 'example.net', 'example.org'].map((name) => held(name, 'IANA', randomBytes(18).toString('base64url'))),
     held('transfer-demo.com', 'Other Registrar Inc.', 'Demo-Auth-2026'),
   ]).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/**
+ * The simulated hosting panel's servers: two per location (web1 and web2.<code>.panel.hostcloud.example,
+ * 250 accounts each), so orders are spread over a pool and a full server is never the end of it.
+ */
+async function seedHostingServers(trx: Db): Promise<void> {
+  const locations = await trx.selectFrom('locations').select(['id', 'code']).orderBy('id').limit(100).execute();
+  const rows = locations.flatMap(({ id, code }) => [1, 2].map((n) => ({ hostname: `web${n}.${code}.panel.hostcloud.example`, location_id: id, capacity: 250 })));
+  if (rows.length) await trx.insertInto('sim_hosting_servers').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 async function seedCatalog(trx: Db): Promise<void> {

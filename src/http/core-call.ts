@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../core/context.ts';
 import { noopQueue } from '../jobs/queue.ts';
 import { noopCompute } from '../providers/compute/noop.ts';
+import { noopPanel } from '../providers/hosting/noop.ts';
 import { noopRegistrar } from '../providers/registrar/noop.ts';
 import { type RouteDeps, callerOf } from './route-types.ts';
 
@@ -18,7 +19,7 @@ export async function withCtx<T>(deps: RouteDeps, request: FastifyRequest, fn: (
   let result: { value: T } | undefined;
   try {
     await deps.db.transaction().execute(async (trx) => {
-      result = { value: await fn({ ...base, db: trx, sandbox: true, compute: noopCompute, registrar: noopRegistrar, jobs: noopQueue }) };
+      result = { value: await fn({ ...base, db: trx, sandbox: true, compute: noopCompute, hosting: noopPanel, registrar: noopRegistrar, jobs: noopQueue }) };
       throw new Rollback();
     });
   } catch (e) {

@@ -59,7 +59,7 @@ test('the call registry: every provider has its list, as the later drivers will 
     'check', 'register', 'transfer', 'renew', 'info', 'setNameservers', 'setTransferLock', 'setWhoisPrivacy',
     'getAuthCode', 'refreshAuthCode', 'transferStatus',
   ]);
-  assert.deepEqual(HOSTING_CALLS, ['createAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl']);
+  assert.deepEqual(HOSTING_CALLS, ['createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers']);
 });
 
 test('each provider has its own switch: off by default, set, read back, stored in its own row', async () => {

@@ -55,6 +55,9 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/domains/{id}/nameservers', 'getDomainNameservers'], ['put', '/domains/{id}/nameservers', 'updateDomainNameservers'],
   ['put', '/domains/{id}/lock', 'updateDomainLock'], ['put', '/domains/{id}/whois-privacy', 'updateDomainWhoisPrivacy'],
   ['get', '/domains/{id}/auth-code', 'getDomainAuthCode'],
+  ['get', '/web-hosting', 'listWebHosting'], ['post', '/web-hosting', 'createWebHosting'], ['get', '/web-hosting/{id}', 'getWebHosting'],
+  ['post', '/web-hosting/{id}/renew', 'renewWebHosting'], ['post', '/web-hosting/{id}/cancel', 'cancelWebHosting'],
+  ['get', '/web-hosting/{id}/login', 'getWebHostingLogin'], ['get', '/web-hosting-login/{ticket}', 'openWebHostingLoginLink'],
 ];
 
 const COMPONENTS = [
@@ -67,6 +70,7 @@ const COMPONENTS = [
   'Ticket', 'TicketDetail', 'TicketMessage', 'SubUser', 'SubUserDetail', 'SubUserPermissions', 'SubUserDeleteResult',
   'SshKey', 'ResellerStatus', 'ResellerTiers', 'ResellerTier',
   'Domain', 'DomainCreated', 'DomainAvailability', 'TldPrice', 'DomainNameservers', 'DomainAuthCode', 'BulkResult',
+  'WebHosting', 'WebHostingCreated', 'WebHostingRenewed', 'WebHostingCancelled', 'HostingLogin', 'HostingLoginSandbox',
 ];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -151,7 +155,8 @@ test('resources are named components, referenced from every success response', (
 test('each operation declares its error codes per status; codes and statuses come from error-codes.ts', () => {
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
-      if (status.startsWith('2')) continue;
+      // Successes, and the redirect of a link that opens a panel.
+      if (status.startsWith('2') || status.startsWith('3')) continue;
       const codes = codesOf(o, status);
       assert.ok(codes.length > 0, `${method} ${p} ${status}`);
       for (const code of codes) {
@@ -211,13 +216,14 @@ test('response headers: X-Request-Id and RateLimit-* on every response, Retry-Af
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
-  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains']);
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains', 'createWebHosting', 'renewWebHosting']);
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
       const names = Object.keys((response as Json).headers);
       const expected = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
       if (status === '429' || status === '503') expected.push('Retry-After');
       if (status.startsWith('2') && idempotent.has(o.operationId)) expected.push('Idempotent-Replayed');
+      if (status.startsWith('3')) expected.push('Location');
       assert.deepEqual(names.sort(), expected.sort(), `${method} ${p} ${status}`);
       for (const h of Object.values((response as Json).headers)) assert.match((h as Json).$ref, /^#\/components\/headers\//);
     }
@@ -268,7 +274,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
-  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`) accept `Idempotency-Key: <uuid>`'));
+  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`, `createWebHosting`, `renewWebHosting`) accept `Idempotency-Key: <uuid>`'), 'the introduction lists the idempotent operations');
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { failOperation } from '../../src/core/operations/execute.ts';
 import { computeFor } from '../../src/runtime.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 
@@ -20,7 +21,7 @@ test('final failure after the machine exists: refund, cancel, and the machine an
     osSlug: 'ubuntu-24.04', password: 'x', fromSnapshotRef: null, extraIpv4: 0, extraIpv6: 0, ipv6: true,
   }, async () => {});
 
-  await failOperation({ db: t.database.db, compute }, operation.id, 'Gave up after 6 attempts');
+  await failOperation({ db: t.database.db, compute, hosting: noopPanel }, operation.id, 'Gave up after 6 attempts');
 
   const op = json(await call(t.app, 'GET', `/v2/operations/${operation.id}`, { key: c.key })).data;
   assert.equal(op.status, 'failed');
@@ -32,6 +33,6 @@ test('final failure after the machine exists: refund, cancel, and the machine an
   assert.equal(leases.length, 0, 'its addresses went back to the pool');
 
   // A second (late) failure of the same operation changes nothing and refunds nothing more.
-  await failOperation({ db: t.database.db, compute }, operation.id, 'again');
+  await failOperation({ db: t.database.db, compute, hosting: noopPanel }, operation.id, 'again');
   assert.equal(json(await call(t.app, 'GET', '/v2/billing/balance', { key: c.key })).data.balance.amount, '5.00');
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { failOperation } from '../../src/core/operations/execute.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { computeFor } from '../../src/runtime.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { assertPoolConsistent, resources, setPool, vmBody } from '../helpers/vdc.ts';
@@ -23,7 +24,7 @@ test('final failure after the machine exists: failed, resources back in the pool
     osSlug: 'ubuntu-24.04', password: 'x', fromSnapshotRef: null, extraIpv4: 0, extraIpv6: 0, ipv6: true,
   }, async () => {});
 
-  await failOperation({ db: t.database.db, compute }, operation.id, 'Gave up after 6 attempts');
+  await failOperation({ db: t.database.db, compute, hosting: noopPanel }, operation.id, 'Gave up after 6 attempts');
 
   const op = json(await call(t.app, 'GET', `/v2/operations/${operation.id}`, { key: c.key })).data;
   assert.equal(op.status, 'failed');
@@ -37,7 +38,7 @@ test('final failure after the machine exists: failed, resources back in the pool
   assert.ok(made.destroyed_at, 'the machine was destroyed');
   assert.deepEqual(await t.database.db.selectFrom('sim_ip_leases').select('address').where('vm_id', '=', machine.ref).execute(), []);
 
-  await failOperation({ db: t.database.db, compute }, operation.id, 'again');
+  await failOperation({ db: t.database.db, compute, hosting: noopPanel }, operation.id, 'again');
   assert.deepEqual((await resources(t, c.key)).cpu, { total: 2, used: 0, available: 2 });
   await assertPoolConsistent(t, c.accountId);
 });

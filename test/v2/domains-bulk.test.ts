@@ -9,6 +9,7 @@ import type { Ctx } from '../../src/core/context.ts';
 import { bulkDomains } from '../../src/core/domains/bulk.ts';
 import { requestFingerprint } from '../../src/core/idempotency/service.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import type { Registrar } from '../../src/providers/registrar/types.ts';
 import { registrarFor } from '../../src/runtime.ts';
 import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
@@ -193,7 +194,7 @@ describe('Idempotency-Key', () => {
     const hanging = { ...registrarFor(t.config, dying.db), renew: () => new Promise(() => {}) } as unknown as Registrar;
     const ctx: Ctx = {
       db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: 3,
-      compute: {} as ComputeProvider, registrar: hanging, jobs: { async enqueueOperation() {} },
+      compute: {} as ComputeProvider, hosting: noopPanel, registrar: hanging, jobs: { async enqueueOperation() {} },
     };
     void bulkDomains(ctx, 'renew', body, { key, fingerprint: requestFingerprint('POST', '/v2/domains/bulk/renew', body) }, (op) => op.id).catch(() => {});
     for (let i = 0; ; i++) {

@@ -10,6 +10,7 @@ import { renewDomain } from '../../src/core/domains/renew.ts';
 import { requestFingerprint } from '../../src/core/idempotency/service.ts';
 import { executeOperation } from '../../src/core/operations/execute.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import type { Registrar } from '../../src/providers/registrar/types.ts';
 import { computeFor, registrarFor } from '../../src/runtime.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
@@ -179,7 +180,7 @@ async function abandonedRenewal(domainId: string, key: string, years: number): P
   const hanging = { ...registrarFor(t.config, dying.db), renew: () => new Promise(() => {}) } as unknown as Registrar;
   const ctx: Ctx = {
     db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: 3,
-    compute: {} as ComputeProvider, registrar: hanging, jobs: { async enqueueOperation() {} },
+    compute: {} as ComputeProvider, hosting: noopPanel, registrar: hanging, jobs: { async enqueueOperation() {} },
   };
   const fingerprint = requestFingerprint('POST', `/v2/domains/${domainId}/renew`, { years });
   void renewDomain(ctx, domainId, years, { key, fingerprint }).catch(() => {});
@@ -220,7 +221,7 @@ test('a request that died mid-renewal: the worker renews with its token within a
   const spent = Math.round((Number(before) - Number(await balanceOf(t, c))) * 100);
   assert.equal(spent, 2 * 1399, 'two years of .com renewal, once');
   // A late duplicate run finds the operation finished and renews nothing.
-  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db), registrar: registrarFor(t.config, t.database.db) }, job.opId, true);
+  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db), hosting: noopPanel, registrar: registrarFor(t.config, t.database.db) }, job.opId, true);
   assert.equal(json(await call(t.app, 'GET', `/v2/domains/${d.id}`, { key: c.key })).data.expires_at, now.expires_at);
   process.stdout.write(`# renewal recovery: operation ${job.opId} finished ${((Date.now() - job.abandonedAt) / 1000).toFixed(1)} s after its request died\n`);
 });

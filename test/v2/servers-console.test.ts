@@ -6,6 +6,7 @@ import { consoleSigningKey, openConsoleSession } from '../../src/core/servers/co
 import { updateServerRow } from '../../src/db/queries/servers.ts';
 import { noopQueue } from '../../src/jobs/queue.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer } from '../helpers/servers.ts';
 import { assertError, assertInvalid, withFault, withPendingServer } from '../helpers/server-extras.ts';
@@ -109,8 +110,7 @@ describe('GET /console/{ticket}', () => {
     const db = t.database.db;
     const ctx = {
       db, accountId: c.accountId, sandbox: false, now: new Date(Date.now() - 301_000),
-      compute: createSimulatedCompute({ db, delayMs: 0 }), jobs: noopQueue, providerTimeoutMs: 2000,
-      registrar: noopRegistrar,
+      compute: createSimulatedCompute({ db, delayMs: 0 }), hosting: noopPanel, registrar: noopRegistrar, jobs: noopQueue, providerTimeoutMs: 2000,
     };
     const stale = await openConsoleSession(ctx, server.id, await consoleSigningKey(db), 'http://api.test');
     const res = await open(stale.viewerUrl);

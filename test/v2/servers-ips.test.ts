@@ -11,6 +11,7 @@ import { addIpOnce } from '../../src/core/servers/ip-purchase.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
 import { connect } from '../../src/db/connection.ts';
 import { computeFor } from '../../src/runtime.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer, createServer } from '../helpers/servers.ts';
 import {
@@ -224,7 +225,7 @@ describe('POST /servers/{id}/ips', () => {
 
 describe('POST /servers/{id}/ips: the safety net behind the two transactions', () => {
   const compute = () => computeFor(t.config, t.database.db);
-  const runJob = (opId: string) => executeOperation({ db: t.database.db, compute: compute() }, opId, true);
+  const runJob = (opId: string) => executeOperation({ db: t.database.db, compute: compute(), hosting: noopPanel }, opId, true);
   const attachOps = (serverId: string) => t.database.db.selectFrom('operations').selectAll()
     .where('type', '=', 'server.ip_attach').where(sql<string>`params->>'server_id'`, '=', serverId).execute();
   const pendingRows = (serverId: string) => t.database.db.selectFrom('server_ips').selectAll()
@@ -241,7 +242,7 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
     const dying = connect(t.databaseUrl);
     let leased!: (address: string) => void;
     const ctx: Ctx = {
-      db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS,
+      db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS, hosting: noopPanel,
       compute: {
         async attachIp(ref, version, token) {
           // Whatever the platform answers, the request is gone before it can act on it.

@@ -11,6 +11,7 @@ import { upgradeServer } from '../../src/core/servers/upgrade.ts';
 import type { ComputeProvider } from '../../src/providers/compute/types.ts';
 import { connect } from '../../src/db/connection.ts';
 import { computeFor } from '../../src/runtime.ts';
+import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { cycleHours } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { action, assertError, assertLedger, balanceCents, clearFault, holdBusy, ledgerRows, serverRow, setFault } from '../helpers/server-actions.ts';
@@ -71,7 +72,7 @@ test('upgrade Cloud S → Cloud M: 200 with the result and the full server; the 
   assert.equal(job.rows[0]!.n, 0);
   // A late run (a sweep that raced the request) finds nothing to do.
   const balance = await balanceCents(t, c.accountId);
-  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, op.id, true);
+  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db), hosting: noopPanel }, op.id, true);
   assert.equal(await balanceCents(t, c.accountId), balance);
   // The server is free for the next action.
   assert.equal((await action(t, c.key, s.id, 'reboot')).statusCode, 202);
@@ -85,7 +86,7 @@ async function abandonedUpgrade(serverId: string, leaseS = 30): Promise<{ opId: 
   const queued: string[] = [];
   const dying = connect(t.databaseUrl);
   const ctx: Ctx = {
-    db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS,
+    db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS, hosting: noopPanel,
     compute: { resize: () => new Promise<void>(() => {}) } as unknown as ComputeProvider,
     jobs: { async enqueueOperation(_trx, opId) { queued.push(opId); } },
     registrar: noopRegistrar,
@@ -114,7 +115,7 @@ test('a request that died mid-upgrade: its operation runs under the request\'s l
   const leftS = (held.lease_until!.getTime() - Date.now()) / 1000;
   assert.ok(leftS > 20 && leftS <= 30, `leased for OPERATION_LEASE_S (${leftS} s left)`);
   assertError(await action(t, c.key, s.id, 'reboot'), 409, 'STATE_CONFLICT', undefined);
-  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, job.opId, true);
+  await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db), hosting: noopPanel }, job.opId, true);
   const op = json(await call(t.app, 'GET', `/v2/operations/${job.opId}`, { key: c.key })).data;
   assert.equal(op.status, 'completed');
   const live = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
@@ -155,7 +156,7 @@ test('a request that died mid-upgrade and a platform that refuses: the job refun
   const job = await abandonedUpgrade(s.id);
   await setFault(t, { mode: 'capacity_unavailable', calls: ['resize'] });
   try {
-    await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db) }, job.opId, true);
+    await executeOperation({ db: t.database.db, compute: computeFor(t.config, t.database.db), hosting: noopPanel }, job.opId, true);
   } finally {
     await clearFault(t);
   }

@@ -12,8 +12,8 @@ import type { Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
 import { charge, getBalance, insufficient, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { invalid } from '../errors.ts';
-import { type StoredResponse, idempotent, storedAnswer } from '../idempotency/service.ts';
+import { ApiError, invalid } from '../errors.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { type Cents, formatCents } from '../money.ts';
 import type { Runner } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
@@ -121,14 +121,21 @@ export async function placeRegistration(ctx: Ctx, trx: Db, order: RegistrationOr
 export async function registerDomain(
   ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  // A retry is answered from the record: its name is taken by now — by its own first request.
-  const replay = await storedAnswer(ctx, idem.key, idem.fingerprint);
-  if (replay) return replay;
-  const order = await prepareRegistration(ctx, ctx.db, input);
-  if (!(await registryAvailability(ctx, [order.name])).get(order.name)) {
-    throw invalid('domain', `${order.name} is not available: it is registered already`);
-  }
-  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => ({ status: 201, body: present(await placeRegistration(ctx, trx, order)) }));
+  let order: RegistrationOrder | undefined;
+  // The checks and the registrar's word come before the transaction; a retry whose first answer is
+  // stored is replayed without them (its name is taken by now — by that very first request).
+  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+    // Unchecked only when another request's expired record under this key vanished meanwhile.
+    if (!order) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: 201, body: present(await placeRegistration(ctx, trx, order)) };
+  }, {
+    beforeTransaction: async () => {
+      order = await prepareRegistration(ctx, ctx.db, input);
+      if (!(await registryAvailability(ctx, [order.name])).get(order.name)) {
+        throw invalid('domain', `${order.name} is not available: it is registered already`);
+      }
+    },
+  });
 }
 
 interface RegisterParams {

@@ -102,7 +102,7 @@ export async function completeRenewal(ctx: Ctx, r: ReservedRenewal, onStored?: (
     try {
       expiresAt = await renewSurely(ctx, r);
     } catch (e) {
-      await failOperation({ db: ctx.db, compute: ctx.compute, registrar: ctx.registrar }, r.operationId, describeFailure(e));
+      await failOperation({ db: ctx.db, compute: ctx.compute, hosting: ctx.hosting, registrar: ctx.registrar }, r.operationId, describeFailure(e));
       throw registrarFailure(e, r.params.name);
     }
     let row: DomainRow | undefined;

@@ -12,7 +12,8 @@ import { RegistrarError, type RegistryDomain } from '../../providers/registrar/t
 import { sleep } from '../../providers/simulated/fault.ts';
 import { charge, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { type StoredResponse, idempotent, storedAnswer } from '../idempotency/service.ts';
+import { ApiError } from '../errors.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { type Cents, formatCents } from '../money.ts';
 import type { Runner } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
@@ -105,11 +106,19 @@ export async function placeTransfer(ctx: Ctx, trx: Db, order: TransferOrder, hel
 export async function transferDomain(
   ctx: Ctx, input: TransferInput, idem: Idempotency, present: (placed: Placed) => unknown,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  const replay = await storedAnswer(ctx, idem.key, idem.fingerprint);
-  if (replay) return replay;
-  const order = await prepareTransfer(ctx, ctx.db, input);
-  const held = await verifyTransfer(ctx, order);
-  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => ({ status: 201, body: present(await placeTransfer(ctx, trx, order, held)) }));
+  let checked: { order: TransferOrder; held: RegistryDomain } | undefined;
+  // The registrar is asked before the transaction; a retry whose first answer is stored is replayed
+  // without asking (the name is ours, or transferring, by now — through that very first request).
+  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+    // Unchecked only when another request's expired record under this key vanished meanwhile.
+    if (!checked) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: 201, body: present(await placeTransfer(ctx, trx, checked.order, checked.held)) };
+  }, {
+    beforeTransaction: async () => {
+      const order = await prepareTransfer(ctx, ctx.db, input);
+      checked = { order, held: await verifyTransfer(ctx, order) };
+    },
+  });
 }
 
 interface TransferParams {

@@ -5,7 +5,7 @@
 // replays it (or, past the connection's lock_timeout of 10 s, is told to retry with 409).
 import { createHash } from 'node:crypto';
 import { LOCK_TIMEOUT_MS, pgCode } from '../../db/connection.ts';
-import { claimIdempotencyKey, findIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, findLiveIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
@@ -59,6 +59,16 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
 }
 
+export interface IdempotentOptions {
+  /**
+   * Checks that ask an upstream system (is there room on the hosting panel?), run before the
+   * transaction: a request never holds a database connection while it waits for an upstream (a
+   * burst of them would starve the pool). A repeat whose first answer is stored is replayed
+   * without them — the state they check may have changed since, because of that very request.
+   */
+  beforeTransaction?: () => Promise<void>;
+}
+
 /**
  * Runs `work` in one transaction, once per (account, key): a repeat with the same fingerprint
  * gets the stored response (`replayed: true`), a different one 409 IDEMPOTENCY_KEY_CONFLICT.
@@ -68,9 +78,28 @@ export async function idempotent(
   key: string | undefined,
   fingerprint: string,
   work: (trx: Db) => Promise<StoredResponse>,
+  opts: IdempotentOptions = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
+  if (key !== undefined && ctx.sandbox) key = sandboxKey(key);
+  if (opts.beforeTransaction) {
+    const k = key;
+    const look = () => (k === undefined ? Promise.resolve(undefined) : findLiveIdempotencyRecord(ctx.db, ctx.accountId, k));
+    const stored = await look();
+    if (stored && stored.request_hash === fingerprint && stored.status_code !== null) {
+      return { status: stored.status_code, body: stored.response, replayed: true };
+    }
+    // A record still running, or another request's, is settled in the transaction (wait and
+    // replay, or 409). Without one, the checks run; if they fail because a twin with this key
+    // committed meanwhile (its record commits with what it did), the transaction replays it.
+    if (!stored) {
+      try {
+        await opts.beforeTransaction();
+      } catch (e) {
+        if (!(await look())) throw e;
+      }
+    }
+  }
   if (key === undefined) return { ...(await inTransaction(ctx.db, work)), replayed: false };
-  if (ctx.sandbox) key = sandboxKey(key);
   return inTransaction(ctx.db, async (trx) => {
     let claimed: boolean;
     try {
@@ -100,19 +129,6 @@ export async function idempotent(
  */
 export const IN_FLIGHT = 0;
 const POLL_MS = 100;
-
-/**
- * A finished answer under this key, for a request that must ask an upstream before its
- * transaction (a retry is answered from the record, not checked again); undefined when there is
- * none yet. A different request under the key is 409 IDEMPOTENCY_KEY_CONFLICT, as in idempotent().
- */
-export async function storedAnswer(ctx: Ctx, key: string | undefined, fingerprint: string): Promise<(StoredResponse & { replayed: true }) | undefined> {
-  if (key === undefined) return undefined;
-  const existing = await findIdempotencyRecord(ctx.db, ctx.accountId, recordKey(ctx, key));
-  if (!existing || existing.status_code === null) return undefined;
-  if (existing.request_hash !== fingerprint) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was already used with a different request');
-  return existing.status_code === IN_FLIGHT ? undefined : { status: existing.status_code, body: existing.response, replayed: true };
-}
 
 /**
  * For requests that span several transactions (an upstream call between them): the record is

@@ -20,6 +20,8 @@ const vmPowerRunner = powerRunner(VM_ROWS);
 import { domainRegisterRunner } from '../domains/register.ts';
 import { domainRenewRunner } from '../domains/renew-runner.ts';
 import { domainTransferRunner } from '../domains/transfer.ts';
+import { hostingCreateRunner } from '../hosting/provision.ts';
+import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
@@ -48,6 +50,8 @@ const RUNNERS: Record<string, Runner> = {
   'domain.register': domainRegisterRunner,
   'domain.transfer': domainTransferRunner,
   'domain.renew': domainRenewRunner,
+  'hosting.create': hostingCreateRunner,
+  'hosting.cancel': hostingCancelRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

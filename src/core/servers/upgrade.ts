@@ -103,7 +103,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     try {
       await resizeSurely(ctx, started.ref, started.spec, operation.id);
     } catch (e) {
-      await failOperation({ db: ctx.db, compute: ctx.compute }, operation.id, describeFailure(e));
+      await failOperation({ db: ctx.db, compute: ctx.compute, hosting: ctx.hosting }, operation.id, describeFailure(e));
       if (!(e instanceof ProviderError)) throw e;
       if (e.code === 'CAPACITY_UNAVAILABLE') throw new ApiError('CAPACITY_UNAVAILABLE', `No capacity to upgrade server ${id} to ${plan.name}; nothing was charged`);
       throw new ApiError('UPSTREAM_ERROR', `The platform failed to upgrade server ${id}; nothing was charged, try again later`);

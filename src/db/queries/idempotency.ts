@@ -28,6 +28,12 @@ export function findIdempotencyRecord(db: Db, accountId: string, key: string): P
     .where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
 }
 
+/** The same, unless it has expired (an expired record is taken over by the next claim). */
+export function findLiveIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  return db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
+    .where('account_id', '=', accountId).where('key', '=', key).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
+}
+
 export async function saveIdempotentResponse(db: Db, accountId: string, key: string, status: number, response: unknown): Promise<void> {
   await db.updateTable('idempotency_keys').set({ status_code: status, response: JSON.stringify(response) })
     .where('account_id', '=', accountId).where('key', '=', key).execute();

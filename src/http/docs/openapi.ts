@@ -21,6 +21,7 @@ const TAGS = [
   { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
   { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
   { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
+  { name: 'Web hosting', description: 'Web hosting accounts on the control panel: order (billable), read with live disk usage, renew, cancel, and single-use control-panel login links.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },
   { name: 'Account', description: 'The authenticated customer, its API keys and the calling key\'s IP allowlist.' },
@@ -37,6 +38,7 @@ const HEADERS = {
   'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer', examples: [599] }),
   'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer', examples: [60] }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', examples: [12] }),
+  Location: header('Where the redirect leads (a link that opens an upstream system, such as the control panel).', { type: 'string', format: 'uri' }),
   'Idempotent-Replayed': header('`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', { type: 'string', enum: ['true'] }),
 };
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -114,6 +116,7 @@ export function finishDocument(doc: Document, base: string): Document {
         // 429 (the spec) and 503 (a database outage: retry after the pause it names).
         if (status === '429' || status === '503') names.push('Retry-After');
         if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
+        if (status.startsWith('3')) names.push('Location');
         response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, headerRef(n)])) };
       }
       op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: curlSample(base, method, path, op, idempotent) }];

@@ -77,6 +77,13 @@ import * as createSshKey from './ssh-keys/create-ssh-key.ts';
 import * as deleteSshKey from './ssh-keys/delete-ssh-key.ts';
 import * as getReseller from './reseller/get-reseller.ts';
 import * as getResellerTiers from './reseller/get-reseller-tiers.ts';
+import * as listWebHosting from './web-hosting/list-web-hosting.ts';
+import * as getWebHosting from './web-hosting/get-web-hosting.ts';
+import * as createWebHosting from './web-hosting/create-web-hosting.ts';
+import * as renewWebHosting from './web-hosting/renew-web-hosting.ts';
+import * as cancelWebHosting from './web-hosting/cancel-web-hosting.ts';
+import * as getWebHostingLogin from './web-hosting/get-web-hosting-login.ts';
+import * as openWebHostingLoginLink from './web-hosting/open-web-hosting-login-link.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -90,6 +97,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,
   bulkRegisterDomains, bulkTransferDomains, bulkRenewDomains,
   getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode,
+  listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,
   getAccount, listApiKeys, listIpAllowlist,

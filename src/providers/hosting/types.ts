@@ -1,8 +1,93 @@
-// The hosting panel: the upstream (cPanel WHM, Plesk) our web-hosting accounts live on. The
-// HostingPanel interface and its drivers come with the web-hosting work; the call names are fixed
-// here first because the fault switch (src/core/providers/fault-switch.ts) validates against them.
+// The hosting panel: the upstream (cPanel WHM, Plesk) our web-hosting accounts live on. One method
+// per panel API call — createAccount ≈ WHM createacct / Plesk `subscription --create`, suspend and
+// unsuspend ≈ suspendacct / unsuspendacct, terminate ≈ removeacct, diskUsage ≈ accountsummary's
+// diskused, ssoUrl ≈ create_user_session, listServers ≈ the driver's configured panel hosts with
+// their account counts. Every call that changes something carries a request token (our operation
+// id): asking twice with one token does the work once — a retried create returns the account the
+// first attempt made. Calls are made outside our database transactions.
+import { ProviderError, type ProviderErrorCode } from '../errors.ts';
+
+export { ProviderError, type ProviderErrorCode };
+
+/** A failure of the panel: retryable (worth another attempt later) or not. */
+export class HostingPanelError extends ProviderError {
+  constructor(code: ProviderErrorCode, message: string, retryable = code === 'UPSTREAM_ERROR') {
+    super(code, message, retryable);
+    this.name = 'HostingPanelError';
+  }
+}
+
+/** Reports progress of a long call: 0–100 and a short English text. */
+export type PanelProgress = (pct: number, detail: string) => Promise<void>;
+
+/** What the account may use: the package's limits as the panel enforces them. */
+export interface PanelPackage {
+  name: string;
+  quotaMb: number;
+  maxDomains: number;
+}
+
+export interface CreateAccountRequest {
+  /** Our operation id: a repeated request returns the account the first one made. */
+  token: string;
+  /** The main domain, normalised (lower case, IDN as punycode). */
+  domain: string;
+  package: PanelPackage;
+  /** The customer's email: the panel's contact address for the account. */
+  contactEmail: string;
+}
+
+export interface PanelAccount {
+  /** The panel's id of the account. */
+  ref: string;
+  /** The control-panel login: ≤ 16 characters, [a-z][a-z0-9]*, unique on its server. */
+  username: string;
+  /** The panel server the account was placed on. */
+  serverHostname: string;
+}
+
+export interface PanelServer {
+  hostname: string;
+  /** The catalog location of its data centre; null when the panel does not say. */
+  locationId: number | null;
+  /** Accounts it may hold. */
+  capacity: number;
+  /** Accounts it holds now (those being created included). */
+  accounts: number;
+}
+
+export interface SsoSession {
+  /** The panel's own single-use login URL; never shown to customers before they use our link. */
+  url: string;
+  expiresAt: Date;
+}
+
+export interface HostingPanel {
+  /**
+   * Creates the account on a panel server with room (the driver picks it). Every server full →
+   * a final (non-retryable) CAPACITY_UNAVAILABLE.
+   */
+  createAccount(req: CreateAccountRequest, progress: PanelProgress): Promise<PanelAccount>;
+  /** The live account a create with this request token made, if any (to undo a create that finally failed). */
+  findAccount(token: string): Promise<string | null>;
+  /** Suspending a suspended account is fine. */
+  suspend(ref: string, reason: string, token: string): Promise<void>;
+  unsuspend(ref: string, token: string): Promise<void>;
+  /** Removes the account, its files, mail and databases. Terminating a terminated account is fine. */
+  terminate(ref: string, token: string): Promise<void>;
+  /** Disk used now; rejects after `timeoutMs` (the caller degrades to null). */
+  diskUsage(ref: string, timeoutMs: number): Promise<{ usedMb: number }>;
+  /** A single-use URL that logs the account's owner into the control panel. */
+  ssoUrl(ref: string): Promise<SsoSession>;
+  /** Every panel server with its usage: order-time capacity checks and the operator's view. */
+  listServers(): Promise<PanelServer[]>;
+}
 
 /** Every HostingPanel method by name, one per panel API call (the fault switch picks among them). */
-export const HOSTING_CALLS = ['createAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl'] as const;
+export const HOSTING_CALLS = [
+  'createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers',
+] as const satisfies readonly (keyof HostingPanel)[];
 
 export type HostingCall = (typeof HOSTING_CALLS)[number];
+// Compiles only while HOSTING_CALLS names every method: a new method must be added to the list.
+const _everyCallListed: Record<Exclude<keyof HostingPanel, HostingCall>, never> = {};

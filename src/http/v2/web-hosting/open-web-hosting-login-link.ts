@@ -1,0 +1,51 @@
+// The login link a browser opens: no API key (the signature in the URL is the credential).
+import { Type } from '@sinclair/typebox';
+import { openHostingLoginLink } from '../../../core/hosting/login.ts';
+import { linkSigningKey } from '../../../core/signed-links.ts';
+import { V2_VERSION } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
+
+const SandboxOpened = component('HostingLoginSandbox', Type.Object({
+  status: StringEnum(['sandbox'] as const),
+  message: Type.String({ examples: ['Sandbox link: valid, but no control panel exists behind a test key.'] }),
+  sandbox: Type.Boolean({ description: 'Always true.' }),
+}, { description: "A test key's login link, opened: no control panel exists behind it." }));
+
+export function register(app: TypedApp, deps: RouteDeps) {
+  app.get('/web-hosting-login/:ticket', {
+    config: { auth: 'none' },
+    // GET only: a HEAD (link previews, prefetchers) must not spend the single use.
+    exposeHeadRoute: false,
+    schema: {
+      operationId: 'openWebHostingLoginLink',
+      tags: ['Web hosting'],
+      summary: 'Open a control-panel login link',
+      description: 'The `login_url` of `getWebHostingLogin`, opened in a browser: no API key, the signature in the URL is the credential. '
+        + 'It answers 302 to the control panel, logged in, once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an '
+        + 'account no longer active) 409 `STATE_CONFLICT`; if the panel fails (502) the link may be tried again while it lasts. '
+        + "A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached.",
+      security: [],
+      params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 256, description: 'The login ticket (part of the link).' }) }),
+      querystring: Type.Object({
+        expires: Type.String({ maxLength: 20, description: 'Unix time the link expires (part of the link).' }),
+        signature: Type.String({ maxLength: 128, description: 'The link\'s signature (part of the link).' }),
+        sandbox: Type.Optional(Type.String({ maxLength: 1, description: '`1` on a test key\'s link (part of the link).' })),
+      }),
+      response: {
+        200: Envelope(SandboxOpened),
+        302: Type.Null({ description: 'Found: to the control panel, logged in (`Location` is its single-use login URL).' }),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'UPSTREAM_ERROR'),
+      },
+    },
+  }, async (request, reply) => {
+    const key = await linkSigningKey(deps.db);
+    const linkDeps = { db: deps.db, hosting: deps.services.hosting, providerTimeoutMs: deps.services.providerTimeoutMs };
+    const opened = await openHostingLoginLink(linkDeps, key, { ticket: request.params.ticket, ...request.query }, deps.now());
+    // A link is a one-time secret: no cache may keep the answer or replay it.
+    reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+    if (!opened.sandbox) return reply.redirect(opened.url, 302);
+    const data = { status: 'sandbox' as const, message: 'Sandbox link: valid, but no control panel exists behind a test key.', sandbox: true };
+    return { data, meta: { request_id: request.id, version: V2_VERSION, sandbox: true } };
+  });
+}
