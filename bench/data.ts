@@ -13,6 +13,7 @@ import { inTransaction } from '../src/db/transaction.ts';
 import { createJobQueue } from '../src/jobs/queue.ts';
 import type { ComputeProvider } from '../src/providers/compute/types.ts';
 import { noopPanel } from '../src/providers/hosting/noop.ts';
+import { noopRegistrar } from '../src/providers/registrar/noop.ts';
 
 const LISTED = 10_000;
 const PAYING_ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
@@ -32,7 +33,7 @@ export async function seedBenchData(db: Db, compute: ComputeProvider) {
   }
   const listed = await customer(db, 1_000_000);
   const jobs = createJobQueue(db, { retryLimit: 0, retryDelayS: 1, timeoutS: 60 });
-  const ctx = { db, accountId: listed.accountId, sandbox: false, now: new Date(), compute, hosting: noopPanel, jobs, providerTimeoutMs: 2000 };
+  const ctx = { db, accountId: listed.accountId, sandbox: false, now: new Date(), compute, hosting: noopPanel, registrar: noopRegistrar, jobs, providerTimeoutMs: 2000 };
   const { server, operation } = await inTransaction(db, (trx) => createServer(ctx, trx, {
     name: 'detail.example.com', location_id: 1, plan_id: 1, os_version_id: 1, password: 'Str0ng!Passw0rd',
   }));

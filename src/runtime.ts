@@ -19,6 +19,8 @@ import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
 import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
 import type { HostingPanel } from './providers/hosting/types.ts';
+import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
+import type { Registrar } from './providers/registrar/types.ts';
 import type { Telemetry } from './telemetry/index.ts';
 import { instrumentProvider } from './telemetry/provider.ts';
 
@@ -88,10 +90,17 @@ export function hostingFor(config: Config, db: Db, telemetry?: Telemetry): Hosti
   return telemetry ? instrumentProvider('hosting', panel, telemetry.metrics) : panel;
 }
 
+/** The registrar (the simulated registry; a real EPP or reseller-API driver would be chosen here), instrumented like compute. */
+export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Registrar {
+  const registrar = createSimulatedRegistrar({ db, delayMs: config.simDelayMs });
+  return telemetry ? instrumentProvider('registrar', registrar, telemetry.metrics) : registrar;
+}
+
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry),
     hosting: hostingFor(config, db, telemetry),
+    registrar: registrarFor(config, db, telemetry),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

@@ -5,8 +5,8 @@ import { accountCommand } from './admin-accounts.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
-import { type Io, type Out, outTo, parse, refuse } from './admin-args.ts';
-import { columnsOf, listing, record, table } from './admin-format.ts';
+import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
+import { columns, columnsOf, listing, record, table } from './admin-format.ts';
 import { type Conn, CliError, type FlagOf, type Json, call, connection, worded } from './admin-http.ts';
 
 export { CliError, type Io };
@@ -71,6 +71,10 @@ Simulated providers (PROVIDER: compute registrar hosting; default compute)
   ip-pools add LOCATION_ID --version 4|6 --cidr CIDR --gateway IP
   ip-pools delete POOL_ID                 only while none of its addresses is leased
   hosting-servers list                    the hosting panel's servers with their accounts and free places
+  registrar add-domain DOMAIN --auth-code CODE [--expires TIME] [--registrar NAME] [--nameserver HOST]...
+                  a name "registered at another registrar" that customers can transfer in with CODE
+                  (--expires: RFC 3339, default a year from now)
+  registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
 
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
@@ -220,6 +224,36 @@ async function ipPools(conn: Conn, out: Out, action: string | undefined, args: s
   return true;
 }
 
+/** `registrar add-domain DOMAIN --auth-code CODE …` and `registrar list`: the simulated registry. */
+async function registrarCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'list') {
+    const usage = 'hostcloud admin registrar list [--registrar us|other] [--page N]';
+    const { values } = parse(args, { registrar: { type: 'string' }, page: { type: 'string' } }, usage);
+    const query = new URLSearchParams({ per_page: '100' });
+    if (values.registrar !== undefined) query.set('registrar', values.registrar);
+    if (values.page !== undefined) query.set('page', values.page);
+    const answer = await worded(sameName(), () => call(conn, 'GET', `/registrar/domains?${query}`));
+    out.show(answer, (a) => listing(a as never, columns('domain', 'registrar', 'auth_code', 'expires_at', 'nameservers'), 'domains'));
+    return true;
+  }
+  if (action !== 'add-domain') return false;
+  const usage = 'hostcloud admin registrar add-domain DOMAIN --auth-code CODE [--expires TIME] [--registrar NAME] [--nameserver HOST]...';
+  const { values, positionals: given } = parse(args, {
+    'auth-code': { type: 'string' }, expires: { type: 'string' }, registrar: { type: 'string' }, nameserver: { type: 'string', multiple: true },
+  }, usage);
+  const [domain] = positionals(given, ['DOMAIN'], usage);
+  if (values['auth-code'] === undefined) refuse(['--auth-code is required'], 'nothing was added');
+  const body: Record<string, unknown> = { domain, auth_code: values['auth-code'] };
+  if (values.expires !== undefined) body.expires_at = values.expires;
+  if (values.registrar !== undefined) body.registrar = values.registrar;
+  if (values.nameserver !== undefined) body.nameservers = values.nameserver;
+  const flags: Record<string, string> = { domain: 'DOMAIN', auth_code: '--auth-code', expires_at: '--expires', registrar: '--registrar', nameservers: '--nameserver' };
+  const answer = await worded((field) => ({ name: flags[field.split(/[.[]/)[0]!] ?? field, hint: field === 'expires_at' ? 'must be a time like 2027-01-15T00:00:00Z' : undefined }),
+    () => call(conn, 'POST', '/registrar/domains', body));
+  out.show(answer, one(`${String(body.domain)}: added to the registry`));
+  return true;
+}
+
 /** `notifications list [--account ID] [--status S] [--kind K] [--page N]`. */
 async function listNotificationsCommand(conn: Conn, out: Out, args: string[]): Promise<void> {
   const { values } = parse(args, { account: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, page: { type: 'string' } },
@@ -248,7 +282,8 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
     || (group === 'ip-pools' && await ipPools(conn, out, action, args))
-    || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args));
+    || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
+    || (group === 'registrar' && await registrarCommand(conn, out, action, args));
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);

@@ -3,7 +3,7 @@ import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
-import { computeFor, hostingFor, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { banner, listen } from './start-up.ts';
 
@@ -44,6 +44,6 @@ export async function serve(config: Config): Promise<void> {
   });
   process.stdout.write(banner({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }));
   if (config.worker === 'embedded') {
-    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), config, logger });
+    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), config, logger });
   }
 }

@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import { createLogger } from '../http/logger.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { computeFor, hostingFor, openStore } from '../runtime.ts';
+import { computeFor, hostingFor, openStore, registrarFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
@@ -18,7 +18,7 @@ export async function work(config: Config): Promise<void> {
   // Logs of the work; its metrics are counted but only `hostcloud serve` serves /metrics.
   const telemetry = createTelemetry(logger);
   observeDatabase(telemetry, store.database);
-  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), config, logger });
+  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), config, logger });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

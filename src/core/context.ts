@@ -3,6 +3,7 @@
 // for a test key it swaps in a rolled-back transaction and no-op systems.
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
+import type { Registrar } from '../providers/registrar/types.ts';
 import type { Db } from './types.ts';
 
 /** Puts operation jobs on the queue, inside the caller's transaction. */
@@ -13,6 +14,7 @@ export interface JobQueue {
 export interface Services {
   compute: ComputeProvider;
   hosting: HostingPanel;
+  registrar: Registrar;
   jobs: JobQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */
   providerTimeoutMs: number;

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_servers.ts';
 import * as m0003 from './migrations/0003_unclaimed_jobs.ts';
 import * as m0005 from './migrations/0005_notifications.ts';
+import * as m0006 from './migrations/0006_domains.ts';
 import * as m0007 from './migrations/0007_web_hosting.ts';
 import * as m0008 from './migrations/0008_vdc.ts';
 import * as m0009 from './migrations/0009_account_extras.ts';
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002_servers': m0002,
   '0003_unclaimed_jobs': m0003,
   '0005_notifications': m0005,
+  '0006_domains': m0006,
   '0007_web_hosting': m0007,
   '0008_vdc': m0008,
   '0009_account_extras': m0009,
@@ -21,7 +23,10 @@ const migrations: Record<string, Migration> = {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Numbers are handed to branches developed side by side and land in merge order, so a database
+  // migrated before a merge may lack a lower number (0006 after 0008 and 0009 ran): it runs then.
+  // Each migration adds only its own tables and columns, so their order does not matter.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

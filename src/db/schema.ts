@@ -2,8 +2,10 @@
 // a JS number: exact up to 2^53 cents). `numeric` columns arrive as strings.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
+import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
 
 export type * from './schema-account.ts';
+export type * from './schema-domains.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -92,6 +94,8 @@ export interface TldPricesTable {
   supports_whois_privacy: Generated<boolean>;
   years_min: Generated<number>;
   years_max: Generated<number>;
+  /** The registry needs the registrant's contact at registration. */
+  requires_contact: Generated<boolean>;
 }
 
 export interface HostingPackagesTable {
@@ -526,6 +530,9 @@ export interface DB {
   ticket_messages: TicketMessagesTable;
   sub_users: SubUsersTable;
   ssh_keys: SshKeysTable;
+  domains: DomainsTable;
+  sim_registry_domains: SimRegistryDomainsTable;
+  sim_registry_transfers: SimRegistryTransfersTable;
   web_hosting: WebHostingTable;
   hosting_login_links: HostingLoginLinksTable;
   sim_hosting_servers: SimHostingServersTable;

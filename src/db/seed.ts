@@ -3,10 +3,12 @@
 // database under a marker row of its own, claimed in the same transaction as its inserts, so two
 // processes starting together cannot seed twice, and a part added later (the pools) still runs on
 // a database seeded before it existed.
+import { randomBytes } from 'node:crypto';
 import type { Db } from './connection.ts';
 
 export const DEMO_CATALOG_MARKER = 'demo_catalog_v1';
 export const DEMO_IP_POOLS_MARKER = 'demo_ip_pools_v1';
+export const DEMO_REGISTRY_MARKER = 'demo_registry_v1';
 export const DEMO_HOSTING_SERVERS_MARKER = 'demo_hosting_servers_v1';
 
 /** Seeds every part not seeded yet; true when anything was. */
@@ -17,9 +19,11 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
     if (catalog) await seedCatalog(trx);
     const pools = await claim(trx, DEMO_IP_POOLS_MARKER);
     if (pools) await seedIpPools(trx);
+    const registry = await claim(trx, DEMO_REGISTRY_MARKER);
+    if (registry) await seedRegistry(trx);
     const panel = await claim(trx, DEMO_HOSTING_SERVERS_MARKER);
     if (panel) await seedHostingServers(trx);
-    return catalog || pools || panel;
+    return catalog || pools || registry || panel;
   });
 }
 
@@ -41,6 +45,22 @@ async function seedIpPools(trx: Db): Promise<void> {
   ]);
   // An operator's own pool in one of these ranges wins: the demo pool is left out, not an error.
   if (rows.length) await trx.insertInto('sim_ip_pools').values(rows).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/**
+ * The demo TLDs whose registries need a registrant contact (.de, .eu), and names the simulated
+ * registrar holds at other registrars: the reserved example names (never available) and one that
+ * can be transferred in with its auth code. A TLD the operator removed or renamed is left alone.
+ */
+async function seedRegistry(trx: Db): Promise<void> {
+  await trx.updateTable('tld_prices').set({ requires_contact: true }).where('tld', 'in', ['.de', '.eu']).execute();
+  const expiresAt = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 0, 15));
+  const held = (name: string, sponsor: string, authCode: string) => ({ name, sponsor, roid: `SIM-${name.replace(/\W/g, '-').toUpperCase()}`, auth_code: authCode, expires_at: expiresAt });
+  await trx.insertInto('sim_registry_domains').values([
+    // Reserved names: random auth codes nobody is given (only the operator's registry list shows them).
+    ...['example.com', 'example.net', 'example.org'].map((name) => held(name, 'IANA', randomBytes(18).toString('base64url'))),
+    held('transfer-demo.com', 'Other Registrar Inc.', 'Demo-Auth-2026'),
+  ]).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /**

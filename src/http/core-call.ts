@@ -7,6 +7,7 @@ import type { Ctx } from '../core/context.ts';
 import { noopQueue } from '../jobs/queue.ts';
 import { noopCompute } from '../providers/compute/noop.ts';
 import { noopPanel } from '../providers/hosting/noop.ts';
+import { noopRegistrar } from '../providers/registrar/noop.ts';
 import { type RouteDeps, callerOf } from './route-types.ts';
 
 class Rollback extends Error {}
@@ -18,7 +19,7 @@ export async function withCtx<T>(deps: RouteDeps, request: FastifyRequest, fn: (
   let result: { value: T } | undefined;
   try {
     await deps.db.transaction().execute(async (trx) => {
-      result = { value: await fn({ ...base, db: trx, sandbox: true, compute: noopCompute, hosting: noopPanel, jobs: noopQueue }) };
+      result = { value: await fn({ ...base, db: trx, sandbox: true, compute: noopCompute, hosting: noopPanel, registrar: noopRegistrar, jobs: noopQueue }) };
       throw new Rollback();
     });
   } catch (e) {

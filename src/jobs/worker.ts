@@ -20,6 +20,7 @@ import { findOperation } from '../db/queries/operations.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
+import type { Registrar } from '../providers/registrar/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
@@ -29,6 +30,7 @@ export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
+  registrar?: Registrar;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>;
   logger: Logger;
@@ -136,7 +138,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
   };
 
-  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, leaseS: deps.config.operationLeaseS };
+  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS };
   const runOperation = async (job: Job<OperationJob>) => {
     const id = job.data.operation_id;
     const last = job.retryCount >= job.retryLimit;

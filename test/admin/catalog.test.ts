@@ -72,7 +72,7 @@ const CASES: Case[] = [
   {
     path: 'tld-prices', seeded: 12,
     create: { tld: '.test', register: '5', renewal: '6.5', transfer: '0' },
-    shown: { tld: '.test', register: '5.00', renewal: '6.50', transfer: '0.00', supports_whois_privacy: true, years_min: 1, years_max: 10 },
+    shown: { tld: '.test', register: '5.00', renewal: '6.50', transfer: '0.00', supports_whois_privacy: true, years_min: 1, years_max: 10, requires_contact: false },
     required: ['tld', 'register', 'renewal', 'transfer'],
     patch: { renewal: '7.25', years_max: 5 }, patched: { renewal: '7.25', years_max: 5 },
     wrongType: { register: 5 }, outOfRange: { years_max: 11 }, missing: 'nosuchtld',

@@ -47,6 +47,14 @@ const OPERATIONS: [string, string, string][] = [
   ['put', '/sub-users/{id}/permissions', 'replaceSubUserPermissions'],
   ['get', '/ssh-keys', 'listSshKeys'], ['post', '/ssh-keys', 'createSshKey'], ['delete', '/ssh-keys/{id}', 'deleteSshKey'],
   ['get', '/reseller', 'getReseller'], ['get', '/reseller/tiers', 'getResellerTiers'],
+  ['get', '/domains', 'listDomains'], ['post', '/domains', 'registerDomain'], ['get', '/domains/{id}', 'getDomain'],
+  ['get', '/domains/check', 'checkDomain'], ['get', '/domains/pricing', 'listDomainPricing'],
+  ['post', '/domains/transfer', 'transferDomain'], ['post', '/domains/{id}/renew', 'renewDomain'],
+  ['post', '/domains/bulk/register', 'bulkRegisterDomains'], ['post', '/domains/bulk/transfer', 'bulkTransferDomains'],
+  ['post', '/domains/bulk/renew', 'bulkRenewDomains'],
+  ['get', '/domains/{id}/nameservers', 'getDomainNameservers'], ['put', '/domains/{id}/nameservers', 'updateDomainNameservers'],
+  ['put', '/domains/{id}/lock', 'updateDomainLock'], ['put', '/domains/{id}/whois-privacy', 'updateDomainWhoisPrivacy'],
+  ['get', '/domains/{id}/auth-code', 'getDomainAuthCode'],
   ['get', '/web-hosting', 'listWebHosting'], ['post', '/web-hosting', 'createWebHosting'], ['get', '/web-hosting/{id}', 'getWebHosting'],
   ['post', '/web-hosting/{id}/renew', 'renewWebHosting'], ['post', '/web-hosting/{id}/cancel', 'cancelWebHosting'],
   ['get', '/web-hosting/{id}/login', 'getWebHostingLogin'], ['get', '/web-hosting-login/{ticket}', 'openWebHostingLoginLink'],
@@ -61,6 +69,7 @@ const COMPONENTS = [
   'VdcSnapshot', 'VdcSnapshotCreated', 'VdcSnapshotDeleteResult',
   'Ticket', 'TicketDetail', 'TicketMessage', 'SubUser', 'SubUserDetail', 'SubUserPermissions', 'SubUserDeleteResult',
   'SshKey', 'ResellerStatus', 'ResellerTiers', 'ResellerTier',
+  'Domain', 'DomainCreated', 'DomainAvailability', 'TldPrice', 'DomainNameservers', 'DomainAuthCode', 'BulkResult',
   'WebHosting', 'WebHostingCreated', 'WebHostingRenewed', 'WebHostingCancelled', 'HostingLogin', 'HostingLoginSandbox',
 ];
 
@@ -126,10 +135,13 @@ test('resources are named components, referenced from every success response', (
   for (const { method, path: p, op: o } of operations()) {
     const success = Object.keys(o.responses).filter((s) => s.startsWith('2'));
     assert.equal(success.length, 1, `${method} ${p}: one success status`);
-    const envelope = o.responses[success[0]!].content['application/json'].schema;
-    const data = envelope.properties.data;
-    assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
-    assert.match(envelope.properties.meta.$ref, /^#\/components\/schemas\/(Meta|ListMeta)$/);
+    const schema = o.responses[success[0]!].content['application/json'].schema;
+    // GET /domains/pricing answers a page of TLDs, or one TLD when `tld` is given (the spec's one endpoint).
+    for (const envelope of schema.anyOf ?? [schema]) {
+      const data = envelope.properties.data;
+      assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
+      assert.match(envelope.properties.meta.$ref, /^#\/components\/schemas\/(Meta|ListMeta)$/);
+    }
     assert.ok(!o.responses[success[0]!].description.startsWith('Default'), `${method} ${p}: the success response is described`);
   }
   // Nested resources are references too, never copies.
@@ -204,7 +216,7 @@ test('response headers: X-Request-Id and RateLimit-* on every response, Retry-Af
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
-  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm', 'createWebHosting', 'renewWebHosting']);
+  const idempotent = new Set(['createServer', 'createServerSnapshot', 'addServerIp', 'createVdcVm', 'registerDomain', 'transferDomain', 'renewDomain', 'bulkRegisterDomains', 'bulkTransferDomains', 'bulkRenewDomains', 'createWebHosting', 'renewWebHosting']);
   for (const { method, path: p, op: o } of operations()) {
     for (const [status, response] of Object.entries(o.responses as Json)) {
       const names = Object.keys((response as Json).headers);
@@ -262,7 +274,7 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
     assert.ok(doc.info.description.includes(step), step);
   }
   assert.match(doc.info.description, /```sh\nexport HC=http:\/\/api\.test\/v2\n/);
-  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`, `createWebHosting`, `renewWebHosting`) accept `Idempotency-Key: <uuid>`'), 'the introduction lists the idempotent operations');
+  assert.ok(doc.info.description.includes('Billable POSTs and creates (`createServer`, `createServerSnapshot`, `addServerIp`, `createVdcVm`, `registerDomain`, `transferDomain`, `renewDomain`, `bulkRegisterDomains`, `bulkTransferDomains`, `bulkRenewDomains`, `createWebHosting`, `renewWebHosting`) accept `Idempotency-Key: <uuid>`'), 'the introduction lists the idempotent operations');
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);

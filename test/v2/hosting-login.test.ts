@@ -11,6 +11,7 @@ import { type Customer, type TestApp, adminCall, call, createCustomer, json, sta
 import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { assertError, assertInvalid } from '../helpers/server-extras.ts';
 import type { Json } from '../helpers/servers.ts';
+import { noopRegistrar } from '../../src/providers/registrar/noop.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -148,7 +149,7 @@ describe('GET /web-hosting-login/{ticket}', () => {
     const db = t.database.db;
     const ctx = {
       db, accountId: c.accountId, sandbox: false, now: new Date(Date.now() - 301_000),
-      compute: noopCompute, hosting: createSimulatedPanel({ db, delayMs: 0 }), jobs: noopQueue, providerTimeoutMs: 2000,
+      compute: noopCompute, hosting: createSimulatedPanel({ db, delayMs: 0 }), registrar: noopRegistrar, jobs: noopQueue, providerTimeoutMs: 2000,
     };
     const stale = await hostingLoginLink(ctx, hosting.id, await linkSigningKey(db), 'http://api.test');
     const res = await open(stale.loginUrl);

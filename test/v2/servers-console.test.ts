@@ -10,6 +10,7 @@ import { noopPanel } from '../../src/providers/hosting/noop.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { type Json, activeServer } from '../helpers/servers.ts';
 import { assertError, assertInvalid, withFault, withPendingServer } from '../helpers/server-extras.ts';
+import { noopRegistrar } from '../../src/providers/registrar/noop.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -109,7 +110,7 @@ describe('GET /console/{ticket}', () => {
     const db = t.database.db;
     const ctx = {
       db, accountId: c.accountId, sandbox: false, now: new Date(Date.now() - 301_000),
-      compute: createSimulatedCompute({ db, delayMs: 0 }), hosting: noopPanel, jobs: noopQueue, providerTimeoutMs: 2000,
+      compute: createSimulatedCompute({ db, delayMs: 0 }), hosting: noopPanel, registrar: noopRegistrar, jobs: noopQueue, providerTimeoutMs: 2000,
     };
     const stale = await openConsoleSession(ctx, server.id, await consoleSigningKey(db), 'http://api.test');
     const res = await open(stale.viewerUrl);

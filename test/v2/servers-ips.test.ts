@@ -17,6 +17,7 @@ import { type Json, activeServer, createServer } from '../helpers/servers.ts';
 import {
   assertError, assertInvalid, assertLedgerExact, balanceCents, firstCycleHours, withFault, withPendingServer,
 } from '../helpers/server-extras.ts';
+import { noopRegistrar } from '../../src/providers/registrar/noop.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -250,6 +251,7 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
         },
       } as ComputeProvider,
       jobs: { async enqueueOperation(_trx, opId) { queued.push(opId); } },
+      registrar: noopRegistrar,
     };
     const result = new Promise<string>((resolve) => { leased = resolve; });
     void addIpOnce(ctx, serverId, 4, key, requestFingerprint('POST', url(serverId), { version: 4 })).catch(() => {});

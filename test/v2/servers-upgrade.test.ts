@@ -16,6 +16,7 @@ import { cycleHours } from '../../src/core/servers/rules.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { action, assertError, assertLedger, balanceCents, clearFault, holdBusy, ledgerRows, serverRow, setFault } from '../helpers/server-actions.ts';
 import { type Json, activeServer } from '../helpers/servers.ts';
+import { noopRegistrar } from '../../src/providers/registrar/noop.ts';
 
 // Seed plans: 1 Cloud S (1/1 GB/25 GB, 5.00), 2 Cloud M (2/4 GB/80 GB, 15.00), 3 Cloud L (30.00), 6 Cloud Legacy (unavailable).
 const CLOUD_M = 2;
@@ -88,6 +89,7 @@ async function abandonedUpgrade(serverId: string, leaseS = 30): Promise<{ opId: 
     db: dying.db, accountId: c.accountId, sandbox: false, now: new Date(), providerTimeoutMs: 1000, operationLeaseS: leaseS, hosting: noopPanel,
     compute: { resize: () => new Promise<void>(() => {}) } as unknown as ComputeProvider,
     jobs: { async enqueueOperation(_trx, opId) { queued.push(opId); } },
+    registrar: noopRegistrar,
   };
   void upgradeServer(ctx, serverId, CLOUD_M).catch(() => {});
   // The operation row commits with the first transaction.

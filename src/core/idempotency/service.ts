@@ -40,6 +40,11 @@ export function sandboxKey(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
+/** The key a request's record is stored under (a test key's own key space; see sandboxKey). */
+export function recordKey(ctx: Pick<Ctx, 'sandbox'>, key: string): string {
+  return ctx.sandbox ? sandboxKey(key) : key;
+}
+
 /** JSON with object keys sorted at every level: equal bodies hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -116,4 +121,45 @@ export async function idempotent(
     await saveIdempotentResponse(trx, ctx.accountId, key, result.status, result.body);
     return { ...result, replayed: false };
   });
+}
+
+/**
+ * The status of a placeholder: the record of a request that spans several transactions, claimed
+ * in its first (no HTTP status is 0, so it can never be taken for an answer).
+ */
+export const IN_FLIGHT = 0;
+const POLL_MS = 100;
+
+/**
+ * For requests that span several transactions (an upstream call between them): the record is
+ * claimed as a placeholder that commits with `first`'s work, and the request stores its answer
+ * later (saveIdempotentResponse under `key`, the record's key) or frees the key if it fails
+ * (forgetIdempotencyKey). A duplicate that finds the placeholder waits up to IDEMPOTENCY_WAIT_MS
+ * for the answer (it may also find the key freed and claim it), then 409. `placeholder` is the
+ * record's body meanwhile; `takeOver` may claim a placeholder whose request is presumed dead (see
+ * batch.ts), returning what `first` would.
+ */
+export async function idempotentSteps<T>(
+  ctx: Ctx, key: string, fingerprint: string, first: (trx: Db, key: string) => Promise<T>,
+  opts: { placeholder?: unknown; takeOver?: (key: string) => Promise<T | undefined> } = {},
+): Promise<{ claimed: T; key: string } | { stored: StoredResponse & { replayed: boolean } }> {
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+  const own = recordKey(ctx, key);
+  for (;;) {
+    const claim: { value?: T } = {};
+    const stored = await idempotent(ctx, key, fingerprint, async (trx) => {
+      claim.value = await first(trx, own);
+      return { status: IN_FLIGHT, body: opts.placeholder ?? null };
+    });
+    if ('value' in claim) return { claimed: claim.value as T, key: own };
+    if (stored.status !== IN_FLIGHT) return { stored };
+    const taken = opts.takeOver ? await opts.takeOver(own) : undefined;
+    if (taken !== undefined) return { claimed: taken, key: own };
+    // The first request is between its transactions (or died there): wait, then look again —
+    // it may have finished, or failed and freed the key for this one.
+    if (Date.now() >= deadline) {
+      throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }

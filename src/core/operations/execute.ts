@@ -6,6 +6,7 @@ import { afterCommit, inTransaction, pendingEvents } from '../../db/transaction.
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
+import type { Registrar } from '../../providers/registrar/types.ts';
 import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
@@ -15,6 +16,7 @@ export interface ExecuteDeps {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
+  registrar?: Registrar;
   now?: () => Date;
   /** Seconds a run's lease lasts without renewal (OPERATION_LEASE_S). Default 30. */
   leaseS?: number;
@@ -73,7 +75,7 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
   };
   try {
-    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, progress, now }, op);
+    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now }, op);
     await inTransaction(deps.db, async (trx) => {
       const locked = await lockOperation(trx, id);
       if (!locked || (locked.status !== 'queued' && locked.status !== 'running')) return;
@@ -115,7 +117,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
   });
   const cleanUp = failed && runnerFor(failed.type)?.afterFailure;
   if (failed && cleanUp) {
-    const rc = { db: deps.db, compute: deps.compute, hosting: deps.hosting, progress: async () => {}, now: clock };
+    const rc = { db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress: async () => {}, now: clock };
     await cleanUp(rc, failed).catch(() => undefined);
   }
 }

@@ -17,6 +17,9 @@ import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners.t
 import { vmRestoreRunner, vmSnapshotDeleteRunner, vmSnapshotRunner } from '../vdc/snapshot-runners.ts';
 
 const vmPowerRunner = powerRunner(VM_ROWS);
+import { domainRegisterRunner } from '../domains/register.ts';
+import { domainRenewRunner } from '../domains/renew-runner.ts';
+import { domainTransferRunner } from '../domains/transfer.ts';
 import { hostingCreateRunner } from '../hosting/provision.ts';
 import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
 
@@ -44,6 +47,9 @@ const RUNNERS: Record<string, Runner> = {
   'vdc_vm.snapshot': vmSnapshotRunner,
   'vdc_vm.snapshot_delete': vmSnapshotDeleteRunner,
   'vdc_vm.restore': vmRestoreRunner,
+  'domain.register': domainRegisterRunner,
+  'domain.transfer': domainTransferRunner,
+  'domain.renew': domainRenewRunner,
   'hosting.create': hostingCreateRunner,
   'hosting.cancel': hostingCancelRunner,
 };

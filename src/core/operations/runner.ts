@@ -6,12 +6,15 @@
 import type { Operation } from '../../db/schema.ts';
 import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
+import type { Registrar } from '../../providers/registrar/types.ts';
 import type { Db } from '../types.ts';
 
 export interface RunContext {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
+  /** Absent in a worker wired without one (older callers); registrar runners fail then. */
+  registrar?: Registrar;
   progress: Progress;
   now: () => Date;
 }

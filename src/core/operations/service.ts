@@ -91,7 +91,7 @@ export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
 }
 
 /** The API area whose scope reads an operation: its resource's family. */
-const AREA_OF_RESOURCE: Record<string, Area> = { server: 'servers', vdc_vm: 'vdc' };
+const AREA_OF_RESOURCE: Record<string, Area> = { server: 'servers', vdc_vm: 'vdc', domain: 'domains' };
 
 /**
  * A key scoped to some areas reads only the operations of those areas' resources (the operations

@@ -8,15 +8,15 @@
 // and the worker's sweep queues the operation (within about OPERATION_LEASE_S): the job
 // (ip-attach-runner.ts) attaches with the same token, or undoes tx1 with the same code as tx2.
 import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
-import { finishOperation, lockOperation } from '../../db/queries/operations.ts';
 import { addToServerPrice, countHeldIps, insertPendingIp, lockServerRow, markIpReleased, setIpAddress } from '../../db/queries/server-ips.ts';
 import { listServerIps, lockAccountServer } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { OperationStatus, Server, ServerIp } from '../../db/schema.ts';
+import type { Server, ServerIp } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { type Cents, money } from '../money.ts';
+import { finishUnlessRecovered } from '../operations/finish.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
@@ -150,23 +150,6 @@ export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams
   if (p.idempotency_key !== null) await forgetIdempotencyKey(trx, accountId, p.idempotency_key);
 }
 
-/**
- * tx2: `work` and the operation finished together. Returns the status the worker left instead
- * when it finished first (only a request whose lease lapsed, e.g. through a database outage
- * longer than OPERATION_LEASE_S); its work is then done.
- */
-async function finishUnlessRecovered(
-  ctx: Ctx, opId: string, status: 'completed' | 'failed', detail: string, work: (trx: Db) => Promise<unknown>,
-): Promise<OperationStatus | undefined> {
-  return inTransaction(ctx.db, async (trx) => {
-    const op = await lockOperation(trx, opId);
-    if (op && op.status !== 'queued' && op.status !== 'running') return op.status;
-    await work(trx);
-    await finishOperation(trx, opId, status, detail);
-    return undefined;
-  });
-}
-
 /** The platform call, then tx2: the address stored, or tx1 undone and the failure thrown. */
 export async function attachReserved(ctx: Ctx, r: Reserved): Promise<IpEntry> {
   // The sandbox's transaction ends with the request; there is no worker to take over anyway.
@@ -186,10 +169,10 @@ async function attachLeased(ctx: Ctx, r: Reserved): Promise<IpEntry> {
   } catch (e) {
     const failure = providerFailure(e);
     const reason = failure instanceof Error ? failure.message : 'unknown failure';
-    await finishUnlessRecovered(ctx, r.operationId, 'failed', reason, (trx) => undoPurchase(trx, ctx.accountId, p, reason, ctx.now));
+    await finishUnlessRecovered(ctx.db, r.operationId, 'failed', reason, (trx) => undoPurchase(trx, ctx.accountId, p, reason, ctx.now));
     throw failure;
   }
-  const recovered = await finishUnlessRecovered(ctx, r.operationId, 'completed', `Attached ${address}`, (trx) => storeAddress(trx, ctx.accountId, p, address));
+  const recovered = await finishUnlessRecovered(ctx.db, r.operationId, 'completed', `Attached ${address}`, (trx) => storeAddress(trx, ctx.accountId, p, address));
   if (recovered === 'failed') throw new ApiError('UPSTREAM_ERROR', 'Attaching the address took too long and was undone; the charge was refunded');
   // 'completed': the worker attached with the same token, so the same address.
   return extraEntry({ ...p, address });

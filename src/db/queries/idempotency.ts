@@ -48,3 +48,42 @@ export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
 export async function forgetIdempotencyKey(db: Db, accountId: string, key: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
 }
+
+// --- batches (core/idempotency/batch.ts) ------------------------------------------------------
+// A batch's placeholder body is {"lease_until": timestamp, "items": {"<index>": result}}.
+
+/** The request is alive: its placeholder's lease runs `leaseS` more seconds (database clock). */
+export async function renewBatchLease(db: Db, accountId: string, key: string, leaseS: number): Promise<void> {
+  await db.updateTable('idempotency_keys')
+    .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now() + make_interval(secs => ${leaseS})))` })
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+}
+
+/** Lets a retry take the batch over at once (its request gave up). */
+export async function releaseBatchLease(db: Db, accountId: string, key: string): Promise<void> {
+  await db.updateTable('idempotency_keys')
+    .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now()))` })
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+}
+
+/**
+ * Claims the placeholder of a batch whose lease lapsed (its request is presumed dead) for this
+ * request with the same fingerprint; one UPDATE, so one taker wins. The items it finished, or
+ * undefined when the placeholder is not up for taking.
+ */
+export async function takeOverBatch(db: Db, accountId: string, key: string, hash: string, leaseS: number): Promise<Record<string, unknown> | undefined> {
+  const row = await db.updateTable('idempotency_keys')
+    .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now() + make_interval(secs => ${leaseS})))` })
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).where('request_hash', '=', hash)
+    .where(sql<boolean>`jsonb_typeof(response->'items') = 'object' AND (response->>'lease_until')::timestamptz < now()`)
+    .returning(sql<Record<string, unknown>>`response->'items'`.as('items'))
+    .executeTakeFirst();
+  return row?.items;
+}
+
+/** Records one finished item of a batch, in the transaction of the item's own work. */
+export async function recordBatchItem(trx: Db, accountId: string, key: string, index: number, result: unknown): Promise<void> {
+  await trx.updateTable('idempotency_keys')
+    .set({ response: sql`jsonb_set(response, ARRAY['items', ${String(index)}::text], ${JSON.stringify(result)}::jsonb)` })
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+}

@@ -59,6 +59,7 @@ const SPECS: TableSpec[] = [
     fields: {
       tld: Type.String({ pattern: '^\\.?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$', maxLength: 63, description: 'With or without the dot, any case: "COM" is stored as ".com"' }), register: AmountString, renewal: AmountString, transfer: AmountString,
       supports_whois_privacy: Flag, years_min: Type.Integer({ minimum: 1, maximum: 10 }), years_max: Type.Integer({ minimum: 1, maximum: 10 }),
+      requires_contact: { ...Flag, description: 'Registrations need the registrant contact (default false)' },
     },
     required: ['tld', 'register', 'renewal', 'transfer'],
     money: ['register', 'renewal', 'transfer'],

@@ -20,6 +20,7 @@ const TAGS = [
   { name: 'Servers', description: 'Virtual servers: create (billable), read, rename, delete, power and other actions, snapshots, addresses, console, metrics and traffic.' },
   { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
   { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
+  { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
   { name: 'Web hosting', description: 'Web hosting accounts on the control panel: order (billable), read with live disk usage, renew, cancel, and single-use control-panel login links.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },

@@ -17,6 +17,21 @@ import * as listOperatingSystems from './catalog/list-operating-systems.ts';
 import * as listPackages from './catalog/list-packages.ts';
 import * as listPlans from './catalog/list-plans.ts';
 import * as listWebHostingPackages from './catalog/list-web-hosting-packages.ts';
+import * as bulkRegisterDomains from './domains/bulk-register-domains.ts';
+import * as bulkRenewDomains from './domains/bulk-renew-domains.ts';
+import * as bulkTransferDomains from './domains/bulk-transfer-domains.ts';
+import * as checkDomain from './domains/check-domain.ts';
+import * as getDomain from './domains/get-domain.ts';
+import * as getDomainAuthCode from './domains/get-domain-auth-code.ts';
+import * as getDomainNameservers from './domains/get-domain-nameservers.ts';
+import * as listDomainPricing from './domains/list-domain-pricing.ts';
+import * as listDomains from './domains/list-domains.ts';
+import * as registerDomain from './domains/register-domain.ts';
+import * as renewDomain from './domains/renew-domain.ts';
+import * as transferDomain from './domains/transfer-domain.ts';
+import * as updateDomainLock from './domains/update-domain-lock.ts';
+import * as updateDomainNameservers from './domains/update-domain-nameservers.ts';
+import * as updateDomainWhoisPrivacy from './domains/update-domain-whois-privacy.ts';
 import * as notImplemented from './not-implemented.ts';
 import * as getOperation from './operations/get-operation.ts';
 import * as createServer from './servers/create-server.ts';
@@ -79,6 +94,9 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   getOperation,
   getVdcResources, listVdcVms, getVdcVm, createVdcVm, deleteVdcVm, getVdcVmUsage, runVdcVmAction,
   listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
+  listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,
+  bulkRegisterDomains, bulkTransferDomains, bulkRenewDomains,
+  getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode,
   listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions,

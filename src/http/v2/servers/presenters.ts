@@ -32,7 +32,7 @@ export const OperationSchema = component('Operation', Type.Object({
   type: Type.String({
     description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach; '
       + '`vdc_vm.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, delete; '
-      + '`hosting.create`, `hosting.cancel`.',
+      + '`domain.<verb>`: register, transfer, renew; `hosting.create`, `hosting.cancel`.',
     examples: ['server.create'],
   }),
   status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),

@@ -1,0 +1,173 @@
+// POST /domains: a registration. Checks run in DESIGN.md's order — input, references (the TLD's
+// price-list row), state (the name is free with us), balance — and only then is the registrar
+// asked whether the registry would take the name, so INSUFFICIENT_BALANCE never costs a registrar
+// call. The charge, the pending domain, the domain.register operation and its job then commit in
+// one transaction; the unique index on live names decides a race between two accounts (the loser
+// rolls back, charge included). The worker registers the name (the operation id is the request
+// token, so a retried run never registers twice) and activates the domain; a final failure
+// cancels it and refunds the charge.
+import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { activateDomain, cancelWaitingDomain, type DomainRow, findDomainById, findLiveNames, forgetOperationSecrets, insertDomain } from '../../db/queries/domains.ts';
+import type { Operation, TldPrice } from '../../db/schema.ts';
+import type { DomainContact } from '../../providers/registrar/types.ts';
+import { charge, getBalance, insufficient, refund } from '../billing/ledger.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, invalid } from '../errors.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Cents, formatCents } from '../money.ts';
+import type { Runner } from '../operations/runner.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import { resolveDomainName } from './names.ts';
+import { registryAvailability } from './read.ts';
+import { PARKING_NAMESERVERS, checkContact, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
+import { registrarOf } from './upstream.ts';
+
+export interface RegisterInput {
+  domain: string;
+  years: number;
+  nameservers?: string[];
+  whois_privacy?: boolean;
+  auto_renew?: boolean;
+  contact?: DomainContact;
+}
+
+export interface RegistrationOrder {
+  name: string;
+  price: TldPrice;
+  years: number;
+  nameservers: string[];
+  whoisPrivacy: boolean;
+  autoRenew: boolean;
+  contact: DomainContact | null;
+  cents: Cents;
+}
+
+/** What a domain order answers: the pending domain and the operation that finishes it. */
+export interface Placed {
+  domain: DomainRow;
+  operation: Operation;
+}
+
+export interface Idempotency {
+  key: string | undefined;
+  fingerprint: string;
+}
+
+const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
+
+/** 422 naming `domain` when a live domain holds the name: the caller's own, or anyone's. */
+export async function requireFreeWithUs(ctx: Ctx, db: Db, name: string): Promise<void> {
+  const [held] = await findLiveNames(db, [name]);
+  if (!held) return;
+  throw invalid('domain', held.account_id === ctx.accountId ? `${name} is already in your account` : `${name} is not available: it is registered already`);
+}
+
+/** INSUFFICIENT_BALANCE before anything else is asked of anyone; the charge itself checks again. */
+export async function requireBalance(ctx: Ctx, db: Db, cents: Cents): Promise<void> {
+  if (cents <= 0) return;
+  const balance = await getBalance(db, ctx.accountId);
+  if (balance < cents) throw insufficient(balance, cents);
+}
+
+/** Everything the registration can be checked for without the registrar. */
+export async function prepareRegistration(ctx: Ctx, db: Db, input: RegisterInput): Promise<RegistrationOrder> {
+  const { domain, price } = await resolveDomainName(db, input.domain);
+  const order: RegistrationOrder = {
+    name: domain.name,
+    price,
+    years: checkYears(input.years, price),
+    nameservers: input.nameservers === undefined ? PARKING_NAMESERVERS : checkNameservers(input.nameservers),
+    whoisPrivacy: checkWhoisPrivacy(input.whois_privacy, price),
+    autoRenew: input.auto_renew ?? true,
+    contact: checkContact(input.contact, price),
+    cents: price.register_cents * input.years,
+  };
+  await requireFreeWithUs(ctx, db, order.name);
+  await requireBalance(ctx, db, order.cents);
+  return order;
+}
+
+/** Inserts a domain, a taken name (the unique index: another account won a race) being 422 naming `domain`. */
+export async function insertDomainChecked(trx: Db, row: Parameters<typeof insertDomain>[1]): Promise<Awaited<ReturnType<typeof insertDomain>>> {
+  try {
+    return await insertDomain(trx, row);
+  } catch (e) {
+    if (pgCode(e) === '23505' && pgConstraint(e) === 'domains_live_name') throw invalid('domain', `${row.name} is not available: it is registered already`);
+    throw e;
+  }
+}
+
+/** The transaction of a registration: pending domain, charge, operation and job. */
+export async function placeRegistration(ctx: Ctx, trx: Db, order: RegistrationOrder): Promise<Placed> {
+  const id = newDomainId();
+  const serviceId = newServiceId();
+  const domain = await insertDomainChecked(trx, {
+    id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'pending', auto_renew: order.autoRenew, transfer_lock: true,
+    whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers, service_id: serviceId,
+    registrar: ctx.registrar.name, created_at: ctx.now, updated_at: ctx.now,
+  });
+  if (order.cents > 0) {
+    await charge(trx, ctx.accountId, order.cents, `Domain ${order.name} (${serviceId}): registration for ${years(order.years)}, ${formatCents(order.cents)} USD`, `domain/${id}`);
+  }
+  const operation = await startOperation(ctx, trx, {
+    type: 'domain.register', resourceType: 'domain', resourceId: id, detail: `Queued for registration of ${order.name}`,
+    params: { charged_cents: order.cents, contact: order.contact },
+  });
+  return { domain: { ...domain, price: order.price }, operation };
+}
+
+/** POST /domains, with its Idempotency-Key: the 201 answer `present` makes of the placed order, or the stored one. */
+export async function registerDomain(
+  ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown,
+): Promise<StoredResponse & { replayed: boolean }> {
+  let order: RegistrationOrder | undefined;
+  // The checks and the registrar's word come before the transaction; a retry whose first answer is
+  // stored is replayed without them (its name is taken by now — by that very first request).
+  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+    // Unchecked only when another request's expired record under this key vanished meanwhile.
+    if (!order) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: 201, body: present(await placeRegistration(ctx, trx, order)) };
+  }, {
+    beforeTransaction: async () => {
+      order = await prepareRegistration(ctx, ctx.db, input);
+      if (!(await registryAvailability(ctx, [order.name])).get(order.name)) {
+        throw invalid('domain', `${order.name} is not available: it is registered already`);
+      }
+    },
+  });
+}
+
+interface RegisterParams {
+  charged_cents?: number;
+  contact?: DomainContact | null;
+}
+
+export const domainRegisterRunner: Runner = {
+  async run(rc, op) {
+    const domain = await findDomainById(rc.db, op.resource_id);
+    if (!domain || domain.status !== 'pending') return { detail: 'Nothing to register: the domain is no longer pending' };
+    await rc.progress(10, `Registering ${domain.name}`);
+    const made = await registrarOf(rc).register({
+      token: op.id, name: domain.name, years: domain.registration_years, nameservers: domain.nameservers,
+      whoisPrivacy: domain.whois_privacy, transferLock: domain.transfer_lock, contact: (op.params as RegisterParams).contact ?? null,
+    });
+    return {
+      detail: `Registered until ${made.expiresAt.toISOString().slice(0, 10)}`,
+      apply: async (trx: Db) => {
+        await activateDomain(trx, domain.id, 'pending', { provider_ref: made.ref, registered_at: made.createdAt, expires_at: made.expiresAt });
+        await forgetOperationSecrets(trx, op.id);
+      },
+    };
+  },
+
+  async compensate(trx, op, reason) {
+    await forgetOperationSecrets(trx, op.id);
+    const domain = await findDomainById(trx, op.resource_id);
+    if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'pending'))) return;
+    const charged = (op.params as RegisterParams).charged_cents ?? 0;
+    if (charged > 0) {
+      await refund(trx, domain.account_id, charged, `Refund: domain ${domain.name} (${domain.service_id}) could not be registered (${reason})`, `domain/${domain.id}`);
+    }
+  },
+};

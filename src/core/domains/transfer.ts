@@ -1,0 +1,171 @@
+// POST /domains/transfer: a name moves in from another registrar. After the checks (input, TLD,
+// the name free with us, balance) the registrar is asked at once whether the name is registered
+// elsewhere and the auth code is right (EPP <info> with authInfo, which changes nothing): a wrong
+// answer is 422 naming the field and nothing is charged. Then one transaction: the charge, the
+// domain in transfer_pending, the domain.transfer operation and its job. The worker requests the
+// transfer (the operation id is the request token: one transfer however often it runs) and waits
+// for the losing registrar to approve; the domain then becomes active with its expiry moved by
+// `years`. A rejected or failed transfer cancels the domain and refunds the charge.
+import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../db/queries/domains.ts';
+import type { TldPrice } from '../../db/schema.ts';
+import { RegistrarError, type RegistryDomain } from '../../providers/registrar/types.ts';
+import { sleep } from '../../providers/simulated/fault.ts';
+import { charge, refund } from '../billing/ledger.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Cents, formatCents } from '../money.ts';
+import type { Runner } from '../operations/runner.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import { resolveDomainName } from './names.ts';
+import { type Idempotency, type Placed, insertDomainChecked, requireBalance, requireFreeWithUs } from './register.ts';
+import { PARKING_NAMESERVERS, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
+import { registrarFailure, registrarOf } from './upstream.ts';
+
+export interface TransferInput {
+  domain: string;
+  auth_code: string;
+  years?: number;
+  nameservers?: string[];
+  whois_privacy?: boolean;
+  auto_renew?: boolean;
+}
+
+export interface TransferOrder {
+  name: string;
+  price: TldPrice;
+  authCode: string;
+  years: number;
+  nameservers: string[] | null;
+  whoisPrivacy: boolean;
+  autoRenew: boolean;
+  cents: Cents;
+}
+
+/** How often the worker asks whether the losing registrar has approved. */
+export const TRANSFER_POLL_MS = 250;
+
+/**
+ * The transfer price includes one year; each further year costs the renewal price (otherwise
+ * `years: 10` would buy ten years for one transfer fee).
+ */
+export function transferCents(price: TldPrice, years: number): Cents {
+  return price.transfer_cents + price.renewal_cents * (years - 1);
+}
+
+export async function prepareTransfer(ctx: Ctx, db: Db, input: TransferInput): Promise<TransferOrder> {
+  const { domain, price } = await resolveDomainName(db, input.domain);
+  const years = checkYears(input.years ?? 1, price);
+  const order: TransferOrder = {
+    name: domain.name,
+    price,
+    authCode: input.auth_code,
+    years,
+    nameservers: input.nameservers === undefined ? null : checkNameservers(input.nameservers),
+    whoisPrivacy: checkWhoisPrivacy(input.whois_privacy, price),
+    autoRenew: input.auto_renew ?? true,
+    cents: transferCents(price, years),
+  };
+  await requireFreeWithUs(ctx, db, order.name);
+  await requireBalance(ctx, db, order.cents);
+  return order;
+}
+
+/** The registrar's word on the name and its auth code, before anything is charged. */
+export async function verifyTransfer(ctx: Ctx, order: TransferOrder): Promise<RegistryDomain> {
+  try {
+    return await ctx.registrar.info(order.name, order.authCode);
+  } catch (e) {
+    throw registrarFailure(e, order.name);
+  }
+}
+
+export async function placeTransfer(ctx: Ctx, trx: Db, order: TransferOrder, held: RegistryDomain): Promise<Placed> {
+  const id = newDomainId();
+  const serviceId = newServiceId();
+  // Until the transfer completes the name keeps its current registration and nameservers.
+  const current = held.nameservers.length >= 2 ? held.nameservers.slice(0, 13) : PARKING_NAMESERVERS;
+  const domain = await insertDomainChecked(trx, {
+    id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'transfer_pending', auto_renew: order.autoRenew,
+    transfer_lock: true, whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers ?? current,
+    service_id: serviceId, registrar: ctx.registrar.name, registered_at: held.createdAt, expires_at: held.expiresAt, created_at: ctx.now, updated_at: ctx.now,
+  });
+  if (order.cents > 0) {
+    await charge(trx, ctx.accountId, order.cents,
+      `Domain ${order.name} (${serviceId}): transfer in, ${order.years} year${order.years === 1 ? '' : 's'} added, ${formatCents(order.cents)} USD`, `domain/${id}`);
+  }
+  const operation = await startOperation(ctx, trx, {
+    type: 'domain.transfer', resourceType: 'domain', resourceId: id, detail: `Queued: transfer of ${order.name} from its current registrar`,
+    params: { auth_code: order.authCode, charged_cents: order.cents, nameservers: order.nameservers },
+  });
+  return { domain: { ...domain, price: order.price }, operation };
+}
+
+/** POST /domains/transfer, with its Idempotency-Key: the 201 answer `present` makes, or the stored one. */
+export async function transferDomain(
+  ctx: Ctx, input: TransferInput, idem: Idempotency, present: (placed: Placed) => unknown,
+): Promise<StoredResponse & { replayed: boolean }> {
+  let checked: { order: TransferOrder; held: RegistryDomain } | undefined;
+  // The registrar is asked before the transaction; a retry whose first answer is stored is replayed
+  // without asking (the name is ours, or transferring, by now — through that very first request).
+  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+    // Unchecked only when another request's expired record under this key vanished meanwhile.
+    if (!checked) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: 201, body: present(await placeTransfer(ctx, trx, checked.order, checked.held)) };
+  }, {
+    beforeTransaction: async () => {
+      const order = await prepareTransfer(ctx, ctx.db, input);
+      checked = { order, held: await verifyTransfer(ctx, order) };
+    },
+  });
+}
+
+interface TransferParams {
+  auth_code: string;
+  charged_cents?: number;
+  nameservers?: string[] | null;
+}
+
+export const domainTransferRunner: Runner = {
+  async run(rc, op) {
+    const domain = await findDomainById(rc.db, op.resource_id);
+    if (!domain || domain.status !== 'transfer_pending') return { detail: 'Nothing to transfer: the domain is no longer waiting for a transfer' };
+    const p = op.params as unknown as TransferParams;
+    const registrar = registrarOf(rc);
+    let status = await registrar.transfer({ token: op.id, name: domain.name, authCode: p.auth_code, years: domain.registration_years });
+    for (let polls = 1; status.state === 'pending'; polls++) {
+      await rc.progress(Math.min(90, 10 + polls * 10), 'Transfer requested; waiting for the current registrar to approve it');
+      await sleep(TRANSFER_POLL_MS);
+      status = await registrar.transferStatus(domain.name, op.id);
+    }
+    if (status.state === 'rejected' || !status.domain) {
+      throw new RegistrarError(`The transfer of ${domain.name} was rejected: ${status.reason ?? 'no reason given'}`, { refusal: 'policy' });
+    }
+    const moved = status.domain;
+    // What the customer asked for, now that we sponsor the name (each is a plain set: safe to repeat).
+    if (p.nameservers) await registrar.setNameservers(domain.name, p.nameservers, `${op.id}:ns`);
+    if (moved.whoisPrivacy !== domain.whois_privacy) await registrar.setWhoisPrivacy(domain.name, domain.whois_privacy, `${op.id}:privacy`);
+    if (!moved.transferLock) await registrar.setTransferLock(domain.name, true, `${op.id}:lock`);
+    const nameservers = p.nameservers ?? (moved.nameservers.length >= 2 ? moved.nameservers.slice(0, 13) : domain.nameservers);
+    return {
+      detail: `Transferred; registered until ${moved.expiresAt.toISOString().slice(0, 10)}`,
+      apply: async (trx: Db) => {
+        await activateDomain(trx, domain.id, 'transfer_pending', {
+          provider_ref: moved.ref, registered_at: moved.createdAt, expires_at: moved.expiresAt, nameservers, auth_code: null,
+        });
+        await forgetOperationSecrets(trx, op.id);
+      },
+    };
+  },
+
+  async compensate(trx, op, reason) {
+    await forgetOperationSecrets(trx, op.id);
+    const domain = await findDomainById(trx, op.resource_id);
+    if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'transfer_pending'))) return;
+    const charged = (op.params as unknown as TransferParams).charged_cents ?? 0;
+    if (charged > 0) {
+      await refund(trx, domain.account_id, charged, `Refund: transfer of domain ${domain.name} (${domain.service_id}) did not complete (${reason})`, `domain/${domain.id}`);
+    }
+  },
+};

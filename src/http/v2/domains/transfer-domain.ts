@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import { transferDomain } from '../../../core/domains/transfer.ts';
+import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { withCtx } from '../../core-call.ts';
+import { ok } from '../../reply.ts';
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { operationView } from '../servers/presenters.ts';
+import { AuthCode, DomainName, Years } from './bodies.ts';
+import { DomainCreatedSchema, domainView } from './presenters.ts';
+
+export function register(app: TypedApp, deps: RouteDeps) {
+  app.post('/domains/transfer', {
+    config: { area: 'domains' },
+    schema: {
+      operationId: 'transferDomain',
+      tags: ['Domains'],
+      summary: 'Transfer a domain in',
+      description: `**Billable**: the transfer price (which includes one year) plus the renewal price for each further year is charged now.
+The registrar is asked at once: a name not registered at another registrar, or a wrong \`auth_code\`, is 422 naming the field and
+nothing is charged. Accepted, it answers 201 with the domain in \`transfer_pending\` and the \`domain.transfer\` operation, which
+completes when the current registrar approves: the domain is then \`active\`, its expiry moved by \`years\`. A rejected transfer
+cancels the domain and refunds the charge. Send an \`Idempotency-Key\` so that a retry never pays twice.`,
+      headers: IdempotencyKeyHeaders,
+      body: Type.Object({
+        domain: DomainName,
+        auth_code: AuthCode,
+        years: Type.Optional(Years('Years added to the expiry, within the TLD\'s years_min..years_max; default 1.')),
+      }, { additionalProperties: false }),
+      response: {
+        201: Envelope(DomainCreatedSchema),
+        ...errorResponses('INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_CONFLICT', 'UPSTREAM_ERROR'),
+      },
+    },
+  }, async (request, reply) => {
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const fingerprint = requestFingerprint('POST', '/v2/domains/transfer', request.body);
+    const result = await withCtx(deps, request, (ctx) => transferDomain(ctx, request.body, { key, fingerprint },
+      ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+    reply.code(result.status as 201);
+    return ok(request, result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> });
+  });
+}
