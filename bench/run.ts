@@ -1,9 +1,13 @@
-// `npm run bench`: loopback load tests of the hot paths against a bare Fastify baseline, and the
-// throughput of one worker. PostgreSQL: BENCH_DATABASE_URL (a server; a fresh database is made
-// on it) or an embedded one in a temporary directory. Options (env): BENCH_DURATION_S per run
-// (default 10), BENCH_CONNECTIONS (32), BENCH_ACCOUNTS paying accounts for creates (20),
-// BENCH_ONLY=post (just the create run), BENCH_PROBE=1 (also /healthz and /v2/account),
-// BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process).
+// `npm run bench`: loopback load tests of the hot paths against the database's own ceiling, and
+// the throughput of the worker. Every figure is also given as a ratio to *db1*: a bare Fastify
+// route doing ONE indexed SELECT through pg on the same database with the same pool size.
+// PostgreSQL: BENCH_DATABASE_URL (a server; a fresh database is made on it) or an embedded one in
+// a temporary directory. Options (env): BENCH_QUICK=1 (a few minutes: 5 s runs, 100 × 1,000
+// listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
+// BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
+// accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
+// runs), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -11,59 +15,82 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import { connect } from '../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
-import { createLogger } from '../src/http/logger.ts';
-import { startWorker } from '../src/jobs/worker.ts';
-import { computeFor, hostingFor } from '../src/runtime.ts';
+import { computeFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
-import { seedBenchData } from './data.ts';
+import { makeBacklog, seedBenchData } from './data.ts';
+import { coldStart, peakRssMb, workerRun } from './processes.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const QUICK = Boolean(process.env.BENCH_QUICK);
+const DURATION = Number(process.env.BENCH_DURATION_S ?? (QUICK ? 5 : 10));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const LIST_ACCOUNTS = Number(process.env.BENCH_LIST_ACCOUNTS ?? 100);
+const PER_ACCOUNT = Number(process.env.BENCH_LIST_PER_ACCOUNT ?? (QUICK ? 1_000 : 10_000));
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? (QUICK ? 600 : 3_000));
+const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const runs = (what: string) => !ONLY || ONLY.has(what);
 const children: ChildProcess[] = [];
+const out = (s: string) => process.stdout.write(`${s}\n`);
 
-function spawnTarget(mode: 'hello' | 'app', env: NodeJS.ProcessEnv): Promise<string> {
+function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; counter?: string }> {
   const nodeArgs = mode === 'app' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/target.ts'), mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (d) => resolve(`http://127.0.0.1:${String(d).trim()}`));
+    let said = '';
+    child.stdout!.on('data', (d) => {
+      said += String(d);
+      if (!said.includes('\n')) return;
+      const ports = said.trim().split(' ');
+      resolve({ url: `http://127.0.0.1:${ports.at(-1)}`, pid: child.pid!, counter: ports.length > 1 ? `http://127.0.0.1:${ports[0]}/queries` : undefined });
+    });
     child.once('exit', (code) => reject(new Error(`bench target ${mode} exited with ${code}`)));
   });
 }
 
 interface Figures { name: string; rps: number; p50: number; p99: number; errors: number }
 
-async function load(name: string, opts: autocannon.Options): Promise<Figures> {
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+function key(name: string): string {
+  if (name.includes('hello')) return 'hello';
+  if (name.includes('balance')) return 'balance';
+  if (name.includes('{id}')) return 'detail';
+  if (name.includes('GET /v2/servers')) return 'list';
+  if (name.includes('domains')) return 'domains';
+  return 'post';
 }
 
-async function roundTrips(url: string): Promise<number> {
-  const probe = connect(url, { max: 10 });
-  try {
-    let n = 0;
-    const until = Date.now() + 3000;
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      while (Date.now() < until) {
-        await sql`SELECT 1`.execute(probe.db);
-        n++;
-      }
-    }));
-    return n / 3;
-  } finally {
-    await probe.close();
+async function load(name: string, opts: autocannon.Options): Promise<Figures> {
+  if (!name.startsWith('db1') && !runs(key(name))) return { name, rps: NaN, p50: NaN, p99: NaN, errors: 0 };
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  const f = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+  out(`bench: ${name}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${bad} (load ${os.loadavg()[0]!.toFixed(2)})`);
+  return f;
+}
+
+/** PostgreSQL round trips of one request (the second of two, so caches are warm). */
+async function tripsOf(counter: string, url: string, make: () => RequestInit): Promise<number> {
+  const count = async () => ((await (await fetch(counter)).json()) as { queries: number }).queries;
+  await fetch(url, make());
+  // The least of three: anything else the process does meanwhile (a key's last_used_at) is not the route's.
+  let least = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const before = await count();
+    const res = await fetch(url, make());
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    least = Math.min(least, (await count()) - before);
   }
+  return least;
 }
 
 async function main() {
+  const started = Date.now();
   let adminUrl = process.env.BENCH_DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let tmp: string | undefined;
@@ -84,76 +111,89 @@ async function main() {
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
-    process.stdout.write(`bench: ${DURATION} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, PostgreSQL ${stopEmbedded ? 'embedded' : 'BENCH_DATABASE_URL'}\n`);
-    const data = await seedBenchData(database.db, computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db));
-    process.stdout.write(`bench: ${data.listServers} servers in the listed account, ${data.customers.length} paying accounts\n`);
-
-    // The unit everything below is made of: one query's round trip on this machine.
-    const trips = await roundTrips(url);
-    process.stdout.write(`bench: PostgreSQL round trips (SELECT 1, 10 connections, one process): ${Math.round(trips)}/s\n`);
+    out(`bench: ${DURATION} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, PostgreSQL ${stopEmbedded ? 'embedded' : 'BENCH_DATABASE_URL'}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const compute = computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db);
+    const data = await seedBenchData(database.db, compute, { accounts: LIST_ACCOUNTS, perAccount: PER_ACCOUNT });
+    out(`bench: ${LIST_ACCOUNTS * PER_ACCOUNT} servers (${LIST_ACCOUNTS} accounts × ${PER_ACCOUNT}) bulk-inserted in ${data.bulkS.toFixed(1)} s; ${data.customers.length} paying accounts`);
 
     const adminToken = `bench-${randomBytes(12).toString('hex')}`;
     const hello = await spawnTarget('hello', {});
+    const db1 = await spawnTarget('db1', { DATABASE_URL: url });
     const app = await spawnTarget('app', { DATABASE_URL: url, ADMIN_TOKEN: adminToken });
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
     const results: Figures[] = [];
-    results.push(await load('bare Fastify hello-world (baseline)', { url: `${hello}/hello` }));
-    if (process.env.BENCH_PROBE) {
-      for (const probe of ['/healthz', '/v2/account']) {
-        const f = await load(`probe ${probe}`, { url: `${app}${probe}`, headers: auth(data.listKey) });
-        process.stdout.write(`probe ${probe}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms\n`);
-      }
-    }
-    const only = process.env.BENCH_ONLY;
-    if (only === 'post') results.length = 0;
-    if (!only) results.push(await load('GET /v2/servers/{id}', { url: `${app}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
-    if (!only) results.push(await load('GET /v2/servers page 1 (10,000 servers)', { url: `${app}/v2/servers?page=1`, headers: auth(data.listKey) }));
-    const lastPage = Math.ceil(data.listServers / 25);
-    if (!only) results.push(await load(`GET /v2/servers page ${lastPage} (late page)`, { url: `${app}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) }));
+    results.push(await load('bare Fastify hello-world', { url: `${hello.url}/hello` }));
+    const base = await load('db1: bare Fastify + ONE indexed SELECT (pg)', { url: `${db1.url}/db1/${data.listAccount}` });
+    results.push(base);
+    results.push(await load('GET /v2/billing/balance', { url: `${app.url}/v2/billing/balance`, headers: auth(data.listKey) }));
+    results.push(await load('GET /v2/servers/{id}', { url: `${app.url}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
+    const page1 = await load(`GET /v2/servers page 1 (${PER_ACCOUNT} of the account's)`, { url: `${app.url}/v2/servers?page=1`, headers: auth(data.listKey) });
+    results.push(page1);
+    const lastPage = Math.ceil(PER_ACCOUNT / 25);
+    const late = await load(`GET /v2/servers page ${lastPage} (late page)`, { url: `${app.url}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) });
+    results.push(late);
     let n = 0;
+    const customerFor = () => data.customers[n++ % data.customers.length]!;
     results.push(await load('POST /v2/servers with Idempotency-Key', {
-      url: `${app}/v2/servers`,
+      url: `${app.url}/v2/servers`,
       requests: [{
         method: 'POST',
         setupRequest: (req) => {
-          const c = data.customers[n++ % data.customers.length]!;
+          const c = customerFor();
           return {
             ...req,
-            headers: { ...auth(c), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            headers: { ...auth(c.key), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
             body: JSON.stringify({ name: `b${n}-${randomBytes(3).toString('hex')}.example.com`, location_id: 1 + (n % 3), plan_id: 1, os_version_id: 1, password: 'Str0ng!Passw0rd' }),
           };
         },
       }],
     }));
+    results.push(await load('POST /v2/domains with Idempotency-Key', {
+      url: `${app.url}/v2/domains`,
+      requests: [{
+        method: 'POST',
+        setupRequest: (req) => {
+          const c = customerFor();
+          return {
+            ...req,
+            headers: { ...auth(c.key), 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: JSON.stringify({ domain: `bench-${randomBytes(8).toString('hex')}.com`, years: 1 }),
+          };
+        },
+      }],
+    }));
+    const rss = await peakRssMb(app.pid);
+    // Requests still in flight when the last run stopped finish first.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const c0 = data.customers[0]!;
+    const get = (key: string) => () => ({ headers: auth(key) });
+    const post = (body: () => unknown) => () => ({ method: 'POST', headers: { ...auth(c0.key), 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body()) });
+    const trips = [
+      ['balance', await tripsOf(app.counter!, `${app.url}/v2/billing/balance`, get(data.listKey))],
+      ['server detail', await tripsOf(app.counter!, `${app.url}/v2/servers/${data.detailServer}`, get(data.listKey))],
+      ['list page 1', await tripsOf(app.counter!, `${app.url}/v2/servers?page=1`, get(data.listKey))],
+      ['create server', await tripsOf(app.counter!, `${app.url}/v2/servers`, post(() => ({ name: `t-${randomBytes(4).toString('hex')}.example.com`, location_id: 1, plan_id: 1, os_version_id: 1, password: 'Str0ng!Passw0rd' })))],
+      ['register domain', await tripsOf(app.counter!, `${app.url}/v2/domains`, post(() => ({ domain: `trip-${randomBytes(6).toString('hex')}.com`, years: 1 })))],
+    ];
 
-    if (only === 'post') {
-      for (const r of results) process.stdout.write(`${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.errors}\n`);
-      return;
-    }
-    const base = results[0]!.rps;
-    process.stdout.write('\n| endpoint | requests/s | p50 ms | p99 ms | vs baseline | non-2xx |\n|---|---:|---:|---:|---:|---:|\n');
-    for (const r of results) {
-      process.stdout.write(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${((r.rps / base) * 100).toFixed(0)} % | ${r.errors} |\n`);
-    }
-    const p1 = results[2]!.rps;
-    const late = results[3]!.rps;
-    process.stdout.write(`\nlate page vs page 1: ${((late / p1) * 100).toFixed(0)} % of page 1's throughput\n`);
+    out(`\n| endpoint | requests/s | p50 ms | p99 ms | × db1 | non-2xx |\n|---|---:|---:|---:|---:|---:|`);
+    for (const r of results) out(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.rps / base.rps).toFixed(2)} | ${r.errors} |`);
+    out('');
+    out(`late page vs page 1: ${(late.rps / page1.rps).toFixed(2)} × page 1`);
+    out(`PostgreSQL round trips per request (warm): ${trips.map(([k, v]) => `${k} ${v}`).join(', ')} (db1: 1)`);
+    out(`API peak RSS under load: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
+    for (const c of children.splice(0)) c.kill('SIGTERM');
 
-    // One worker, SIM_DELAY_MS=0, draining the operations the create run queued.
-    const queued = await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'queued'`.execute(database.db);
-    const failedBefore = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'failed'`.execute(database.db)).rows[0]!.n;
-    const worker = await startWorker({ db: database.db, compute: computeFor({ ...loadConfig(), simDelayMs: 0 }, database.db), hosting: hostingFor({ ...loadConfig(), simDelayMs: 0 }, database.db), config: { ...loadConfig(), workerConcurrency: 10, jobMaintenanceS: 60 }, logger: createLogger('silent') });
-    const countDone = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'completed'`.execute(database.db)).rows[0]!.n;
-    const start = await countDone();
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, DURATION * 1000));
-    const done = (await countDone()) - start;
-    await worker.stop();
-    const failed = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'failed'`.execute(database.db)).rows[0]!.n - failedBefore;
-    if (failed > 0) process.stdout.write(`bench: warning: ${failed} operations failed during the worker run\n`);
-    const seconds = (Date.now() - t0) / 1000;
-    process.stdout.write(`worker (1 process, concurrency 10, SIM_DELAY_MS=0): ${(done / seconds).toFixed(0)} operations/s (${done} completed in ${seconds.toFixed(1)} s of ${queued.rows[0]!.n} queued)\n`);
+    // Worker processes on a backlog of queued server creates, made through the core (not timed).
+    // The first run also drains what the create runs queued.
+    for (const procs of runs('worker') ? WORKERS : []) {
+      await makeBacklog(database.db, compute, data.customers, BACKLOG, `${procs}`);
+      const w = await workerRun(root, database.db, url, procs, DURATION * 2);
+      out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})`);
+    }
+    if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
+    out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await database.close();

@@ -1,6 +1,9 @@
-// The process under load: `hello` is a bare Fastify hello-world (the baseline); `app` is Hostcloud
-// on DATABASE_URL with logging off, no rate limit to speak of, and no worker. Prints its port.
+// The process under load: `hello` is a bare Fastify hello-world; `db1` is a bare Fastify route
+// doing ONE indexed SELECT through pg on the same database with the API's pool size (the
+// database's ceiling for a route that needs one query); `app` is Hostcloud on DATABASE_URL with
+// logging off, no rate limit to speak of, and no worker. Prints its port.
 import Fastify from 'fastify';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { connect } from '../src/db/connection.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -8,23 +11,47 @@ import { createLogger } from '../src/http/logger.ts';
 import { createRateLimiter } from '../src/http/rate-limit.ts';
 import { servicesFor } from '../src/runtime.ts';
 
+/** The API's pool size under the bench; db1 uses the same. */
+export const POOL_MAX = 20;
+
 const mode = process.argv[2];
 let port: number;
+let counterPort = '';
 if (mode === 'hello') {
   const app = Fastify();
   app.get('/hello', async () => ({ hello: 'world' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
+} else if (mode === 'db1') {
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_MAX });
+  const app = Fastify();
+  app.get<{ Params: { id: string } }>('/db1/:id', async (request) => {
+    const r = await pool.query('SELECT id, status, balance_cents FROM accounts WHERE id = $1', [request.params.id]);
+    return { data: r.rows[0] };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as { port: number }).port;
 } else {
+  // Round trips per request, for the bench's table: every query any pool client sends.
+  let queries = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    queries++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
   const config = { ...loadConfig(), rateLimitMax: 10_000_000, logLevel: 'silent', worker: 'off' as const, simDelayMs: 0 };
-  const database = connect(config.databaseUrl!, { max: 20 });
+  const database = connect(config.databaseUrl!, { max: POOL_MAX });
   const app = await buildApp({
     config, db: database.db, adminToken: process.env.ADMIN_TOKEN!, logger: createLogger('silent'),
     rateLimiter: createRateLimiter({ max: config.rateLimitMax, windowS: 60 }), services: servicesFor(config, database.db),
   });
+  const counter = Fastify();
+  counter.get('/queries', async () => ({ queries }));
+  await counter.listen({ port: 0, host: '127.0.0.1' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
+  counterPort = `${(counter.server.address() as { port: number }).port} `;
 }
 // A normal exit on SIGTERM, so `--cpu-prof` (BENCH_NODE_ARGS) can write its profile.
 process.on('SIGTERM', () => process.exit(0));
-process.stdout.write(`${port}\n`);
+process.stdout.write(`${counterPort}${port}\n`);

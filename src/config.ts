@@ -84,6 +84,12 @@ export interface Config {
   mailMaxAttempts: number;
   /** MAIL_RETRY_DELAY_S — wait after a failed send; doubled after each further failure (at most 6 h). Default 60. */
   mailRetryDelayS: number;
+  /** BILLING_INTERVAL_S — how often each worker runs the billing pass (recurring charges, suspensions, expiries). Default 300. */
+  billingIntervalS: number;
+  /** SUSPEND_GRACE_DAYS — a service suspended for non-payment is cancelled after this many days unpaid. Default 14. */
+  suspendGraceDays: number;
+  /** DOMAIN_RENEW_DAYS — domains with auto_renew renew this many days before they expire. Default 30. */
+  domainRenewDays: number;
   /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
   logFormat: LogFormat;
 }
@@ -196,6 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom,
     mailMaxAttempts: int(env, 'MAIL_MAX_ATTEMPTS', 5, 1, 100),
     mailRetryDelayS: int(env, 'MAIL_RETRY_DELAY_S', 60, 1, 86_400),
+    billingIntervalS: int(env, 'BILLING_INTERVAL_S', 300, 1, 86_400),
+    suspendGraceDays: int(env, 'SUSPEND_GRACE_DAYS', 14, 0, 365),
+    domainRenewDays: int(env, 'DOMAIN_RENEW_DAYS', 30, 1, 60),
     logFormat,
   };
 }

@@ -2,7 +2,9 @@
 // directly, so it works the same against a local or a remote server).
 import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
+import { billingCommand } from './admin-billing.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
+import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
@@ -62,6 +64,17 @@ VDC
                   sets the pool (made the first time); totals left out keep their value; a total below
                   what the account's VMs use is refused
 
+Nodes and migration
+  nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
+  nodes get NODE_ID
+  nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N
+  nodes status NODE_ID active|draining|disabled
+                  draining takes the node out of placement and migrates every server on it away
+                  (live where a node of the same CPU vendor has room, else cold); run it again to
+                  retry the servers it had to leave; disabled only stops new placements
+  servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
+                  moves any account's server (default: live, to placement's pick)
+
 Simulated providers (PROVIDER: compute registrar hosting; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
   provider fault MODE [--provider PROVIDER] [--remaining N] [--calls create,power,...]
@@ -75,6 +88,10 @@ Simulated providers (PROVIDER: compute registrar hosting; default compute)
                   a name "registered at another registrar" that customers can transfer in with CODE
                   (--expires: RFC 3339, default a year from now)
   registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
+
+Recurring billing
+  billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
+  billing overdue [--page N]  accounts with unpaid charges, oldest debt first
 
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
@@ -283,7 +300,10 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
     || (group === 'ip-pools' && await ipPools(conn, out, action, args))
     || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
-    || (group === 'registrar' && await registrarCommand(conn, out, action, args));
+    || (group === 'nodes' && await nodesCommand(conn, out, action, args))
+    || (group === 'servers' && await serversCommand(conn, out, action, args))
+    || (group === 'registrar' && await registrarCommand(conn, out, action, args))
+    || (group === 'billing' && await billingCommand(conn, out, action, args));
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);

@@ -2,14 +2,26 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+// Random bytes drawn 4 KiB at a time: one call into the CSPRNG per ~150 ids rather than one per
+// id (each is a synchronous system call; request ids are made on every request).
+const POOL = 4096;
+let pool = Buffer.alloc(0);
+let at = POOL;
+
+function nextByte(): number {
+  if (at >= pool.length) {
+    pool = randomBytes(POOL);
+    at = 0;
+  }
+  return pool[at++]!;
+}
+
 /** Uniform base62 string (rejection sampling, so no character is favoured). */
 export function base62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += ALPHABET[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

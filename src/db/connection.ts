@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { AuthWritesPlugin } from './auth-writes.ts';
 import { markConnectFailure } from './failures.ts';
 import type { DB } from './schema.ts';
 
@@ -33,6 +34,13 @@ export interface PoolOptions {
  */
 export const READ_TIMEOUT_MARGIN_MS = 2_000;
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The pool behind a handle made by connect() (for a connection of its own, e.g. LISTEN). */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function connect(url: string, opts: PoolOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -53,7 +61,8 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     connect: () => pool.connect().catch((e: unknown) => { throw markConnectFailure(e); }),
     end: () => pool.end(),
   };
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connecting }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connecting }), plugins: [new AuthWritesPlugin()] });
+  pools.set(db, pool);
   let closed = false;
   return {
     db,

@@ -9,6 +9,11 @@ import * as m0006 from './migrations/0006_domains.ts';
 import * as m0007 from './migrations/0007_web_hosting.ts';
 import * as m0008 from './migrations/0008_vdc.ts';
 import * as m0009 from './migrations/0009_account_extras.ts';
+import * as m0010 from './migrations/0010_nodes.ts';
+import * as m0011 from './migrations/0011_v1.ts';
+import * as m0013 from './migrations/0013_recurring_billing.ts';
+import * as m0014 from './migrations/0014_perf.ts';
+import * as m0015 from './migrations/0015_server_node_holds.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,6 +24,11 @@ const migrations: Record<string, Migration> = {
   '0007_web_hosting': m0007,
   '0008_vdc': m0008,
   '0009_account_extras': m0009,
+  '0010_nodes': m0010,
+  '0011_v1': m0011,
+  '0013_recurring_billing': m0013,
+  '0014_perf': m0014,
+  '0015_server_node_holds': m0015,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

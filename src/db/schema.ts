@@ -3,9 +3,15 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
 import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
+import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
+import type { NodesTable } from './schema-nodes.ts';
+import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
+export type * from './schema-nodes.ts';
+export type * from './schema-v1.ts';
+export type * from './schema-billing.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -202,6 +208,14 @@ export interface ServersTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Date | null;
+  /** The hypervisor node it runs on (0010); null for servers made before nodes existed. */
+  node_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** While a migration runs: the node it goes to (held there too). */
+  migration_node_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What a running resize holds on the node beyond the recorded size: its growth (0015); 0 otherwise. */
+  resize_hold_cpu: Generated<number>;
+  resize_hold_ram_mb: Generated<number>;
+  resize_hold_storage_gb: Generated<number>;
 }
 
 export type OperationStatus = 'queued' | 'running' | 'completed' | 'failed';
@@ -310,6 +324,8 @@ export interface SimVmsTable {
   destroyed_at: Date | null;
   /** OpenSSH public keys installed at create. */
   ssh_keys: ColumnType<string[], string[] | undefined, string[]>;
+  /** The host it runs on (the node's name); null for machines made before nodes existed. */
+  node: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SimRequestsTable {
@@ -448,6 +464,9 @@ export interface VdcPoolsTable {
   ipv6_used: ColumnType<number, never, never>;
   /** Monthly price of the pool for recurring billing; null = not billed. */
   monthly_price_cents: number | null;
+  /** Recurring billing: the first billed instant (its day of month anchors the periods) and the next charge. */
+  billing_anchor_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  next_billing_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -476,6 +495,8 @@ export interface VdcVmsTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Date | null;
+  node_id: ColumnType<number | null, number | null | undefined, number | null>;
+  migration_node_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface VdcSnapshotsTable {
@@ -517,6 +538,8 @@ export interface DB {
   sim_settings: SimSettingsTable;
   sim_ip_pools: SimIpPoolsTable;
   sim_ip_leases: SimIpLeasesTable;
+  sim_reverse_dns: SimReverseDnsTable;
+  server_reverse_dns: ServerReverseDnsTable;
   sim_vms: SimVmsTable;
   sim_requests: SimRequestsTable;
   sim_firewall_rules: SimFirewallRulesTable;
@@ -525,6 +548,7 @@ export interface DB {
   notifications: NotificationsTable;
   vdc_pools: VdcPoolsTable;
   vdc_vms: VdcVmsTable;
+  nodes: NodesTable;
   vdc_snapshots: VdcSnapshotsTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
@@ -538,6 +562,8 @@ export interface DB {
   sim_hosting_servers: SimHostingServersTable;
   sim_hosting_accounts: SimHostingAccountsTable;
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
+  billing_charges: BillingChargesTable;
+  billing_notices: BillingNoticesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

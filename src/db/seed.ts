@@ -10,6 +10,7 @@ export const DEMO_CATALOG_MARKER = 'demo_catalog_v1';
 export const DEMO_IP_POOLS_MARKER = 'demo_ip_pools_v1';
 export const DEMO_REGISTRY_MARKER = 'demo_registry_v1';
 export const DEMO_HOSTING_SERVERS_MARKER = 'demo_hosting_servers_v1';
+export const DEMO_NODES_MARKER = 'demo_nodes_v1';
 
 /** Seeds every part not seeded yet; true when anything was. */
 export async function seedDemoCatalog(db: Db): Promise<boolean> {
@@ -23,7 +24,9 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
     if (registry) await seedRegistry(trx);
     const panel = await claim(trx, DEMO_HOSTING_SERVERS_MARKER);
     if (panel) await seedHostingServers(trx);
-    return catalog || pools || registry || panel;
+    const nodes = await claim(trx, DEMO_NODES_MARKER);
+    if (nodes) await seedNodes(trx);
+    return catalog || pools || registry || panel || nodes;
   });
 }
 
@@ -71,6 +74,22 @@ async function seedHostingServers(trx: Db): Promise<void> {
   const locations = await trx.selectFrom('locations').select(['id', 'code']).orderBy('id').limit(100).execute();
   const rows = locations.flatMap(({ id, code }) => [1, 2].map((n) => ({ hostname: `web${n}.${code}.panel.hostcloud.example`, location_id: id, capacity: 250 })));
   if (rows.length) await trx.insertInto('sim_hosting_servers').values(rows).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/**
+ * Hypervisor nodes for each primary location: two of one CPU vendor and one of the other
+ * (alternating by location), each 96 vCPUs, 384 GB RAM and 7.5 TB disk, so a live migration
+ * has a partner and a cold one a choice. Named <code>-kvm<n> as the platform knows its hosts.
+ */
+async function seedNodes(trx: Db): Promise<void> {
+  const locations = await trx.selectFrom('locations').select(['id', 'code']).where('provider', '=', 'primary').orderBy('id').limit(100).execute();
+  const rows = locations.flatMap(({ id, code }, i) => {
+    const [main, other] = i % 2 === 0 ? ['intel', 'amd'] as const : ['amd', 'intel'] as const;
+    return [main, main, other].map((cpu_vendor, n) => ({
+      location_id: id, name: `${code}-kvm${n + 1}`, cpu_vendor, cpu_cores: 96, ram_mb: 393_216, storage_gb: 7_680,
+    }));
+  });
+  if (rows.length) await trx.insertInto('nodes').values(rows).onConflict((oc) => oc.column('name').doNothing()).execute();
 }
 
 async function seedCatalog(trx: Db): Promise<void> {

@@ -12,6 +12,7 @@ import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
 import { registerAuth } from './auth.ts';
+import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
@@ -21,6 +22,8 @@ import { sendError } from './errors.ts';
 import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
 import { components } from './schemas.ts';
 import { type V2Options, registerV2 } from './v2/index.ts';
+import { registerV1 } from './v1/index.ts';
+import { sendV1Error } from './v1/errors.ts';
 import type { TypedApp } from './route-types.ts';
 import { addSharedSchema, validatorCompiler } from './validation.ts';
 
@@ -66,7 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: telemetry.logger as FastifyBaseLogger,
     genReqId: () => `req_${base62(20)}`,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // observe.ts writes one line per request instead of Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     // Sandbox operation ids carry their own description (~120 characters); default is 100.
@@ -77,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const api = err.code === 'FST_ERR_BAD_URL'
         ? new ApiError('REQUEST_MALFORMED', 'The URL is not validly encoded')
         : new ApiError('REQUEST_MALFORMED', 'The request could not be read');
+      if (/^\/v1(?:[/?]|$)/.test(request.url)) return sendV1Error(api, request, reply);
       return sendError(config.publicUrl, api, request, reply);
     },
     clientErrorHandler: clientErrorHandler(config.publicUrl),
@@ -126,7 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, now });
+  const keyCache = startKeyCache(deps.db);
+  app.addHook('onClose', () => keyCache.close());
+  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, now, keys: keyCache.keys });
 
   app.setErrorHandler((err, request, reply) => sendError(config.publicUrl, err, request, reply));
   app.setNotFoundHandler((request, reply) => {
@@ -141,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
+  await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   return app;
 }

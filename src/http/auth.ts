@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
-import { ipAllowed } from '../core/api-keys/ip-allowlist.ts';
+import type { KeyCache } from '../core/api-keys/key-cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Area, Caller, Db } from '../core/types.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -24,6 +24,8 @@ declare module 'fastify' {
     alsoAreas?: readonly Area[];
     /** false exempts the route from rate limiting (health probes). Default true. */
     rateLimit?: boolean;
+    /** Where a customer route reads the key: v2's `Authorization: Bearer` (default) or v1's `X-API-Key`. */
+    credential?: 'bearer' | 'x-api-key';
   }
   interface FastifyRequest {
     /** The authenticated customer; null on admin and public routes. */
@@ -57,6 +59,14 @@ export function ipBudget(ip: string): string {
 
 const HOW = 'send the key as Authorization: Bearer <API_KEY>';
 
+/** v1's header: undefined when absent, null when not one plain token (never echoed). */
+function xApiKey(request: FastifyRequest): string | null | undefined {
+  const h = request.headers['x-api-key'];
+  if (h === undefined) return undefined;
+  const m = typeof h === 'string' ? /^[ \t]*(\S+)[ \t]*$/.exec(h) : null;
+  return m ? m[1]! : null;
+}
+
 /** No Authorization header: say where the key goes, naming what the client tried instead. */
 function missingKey(request: FastifyRequest): ApiError {
   if (typeof (request.query as Record<string, unknown> | undefined)?.api_key === 'string') {
@@ -89,6 +99,8 @@ export interface AuthDeps {
   rateLimiter: RateLimiter;
   adminToken: string;
   now: () => Date;
+  /** Known keys, so that authenticating costs no round trip (see key-cache.ts). */
+  keys?: KeyCache;
 }
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
@@ -110,14 +122,15 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       return;
     }
 
-    const token = bearer(request);
+    const v1 = config.credential === 'x-api-key';
+    const token = v1 ? xApiKey(request) : bearer(request);
     let identity: Identity | null = null;
-    if (token) identity = await identify(deps.db, token);
+    if (token) identity = await identify(deps.db, token, deps.keys);
 
     if (config.rateLimit !== false) {
       // A key spends its own budget only when used from an address it allows: a leaked key used
       // from elsewhere spends that caller's IP budget and cannot exhaust the owner's.
-      const ownBudget = identity !== null && ipAllowed(request.ip, identity.key.ip_allowlist);
+      const ownBudget = identity !== null && identity.allows(request.ip);
       const d = await deps.rateLimiter.consume(ownBudget ? `key:${identity!.key.id}` : ipBudget(request.ip));
       reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
       if (!d.allowed) {
@@ -126,8 +139,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
 
     if (mode === 'none') return;
-    if (token === undefined) throw missingKey(request);
-    if (token === null) throw notBearer(request.headers.authorization!);
+    if (token === undefined) throw v1 ? new ApiError('AUTH_REQUIRED', 'No API key was sent; send it as X-API-Key: <API_KEY>') : missingKey(request);
+    if (token === null) throw v1 ? new ApiError('AUTH_INVALID', 'The X-API-Key header must hold exactly one key') : notBearer(request.headers.authorization!);
     const access = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
     const area = [config.area!, ...config.alsoAreas ?? []].find((a) => identity?.key.scopes?.includes(`${a}:${access}`) ?? true) ?? config.area!;
     request.caller = authorize({ identity, ip: request.ip, area, access });

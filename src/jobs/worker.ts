@@ -25,6 +25,7 @@ import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
+import { startBillingTimer } from './billing-timer.ts';
 
 export interface WorkerDeps {
   db: Db;
@@ -32,7 +33,8 @@ export interface WorkerDeps {
   hosting: HostingPanel;
   registrar?: Registrar;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
-    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>;
+    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>
+    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs'>>;
   logger: Logger;
 }
 
@@ -138,6 +140,11 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }
   };
 
+  // Completed jobs are settled together: every completion that lands while one statement is on
+  // its way goes in the next (one round trip for many jobs rather than one each). A worker that
+  // dies before settling leaves the job active; it runs again and finds its operation finished.
+  const completed = batcher((ids) => settle('completing operation jobs', () => boss.complete(OPERATIONS_QUEUE, ids)));
+
   const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS };
   const runOperation = async (job: Job<OperationJob>) => {
     const id = job.data.operation_id;
@@ -145,7 +152,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     for (;;) {
       try {
         await executeOperation(execDeps, id, last);
-        await settle('completing an operation job', () => boss.complete(OPERATIONS_QUEUE, job.id));
+        completed.add(job.id);
         return;
       } catch (err) {
         if (gate.noteFailure(err)) {
@@ -173,9 +180,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   };
 
   const loops: Promise<void>[] = [];
-  for (let slot = 0; slot < deps.config.workerConcurrency; slot++) {
-    loops.push(loop<OperationJob>(OPERATIONS_QUEUE, 1, POLL_MS.operations, ([job]) => withinTimeout(runOperation(job!), job!.id)));
-  }
+  loops.push(dispatchOperations());
 
   // A job lands here when its retries are spent, including when workers died mid-run.
   loops.push(loop<OperationJob>(OPERATIONS_FAILED_QUEUE, 10, POLL_MS.deadLetters, async (jobs) => {
@@ -221,12 +226,52 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }, sweepIntervalS(deps.config) * 1000);
 
   const notifications = startNotificationSender(db, logger, deps.config);
+  const billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+
+  /**
+   * The operation slots: one fetch for as many jobs as there are free slots (rather than one
+   * fetch per slot and job), each job run in a free slot, and the next fetch as soon as one frees.
+   */
+  async function dispatchOperations(): Promise<void> {
+    const running = new Set<Promise<void>>();
+    let freed: (() => void) | null = null;
+    while (!stopping) {
+      await gate.ready();
+      if (stopping) break;
+      const free = deps.config.workerConcurrency - running.size;
+      if (free === 0) {
+        await new Promise<void>((resolve) => { freed = resolve; });
+        continue;
+      }
+      const jobs = await fetch<OperationJob>(OPERATIONS_QUEUE, free);
+      if (jobs.length === 0) {
+        // Idle: wait for the poll interval, or less if a running job frees its slot first.
+        if (running.size === 0) await nap(POLL_MS.operations);
+        else await Promise.race([nap(POLL_MS.operations), new Promise<void>((resolve) => { freed = resolve; })]);
+        continue;
+      }
+      for (const job of jobs) {
+        const run: Promise<void> = withinTimeout(runOperation(job), job.id)
+          .catch((err: unknown) => logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'job handler failed'))
+          .finally(() => {
+            running.delete(run);
+            const wake = freed;
+            freed = null;
+            wake?.();
+          });
+        running.add(run);
+      }
+    }
+    await Promise.all(running);
+    await completed.flush();
+  }
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
       stopping = true;
       clearInterval(sweep);
+      await billing?.stop();
       await notifications?.stop();
       clearInterval(planner);
       for (const wake of [...naps]) wake();
@@ -236,6 +281,29 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await Promise.race([Promise.all(loops), new Promise((resolve) => { timer = setTimeout(resolve, 30_000); })]);
       clearTimeout(timer);
       await boss.stop({ graceful: true, wait: true, timeout: 1_000, close: false });
+    },
+  };
+}
+
+/** Collects ids and hands them to `send` in batches: one send at a time, the next with all that came meanwhile. */
+function batcher(send: (ids: string[]) => Promise<unknown>) {
+  let pending: string[] = [];
+  let inFlight: Promise<void> | null = null;
+  const drain = async () => {
+    while (pending.length > 0) {
+      const ids = pending;
+      pending = [];
+      await send(ids);
+    }
+    inFlight = null;
+  };
+  return {
+    add(id: string) {
+      pending.push(id);
+      inFlight ??= drain();
+    },
+    async flush() {
+      while (inFlight) await inFlight;
     },
   };
 }

@@ -80,6 +80,8 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     // Quick retries and loss detection, so failure paths finish within a test's time.
     jobRetryDelayS: 1,
     jobMaintenanceS: 1,
+    // Billing passes run when a test asks for them (POST /admin/v1/billing/run), not on a timer.
+    billingIntervalS: 86_400,
     ...overrides,
   };
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;

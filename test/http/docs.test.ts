@@ -29,11 +29,14 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/servers/{id}/ips', 'listServerIps'], ['post', '/servers/{id}/ips', 'addServerIp'],
   ['get', '/servers/{id}/console', 'getServerConsole'], ['get', '/console/{ticket}', 'openConsoleLink'],
   ['get', '/servers/{id}/firewall/rules', 'listServerFirewallRules'], ['get', '/servers/{id}/metrics', 'getServerMetrics'],
-  ['get', '/servers/{id}/traffic', 'getServerTraffic'], ['get', '/operations/{id}', 'getOperation'],
+  ['get', '/servers/{id}/traffic', 'getServerTraffic'],
+  ['get', '/servers/{id}/ips/{address}/rdns', 'getServerIpReverseDns'], ['put', '/servers/{id}/ips/{address}/rdns', 'updateServerIpReverseDns'],
+  ['delete', '/servers/{id}/ips/{address}', 'deleteServerIp'], ['delete', '/servers/{id}/snapshots/{sid}', 'deleteServerSnapshot'],
+  ['post', '/servers/{id}/snapshots/{sid}/restore', 'restoreServerSnapshot'], ['get', '/operations/{id}', 'getOperation'],
   ['get', '/plans', 'listPlans'], ['get', '/plans/{id}', 'getPlan'], ['get', '/packages', 'listPackages'],
   ['get', '/operating-systems', 'listOperatingSystems'], ['get', '/locations', 'listLocations'],
   ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],
-  ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'],
+  ['get', '/billing/balance', 'getBalance'], ['get', '/billing/transactions', 'listTransactions'], ['get', '/billing/upcoming', 'listUpcomingCharges'],
   ['get', '/account', 'getAccount'], ['get', '/account/api-keys', 'listApiKeys'], ['get', '/account/ip-allowlist', 'listIpAllowlist'],
   ['get', '/vdc/resources', 'getVdcResources'], ['get', '/vdc/vms', 'listVdcVms'], ['post', '/vdc/vms', 'createVdcVm'],
   ['get', '/vdc/vms/{id}', 'getVdcVm'], ['delete', '/vdc/vms/{id}', 'deleteVdcVm'], ['get', '/vdc/vms/{id}/usage', 'getVdcVmUsage'],
@@ -62,7 +65,7 @@ const OPERATIONS: [string, string, string][] = [
 
 const COMPONENTS = [
   'Server', 'ServerListItem', 'ServerCreated', 'ServerDeleteResult', 'ServerActionAccepted', 'UpgradeResult', 'Operation',
-  'Snapshot', 'SnapshotCreated', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
+  'Snapshot', 'SnapshotCreated', 'ReverseDns', 'IpCancelled', 'SnapshotDeleteResult', 'SnapshotRestoreAccepted', 'IpAddress', 'FirewallRule', 'ConsoleSession', 'ConsoleOpened', 'Metrics', 'Traffic',
   'Plan', 'Package', 'OperatingSystem', 'Location', 'WebHostingPackage', 'Department', 'Balance', 'Transaction',
   'Account', 'ApiKey', 'IpAllowlistEntry', 'Money', 'Error', 'ErrorCode', 'FieldError', 'Meta', 'ListMeta', 'Pagination',
   'VdcResources', 'VdcBucket', 'VdcVm', 'VdcVmCreated', 'VdcVmActionAccepted', 'VdcVmDeleteResult', 'VdcVmUsage',
@@ -181,15 +184,25 @@ test('each operation declares its error codes per status; codes and statuses com
   // The spec's lists and what the core raises.
   const create = op('post', '/servers');
   assert.deepEqual(codesOf(create, '409'), ['HOSTNAME_IN_USE', 'IDEMPOTENCY_KEY_CONFLICT']);
-  assert.deepEqual(codesOf(create, '422'), ['INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'PLAN_NOT_FOUND', 'SOURCE_NOT_FOUND', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(create, '422'), ['CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'PLAN_NOT_FOUND', 'SOURCE_NOT_FOUND', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(create, '502'), ['UPSTREAM_ERROR']);
   assert.deepEqual(codesOf(create, '404'), []);
   assert.deepEqual(codesOf(op('get', '/servers/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
   assert.deepEqual(codesOf(op('delete', '/servers/{id}'), '409'), ['STATE_CONFLICT']);
-  assert.deepEqual(codesOf(op('post', '/servers/{id}/actions/{verb}'), '422'), ['INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'OS_VERSION_INVALID', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/servers/{id}/actions/{verb}'), '422'), ['CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'NODE_INCOMPATIBLE_LIVE_MIGRATE', 'OS_VERSION_INVALID', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(op('post', '/servers/{id}/ips'), '422'), ['CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(op('get', '/plans'), '404'), []);
   assert.deepEqual(codesOf(op('get', '/plans/{id}'), '404'), ['RESOURCE_NOT_FOUND']);
+});
+
+test('the migrate verb: an addition, marked as such, with its body fields and codes', () => {
+  const action = op('post', '/servers/{id}/actions/{verb}');
+  assert.match(action.description, /\*\*Addition to the spec\*\*: the verb `migrate`/);
+  assert.ok(action.parameters.find((x: Json) => x.name === 'verb').schema.enum.includes('migrate'));
+  const body = action.requestBody.content['application/json'].schema;
+  assert.deepEqual(body.properties.mode.enum, ['live', 'cold']);
+  assert.equal(body.properties.location_id.type, 'integer');
+  assert.ok(!JSON.stringify(doc).includes('node_id'), 'nodes are never shown to customers');
 });
 
 test('VDC: the v2 additions are marked as such, delete takes confirm_name, each declares what the core raises', () => {
@@ -197,9 +210,9 @@ test('VDC: the v2 additions are marked as such, delete takes confirm_name, each 
   for (const { op: o } of operations().filter((x) => x.op.tags[0] === 'VDC')) {
     assert.equal(o.description.includes('**Addition to the spec**'), additions.includes(o.operationId), o.operationId);
   }
-  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '422'), ['INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms'), '422'), ['CAPACITY_UNAVAILABLE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(op('post', '/vdc/vms'), '409'), ['IDEMPOTENCY_KEY_CONFLICT']);
-  assert.deepEqual(codesOf(op('post', '/vdc/vms/{id}/actions/{verb}'), '422'), ['INVALID_PASSWORD', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
+  assert.deepEqual(codesOf(op('post', '/vdc/vms/{id}/actions/{verb}'), '422'), ['CAPACITY_UNAVAILABLE', 'INVALID_PASSWORD', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(op('get', '/vdc/vms/{id}/usage'), '502'), ['UPSTREAM_ERROR']);
   assert.deepEqual(codesOf(op('get', '/vdc/resources'), '404'), []);
   const confirm = op('delete', '/vdc/vms/{id}').parameters.find((x: Json) => x.name === 'confirm_name');

@@ -44,7 +44,8 @@ before(async () => {
       assert.ok(known.has(key(m.toUpperCase(), url)), `${m.toUpperCase()} ${p} of the document is a route`);
     }
   }
-  ops = registered.map((r) => ({
+  // v1 routes answer in their own envelope and read X-API-Key: test/v1/adapter.test.ts covers them.
+  ops = registered.filter((r) => !r.url.startsWith('/v1/')).map((r) => ({
     method: r.method,
     url: r.url,
     bodyFields: Object.keys((r.bodySchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}),

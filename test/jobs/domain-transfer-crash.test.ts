@@ -2,40 +2,12 @@
 // lease on the operation lapses, another worker runs it again, and because the operation id is the
 // registrar's request token the registry holds one transfer, completed once.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { balanceOf, freshName, seedElsewhere } from '../helpers/domains.ts';
+import { killWorkers, startWorker, until } from '../helpers/worker-process.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const children: ChildProcess[] = [];
-after(() => { for (const c of children) c.kill('SIGKILL'); });
-
-function startWorker(databaseUrl: string, simDelayMs: number): { child: ChildProcess; output: () => string } {
-  let out = '';
-  const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
-  const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
-    cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  children.push(child);
-  return { child, output: () => out };
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+after(killWorkers);
 
 test('SIGKILL a worker while a transfer waits for approval: another worker completes it; the registry holds one transfer', { timeout: 120_000 }, async () => {
   const t = await startApp({ jobTimeoutS: 900 });

@@ -43,7 +43,9 @@ describe('GET /web-hosting', () => {
     assert.deepEqual(meta.pagination, { page: 1, per_page: 25, total: 3, total_pages: 1 });
     const item = data[1];
     assert.deepEqual(Object.keys(item).sort(), ['billing', 'created_at', 'disk_usage', 'domain', 'id', 'plan', 'server', 'status']);
-    assert.deepEqual(item, { ...b, disk_usage: { used_mb: null, quota_mb: 10240 } });
+    // The detail adds its next charge (recurring billing); lists do not.
+    const { next_charge: _next, ...bAsListed } = b;
+    assert.deepEqual(item, { ...bAsListed, disk_usage: { used_mb: null, quota_mb: 10240 } });
 
     assert.deepEqual(json(await get('/web-hosting', owner.key, { status: 'active' })).data.map((h: Json) => h.id), [b.id, a.id]);
     assert.deepEqual(json(await get('/web-hosting', owner.key, { status: 'cancelled' })).data.map((h: Json) => h.id), [cancelled.id]);
@@ -70,8 +72,10 @@ describe('GET /web-hosting/{id}', () => {
     const res = await get(`/web-hosting/${active.id}`);
     assert.equal(res.statusCode, 200, res.body);
     const { data } = json(res);
-    assert.deepEqual(Object.keys(data).sort(), ['billing', 'created_at', 'disk_usage', 'domain', 'id', 'plan', 'server', 'status']);
+    assert.deepEqual(Object.keys(data).sort(), ['billing', 'created_at', 'disk_usage', 'domain', 'id', 'next_charge', 'plan', 'server', 'status']);
     assert.equal(data.id, active.id);
+    assert.deepEqual(data.next_charge.amount, { amount: '3.99', currency: 'USD' });
+    assert.equal(data.next_charge.due_at, data.billing.next_billing_at);
     assert.equal(data.status, 'active');
     assert.deepEqual(data.plan, { id: 1, name: 'Web Starter' });
     assert.match(data.server.hostname, /\.panel\.hostcloud\.example$/);

@@ -140,6 +140,9 @@ describe('POST /servers/{id}/ips', () => {
     // One leasable IPv4 address (a /30 less its gateway): the server's primary takes it.
     const pool = await adminCall(t, 'POST', `/admin/v1/locations/${loc}/ip-pools`, { version: 4, cidr: '192.168.77.0/30', gateway: '192.168.77.2' });
     assert.equal(pool.statusCode, 201, pool.body);
+    // A location needs a host for its servers as well as addresses.
+    const node = await adminCall(t, 'POST', '/admin/v1/nodes', { location_id: loc, name: 'tiny1-kvm1', cpu_vendor: 'intel', cpu_cores: 8, ram_mb: 16384, storage_gb: 500 });
+    assert.equal(node.statusCode, 201, node.body);
     const s = await activeServer(t, c, { location_id: loc, ipv6_count: 0 });
     const before = await balanceCents(t, c);
     assertError(await add(s.id, { version: 4 }), 422, 'CAPACITY_UNAVAILABLE');

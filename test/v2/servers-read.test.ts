@@ -64,7 +64,9 @@ test('detail: live power state and OS from the provider', async () => {
   const res = await call(t.app, 'GET', `/v2/servers/${running.id}`, { key: c.key });
   assert.equal(res.statusCode, 200);
   const s = json(res).data;
-  assert.deepEqual(Object.keys(s).sort(), ['billing', 'created_at', 'id', 'location_id', 'name', 'network', 'os', 'plan', 'power_state', 'specs', 'status']);
+  assert.deepEqual(Object.keys(s).sort(), ['billing', 'created_at', 'id', 'location_id', 'name', 'network', 'next_charge', 'os', 'plan', 'power_state', 'specs', 'status']);
+  assert.equal(s.next_charge.due_at, s.billing.next_billing_at, 'the detail shows its next charge');
+  assert.equal(s.next_charge.status, 'scheduled');
   assert.equal(s.power_state, 'running');
   assert.equal(s.os, 'ubuntu-24.04');
 });

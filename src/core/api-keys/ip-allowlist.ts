@@ -56,3 +56,33 @@ export function ipAllowed(ip: string, entries: readonly string[]): boolean {
   }
   return false;
 }
+
+/**
+ * ipAllowed with the entries parsed once (a cached key's allowlist), and the last answers per
+ * address remembered: a key is mostly used from a handful of addresses.
+ */
+export function compileAllowlist(entries: readonly string[]): (ip: string) => boolean {
+  const nets: [Addr, number][] = [];
+  for (const entry of entries) {
+    try {
+      nets.push(ipaddr.parseCIDR(entry) as [Addr, number]);
+    } catch {
+      // An unparsable stored entry never grants access.
+    }
+  }
+  const seen = new Map<string, boolean>();
+  return (ip) => {
+    const known = seen.get(ip);
+    if (known !== undefined) return known;
+    let allowed = false;
+    try {
+      const addr = plain(ipaddr.parse(ip));
+      allowed = nets.some(([net, bits]) => net.kind() === addr.kind() && addr.match([net, bits] as never));
+    } catch {
+      allowed = false;
+    }
+    if (seen.size >= 32) seen.clear();
+    seen.set(ip, allowed);
+    return allowed;
+  };
+}

@@ -5,7 +5,7 @@
 import { ApiError, notFound } from '../errors.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
-import { insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
+import { balanceTotals, insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
 import { afterCommit, inTransaction } from '../../db/transaction.ts';
 import type { Transaction, TransactionType } from '../../db/schema.ts';
 import { type Cents, MAX_AMOUNT_CENTS, formatCents, parseAmount } from '../money.ts';
@@ -75,6 +75,21 @@ export async function getBalance(db: Db, accountId: string): Promise<Cents> {
   const account = await findAccount(db, accountId);
   if (!account) throw notFound('Account');
   return account.balance_cents;
+}
+
+export interface BalanceSummary {
+  balanceCents: Cents;
+  /** Deposits and refunds: everything that ever came in. */
+  inCents: Cents;
+  /** Withdrawals (charges). */
+  outCents: Cents;
+}
+
+/** The balance with the ledger's totals (v1's /balance); balance = in − out, as the ledger trigger keeps it. */
+export async function getBalanceSummary(db: Db, accountId: string): Promise<BalanceSummary> {
+  const totals = await balanceTotals(db, accountId);
+  if (!totals) throw notFound('Account');
+  return { balanceCents: totals.balance, inCents: totals.inCents, outCents: totals.outCents };
 }
 
 export async function listTransactions(

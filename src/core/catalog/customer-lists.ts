@@ -1,7 +1,7 @@
 // Which catalog rows a customer sees. Each rule lives here once, so that every API version and
 // the checks made when a resource is created (its location, OS, package…) agree on it.
 import type { Selectable } from 'kysely';
-import { type CatalogFilter, type CatalogTable, listCatalogPage } from '../../db/queries/catalog.ts';
+import { type CatalogFilter, type CatalogTable, listAvailableOperatingSystems, listCatalogPage } from '../../db/queries/catalog.ts';
 import type { DB, Department, HostingPackage, Location, OperatingSystem, Plan } from '../../db/schema.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
@@ -51,4 +51,49 @@ export function listPlans(db: Db, page: PageRequest): Promise<Paged<Plan>> {
 /** Any plan by id, available or not (the customer sees its flag). */
 export function getPlan(db: Db, id: number): Promise<Plan> {
   return getCatalogRow(db, 'plans', id);
+}
+
+/** Plans that can be ordered: v1 has no `available` flag to show, so it lists only these. */
+export function listAvailablePlans(db: Db, page: PageRequest): Promise<Paged<Plan>> {
+  return listWhere(db, 'plans', ONLY_AVAILABLE, page);
+}
+
+export interface OsFamily {
+  /** The id of the family's first listed version: v1 wants an integer id per OS, and families have no table. */
+  id: number;
+  name: string;
+  versions: OperatingSystem[];
+}
+
+/** The installable OS versions grouped by family (v1's `versions[]`), families in order of their first version. */
+export async function listOperatingSystemFamilies(db: Db): Promise<OsFamily[]> {
+  const families = new Map<string, OsFamily>();
+  for (const os of await listAvailableOperatingSystems(db)) {
+    const family = families.get(os.family) ?? { id: os.id, name: os.family, versions: [] };
+    family.versions.push(os);
+    families.set(os.family, family);
+  }
+  return [...families.values()];
+}
+
+// The v1-only package families: catalog rows with no availability flag, listed whole.
+export type EmailPackage = Selectable<DB['email_packages']>;
+export type ColocationPackage = Selectable<DB['colocation_packages']>;
+export type DedicatedPackage = Selectable<DB['dedicated_packages']>;
+export type IpSubnetPackage = Selectable<DB['ip_subnet_packages']>;
+
+export function listEmailPackages(db: Db, page: PageRequest): Promise<Paged<EmailPackage>> {
+  return listWhere(db, 'email_packages', {}, page);
+}
+
+export function listColocationPackages(db: Db, page: PageRequest): Promise<Paged<ColocationPackage>> {
+  return listWhere(db, 'colocation_packages', {}, page);
+}
+
+export function listDedicatedPackages(db: Db, page: PageRequest): Promise<Paged<DedicatedPackage>> {
+  return listWhere(db, 'dedicated_packages', {}, page);
+}
+
+export function listIpSubnetPackages(db: Db, page: PageRequest): Promise<Paged<IpSubnetPackage>> {
+  return listWhere(db, 'ip_subnet_packages', {}, page);
 }

@@ -41,8 +41,8 @@ const RETRY_PAUSES_MS = [200, 800];
 
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
-/** tx1: checks in DESIGN.md's order, the leased operation and the charge. */
-export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: number, key: string | null): Promise<ReservedRenewal> {
+/** tx1: checks in DESIGN.md's order, the leased operation and the charge. `period`: recurring billing names the renewed period in the ledger row ("2026-12-01 → 2027-12-01"). */
+export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: number, key: string | null, period?: string): Promise<ReservedRenewal> {
   const domain = await lockAccountDomain(trx, ctx.accountId, id);
   if (!domain) throw notFound('Domain');
   const [price] = await findTldPrices(trx, [domain.tld]);
@@ -62,7 +62,7 @@ export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: numbe
     detail: `Renewing ${domain.name} for ${years} year${years === 1 ? '' : 's'}`, params: { ...params },
   });
   if (cents > 0) {
-    await charge(trx, ctx.accountId, cents, `Domain ${domain.name} (${domain.service_id}): renewal for ${years} year${years === 1 ? '' : 's'}, ${formatCents(cents)} USD`, `domain/${id}`);
+    await charge(trx, ctx.accountId, cents, `Domain ${domain.name} (${domain.service_id}): ${period ? `auto-renewal ${period}` : `renewal for ${years} year${years === 1 ? '' : 's'}`}, ${formatCents(cents)} USD`, `domain/${id}`);
   }
   return { operationId: op.id, domainId: id, params };
 }

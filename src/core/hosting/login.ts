@@ -9,6 +9,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
 import { type LinkKind, LINK_TTL_S, type SignedLink, newTicket, signLink, verifyLink } from '../signed-links.ts';
 import type { Db } from '../types.ts';
 import { panelCall } from './panel-calls.ts';
@@ -28,7 +29,7 @@ export interface HostingLogin {
 export async function hostingLoginLink(ctx: Ctx, id: string, key: Buffer, publicUrl: string): Promise<HostingLogin> {
   const hosting = await requireHosting(ctx, id);
   if (hosting.status !== 'active' || !hosting.username) {
-    throw new ApiError('STATE_CONFLICT', `Web hosting ${id} is ${hosting.status}; only an active account can log in to its control panel`);
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Web hosting', id, hosting.status) ?? `Web hosting ${id} is ${hosting.status}; only an active account can log in to its control panel`);
   }
   const ticket = newTicket();
   const { query, expiresAt } = signLink(key, LOGIN_LINK, ticket, ctx.now, ctx.sandbox);

@@ -4,6 +4,7 @@
 import { findAccountWebHosting, lockAccountWebHosting, updateWebHosting, type WebHostingRow } from '../../db/queries/web-hosting.ts';
 import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { formatCents } from '../money.ts';
 import { ts } from '../time.ts';
@@ -14,7 +15,7 @@ import { addCycle } from './rules.ts';
 export async function renewHosting(ctx: Ctx, trx: Db, id: string): Promise<{ hosting: WebHostingRow; chargedCents: number }> {
   const row = await lockAccountWebHosting(trx, ctx.accountId, id);
   if (!row) throw notFound('Web hosting account');
-  if (row.status !== 'active') throw new ApiError('STATE_CONFLICT', `Web hosting ${id} is ${row.status}; only an active account can be renewed`);
+  if (row.status !== 'active') throw new ApiError('STATE_CONFLICT', suspendedConflict('Web hosting', id, row.status) ?? `Web hosting ${id} is ${row.status}; only an active account can be renewed`);
   const until = addCycle(row.next_billing_at, row.billing_cycle);
   if (row.price_cents > 0) {
     await charge(trx, ctx.accountId, row.price_cents,

@@ -67,8 +67,9 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     return;
   }
   // Progress is for people polling: one write per PROGRESS_INTERVAL_MS is plenty, and a fast
-  // provider reporting every step would otherwise cost a round trip each.
-  let lastWrite = 0;
+  // provider reporting every step would otherwise cost a round trip each. The first is written
+  // after one interval too: an operation done sooner goes from its claim straight to completed.
+  let lastWrite = Date.now();
   const progress = async (pct: number, detail: string) => {
     if (Date.now() - lastWrite < PROGRESS_INTERVAL_MS) return;
     lastWrite = Date.now();

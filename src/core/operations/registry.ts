@@ -11,6 +11,7 @@ import { serverResizeRunner } from '../servers/resize-runner.ts';
 import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
 import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
 import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
+import { serverMigrateRunner, vmMigrateRunner } from '../nodes/migrate-runner.ts';
 import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
 import { VM_ROWS } from '../vdc/guards.ts';
 import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners.ts';
@@ -22,6 +23,9 @@ import { domainRenewRunner } from '../domains/renew-runner.ts';
 import { domainTransferRunner } from '../domains/transfer.ts';
 import { hostingCreateRunner } from '../hosting/provision.ts';
 import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
+import { serverIpReleaseRunner } from '../servers/ip-cancel.ts';
+import { serverRestoreRunner, serverSnapshotDeleteRunner } from '../servers/snapshot-manage.ts';
+import { hostingSuspendRunner, hostingUnsuspendRunner } from '../billing/runners.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,
@@ -36,6 +40,7 @@ const RUNNERS: Record<string, Runner> = {
   'server.upgrade': serverUpgradeRunner,
   'server.ip_attach': serverIpAttachRunner,
   'server.snapshot': serverSnapshotRunner,
+  'server.migrate': serverMigrateRunner,
   'vdc_vm.create': vmCreateRunner,
   'vdc_vm.delete': vmDeleteRunner,
   'vdc_vm.start': vmPowerRunner,
@@ -47,11 +52,21 @@ const RUNNERS: Record<string, Runner> = {
   'vdc_vm.snapshot': vmSnapshotRunner,
   'vdc_vm.snapshot_delete': vmSnapshotDeleteRunner,
   'vdc_vm.restore': vmRestoreRunner,
+  'vdc_vm.migrate': vmMigrateRunner,
   'domain.register': domainRegisterRunner,
   'domain.transfer': domainTransferRunner,
   'domain.renew': domainRenewRunner,
   'hosting.create': hostingCreateRunner,
   'hosting.cancel': hostingCancelRunner,
+  'server.ip_release': serverIpReleaseRunner,
+  'server.snapshot_delete': serverSnapshotDeleteRunner,
+  'server.restore': serverRestoreRunner,
+  // Recurring billing (core/billing/lifecycle.ts).
+  'server.suspend': serverPowerRunner,
+  'server.resume': serverPowerRunner,
+  'server.cancel': serverDeleteRunner,
+  'hosting.suspend': hostingSuspendRunner,
+  'hosting.unsuspend': hostingUnsuspendRunner,
 };
 
 export function runnerFor(type: string): Runner | undefined {

@@ -9,6 +9,7 @@ import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkVerbFields, powerStateDuring } from '../machines/action-rules.ts';
+import { type MigrateMode, startMigration } from '../nodes/migrate.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { cloneServer } from './clone.ts';
@@ -18,7 +19,7 @@ import type { ServerView } from './read.ts';
 import { resizeServer } from './resize.ts';
 import { checkPassword } from './rules.ts';
 
-export const VERBS = ['start', 'stop', 'reboot', 'reset_password', 'reinstall', 'resize', 'clone'] as const;
+export const VERBS = ['start', 'stop', 'reboot', 'reset_password', 'reinstall', 'resize', 'clone', 'migrate'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** Every field any verb takes (the spec's "Action body fields"); each verb accepts only its own. */
@@ -29,6 +30,10 @@ export interface ActionInput {
   ram_gb?: number;
   disk_gb?: number;
   hostname?: string;
+  /** migrate (a v2 addition): live (default) or cold. */
+  mode?: MigrateMode;
+  /** migrate: another location (cold only; new addresses there). */
+  location_id?: number;
 }
 
 export interface ActionResult {
@@ -45,6 +50,7 @@ export const VERB_FIELDS: Record<Verb, readonly (keyof ActionInput)[]> = {
   reinstall: ['os_version_id'],
   resize: ['cpu', 'ram_gb', 'disk_gb'],
   clone: ['hostname'],
+  migrate: ['mode', 'location_id'],
 };
 
 type Handler = (ctx: Ctx, trx: Db, id: string, input: ActionInput) => Promise<ActionResult>;
@@ -108,4 +114,8 @@ const HANDLERS: Record<Verb, Handler> = {
   reinstall,
   resize: resizeServer,
   clone: cloneServer,
+  migrate: async (ctx, trx, id, input) => {
+    const server = await lockServer(ctx, trx, id);
+    return { operation: await startMigration(ctx, trx, server, { mode: input.mode, location_id: input.location_id }, false) };
+  },
 };

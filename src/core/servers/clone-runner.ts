@@ -2,6 +2,7 @@
 // that snapshot. Both calls carry the operation id, so a run repeated after a lost worker gets the
 // same snapshot and the same machine. On final failure the clone is cancelled (its name is free
 // again) and its first cycle refunded, as for a failed create.
+import { nodeNameOf } from '../../db/queries/nodes.ts';
 import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Runner } from '../operations/runner.ts';
@@ -21,6 +22,7 @@ export const serverCloneRunner: Runner = {
       token: op.id,
       hostname: clone.name,
       locationId: clone.location_id,
+      node: await nodeNameOf(rc.db, clone.node_id),
       cpuCores: clone.cpu_cores,
       ramMb: clone.ram_mb,
       storageGb: clone.storage_gb,

@@ -2,6 +2,7 @@
 // around it, signed (src/core/signed-links.ts), so the platform's endpoint is never exposed and a
 // link cannot be forged or stretched. Opening the link spends the ticket at the platform, which is
 // what makes it single-use across every API process.
+import { createHmac } from 'node:crypto';
 import type { ComputeProvider } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -26,6 +27,11 @@ export interface ConsoleSession {
   viewerUrl: string;
   expiresAt: Date;
   expiresIn: number;
+  /**
+   * The session's VNC password, for clients that ask for one (v1 shows it): derived from the
+   * ticket with the signing key, so it names this session only and needs no storage.
+   */
+  vncPassword: string;
 }
 
 /** A console URL for a running server. `publicUrl` is where this API is reached. */
@@ -36,7 +42,9 @@ export async function openConsoleSession(ctx: Ctx, serverId: string, key: Buffer
   }
   const { ticket } = await liveRead(() => ctx.compute.openConsole(ref, CONSOLE_TTL_S), ctx.providerTimeoutMs, 'console');
   const { query, expiresAt } = signLink(key, CONSOLE_LINK, ticket, ctx.now, ctx.sandbox);
-  return { viewerUrl: `${publicUrl}/v2/console/${encodeURIComponent(ticket)}?${query}`, expiresAt, expiresIn: CONSOLE_TTL_S };
+  // VNC authentication uses at most 8 characters of a password.
+  const vncPassword = createHmac('sha256', key).update(`vnc:${ticket}`).digest('base64url').slice(0, 8);
+  return { viewerUrl: `${publicUrl}/v2/console/${encodeURIComponent(ticket)}?${query}`, expiresAt, expiresIn: CONSOLE_TTL_S, vncPassword };
 }
 
 /**

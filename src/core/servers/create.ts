@@ -12,6 +12,7 @@ import { resolveSshKeys } from '../ssh-keys/service.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
@@ -159,11 +160,14 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const quote = await quoteServerCharge(trx, {
     accountId: ctx.accountId, fromCents: 0, toCents: priceCents, description: `Server ${input.name} (${id}): first monthly cycle`, resource: `server/${id}`,
   });
+  // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
+  const node = await placeMachine(trx, input.location_id, resolved.spec);
   const server = await insertServerChecked(trx, {
     id,
     account_id: ctx.accountId,
     name: input.name,
     location_id: input.location_id,
+    node_id: node.id,
     os_version_id: resolved.osVersionId,
     plan_id: resolved.plan?.id ?? null,
     cpu_cores: resolved.spec.cpuCores,

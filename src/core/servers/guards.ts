@@ -6,6 +6,7 @@ import { extraIpsMonthlyCents, findServerById, lockAccountServer, updateServerRo
 import type { Server } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { MachineRows } from '../machines/runners.ts';
 import type { Cents } from '../money.ts';
@@ -34,7 +35,7 @@ export async function refuseWhileBuilding(trx: Db, server: Server): Promise<void
 /** Actions need a provisioned, active server (a pending one is still being built). */
 export function requireActive(server: Server): asserts server is Server & { provider_ref: string } {
   if (server.status !== 'active') {
-    throw new ApiError('STATE_CONFLICT', `Server ${server.id} is ${server.status}; this needs an active server`);
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Server', server.id, server.status) ?? `Server ${server.id} is ${server.status}; this needs an active server`);
   }
   if (!server.provider_ref) throw new ApiError('STATE_CONFLICT', `Server ${server.id} has no machine yet`);
 }

@@ -26,6 +26,7 @@ import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 import { cycleHours } from './rules.ts';
 import { providerFailure } from './upstream.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
 
 export type IpVersion = 4 | 6;
 
@@ -101,7 +102,7 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
   if (server.status !== 'active' || server.provider_ref === null) {
-    throw new ApiError('STATE_CONFLICT', `Server ${server.id} is ${server.status}; addresses can be added to an active server only`);
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Server', server.id, server.status) ?? `Server ${server.id} is ${server.status}; addresses can be added to an active server only`);
   }
   const primary = primaryIps(server).filter((ip) => ip.version === version).length;
   if (primary + (await countHeldIps(trx, server.id, version)) >= MAX_ADDRESSES_PER_FAMILY) {

@@ -2,6 +2,7 @@
 // run repeated after a lost worker gets the same machine), then activates the server with its
 // addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
 // leaves the active list and frees its host name.
+import { nodeNameOf } from '../../db/queries/nodes.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findOsSlug, findServerById, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
@@ -38,6 +39,7 @@ export const serverCreateRunner: Runner = {
       token: op.id,
       hostname: server.name,
       locationId: server.location_id,
+      node: await nodeNameOf(rc.db, server.node_id),
       cpuCores: server.cpu_cores,
       ramMb: server.ram_mb,
       storageGb: server.storage_gb,

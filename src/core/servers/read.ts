@@ -19,8 +19,8 @@ export interface ServerView {
   extraIps: { address: string; version: 4 | 6 }[];
 }
 
-export async function listServers(ctx: Ctx, filter: { status?: ServerStatus }, page: PageRequest): Promise<Paged<ServerListRow>> {
-  const { rows, total } = await listServersPage(ctx.db, ctx.accountId, filter.status, page.perPage, offsetOf(page));
+export async function listServers(ctx: Ctx, filter: { status?: ServerStatus; stopped?: boolean }, page: PageRequest): Promise<Paged<ServerListRow>> {
+  const { rows, total } = await listServersPage(ctx.db, ctx.accountId, filter.status, page.perPage, offsetOf(page), filter.stopped);
   return { items: rows, total, ...page };
 }
 
@@ -63,7 +63,9 @@ export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
   try {
     const ref = server.provider_ref;
     const live = await liveRead(() => ctx.compute.status(ref, ctx.providerTimeoutMs), ctx.providerTimeoutMs, 'status');
-    return { ...view, server: { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb }, power: live.power, os: live.osSlug };
+    // The platform reports a migrating machine as running (live) or stopped (cold): ours says what is going on.
+    const power = server.power_state === 'migrating' ? 'migrating' : live.power;
+    return { ...view, server: { ...server, cpu_cores: live.cpuCores, ram_mb: live.ramMb, storage_gb: live.storageGb }, power, os: live.osSlug };
   } catch {
     return { ...view, power: 'unknown' };
   }

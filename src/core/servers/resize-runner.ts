@@ -5,6 +5,7 @@
 import { lockServerRow } from '../../db/queries/server-ips.ts';
 import { changeServerSize } from '../../db/queries/servers.ts';
 import { refund } from '../billing/ledger.ts';
+import { NO_RESIZE_HOLD } from '../nodes/placement.ts';
 import type { Runner } from '../operations/runner.ts';
 import { prorateChange } from '../money.ts';
 import { cycleOf, machineRefOf } from './guards.ts';
@@ -21,7 +22,7 @@ export const serverResizeRunner: Runner = {
         const shrink = p.price_delta_cents < 0 ? p.price_delta_cents : 0;
         const before = shrink < 0 ? await lockServerRow(trx, op.resource_id) : undefined;
         // A shrink keeps the reseller discount's share of the price (changeServerSize 'scale').
-        const server = await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running' }, shrink, shrink < 0 ? 'scale' : 0);
+        const server = await changeServerSize(trx, op.resource_id, { cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running', ...NO_RESIZE_HOLD }, shrink, shrink < 0 ? 'scale' : 0);
         if (shrink < 0 && server && before) {
           const { period, remaining } = cycleOf(server, rc.now());
           // What the server paid a month before and after: the refund returns the unused part of the difference.
@@ -36,6 +37,7 @@ export const serverResizeRunner: Runner = {
   async compensate(trx, op, reason) {
     const p = op.params as unknown as ResizeParams;
     if (p.charged_cents > 0) await refund(trx, op.account_id, p.charged_cents, `Refund: resize of server ${op.resource_id} failed (${reason})`, `server/${op.resource_id}`);
-    if (p.price_delta_cents > 0) await changeServerSize(trx, op.resource_id, {}, -p.price_delta_cents, -(p.discount_delta_cents ?? 0));
+    // The growth held on the node since the acceptance is given back.
+    await changeServerSize(trx, op.resource_id, NO_RESIZE_HOLD, p.price_delta_cents > 0 ? -p.price_delta_cents : 0, p.price_delta_cents > 0 ? -(p.discount_delta_cents ?? 0) : 0);
   },
 };

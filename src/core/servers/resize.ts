@@ -7,6 +7,7 @@ import { changeServerSize } from '../../db/queries/servers.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { invalid } from '../errors.ts';
 import { formatCents } from '../money.ts';
+import { holdServerGrowth } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { ActionInput, ActionResult } from './actions.ts';
 import type { Ctx } from '../context.ts';
@@ -42,6 +43,7 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
   }
   await refuseWhileBuilding(trx, server);
   requireActive(server);
+  await holdServerGrowth(trx, id, server.node_id, previous, spec);
 
   // A RAM size that is not whole GB (old plans) would price in fractions of a cent.
   const delta = Math.round((await customPrice(trx, spec)) - (await customPrice(trx, previous)));

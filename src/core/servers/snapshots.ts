@@ -12,6 +12,7 @@ import type { Db } from '../types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
 
 export const SNAPSHOT_OPERATION = 'server.snapshot';
 
@@ -35,7 +36,7 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
   if (server.status !== 'active' || server.provider_ref === null) {
-    throw new ApiError('STATE_CONFLICT', `Server ${server.id} is ${server.status}; only an active server can be snapshotted`);
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Server', server.id, server.status) ?? `Server ${server.id} is ${server.status}; only an active server can be snapshotted`);
   }
   const fee = await unitPrice(trx, 'snapshot');
   const snapshot = await insertSnapshot(trx, {

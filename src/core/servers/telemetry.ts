@@ -3,7 +3,9 @@
 // is the customer's UPSTREAM_ERROR.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import type { FirewallRule, Metrics, Traffic } from '../../providers/compute/types.ts';
+import type { Server } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import type { PageRequest, Paged } from '../pagination.ts';
 import { liveRead, requireMachine } from './upstream.ts';
 
@@ -37,3 +39,27 @@ export async function listFirewallRules(ctx: Ctx, serverId: string, page: PageRe
   const start = (page.page - 1) * page.perPage;
   return { items: rules.slice(start, start + page.perPage), total: rules.length, ...page };
 }
+
+/** This month's traffic as far as it is known: the bytes are null when the platform cannot say. */
+export interface TrafficSummary {
+  in_bytes: number | null;
+  out_bytes: number | null;
+  /** The plan's allowance (or the platform's quota); null for a custom server the platform cannot be asked about. */
+  quota_bytes: number | null;
+}
+
+/**
+ * This month's traffic for a page that must load anyway (v1's server detail): the bytes are null
+ * while the server has no machine or the platform does not answer in time.
+ */
+export async function trafficIfAvailable(ctx: Ctx, server: Server): Promise<TrafficSummary> {
+  try {
+    return await getTraffic(ctx, server.id);
+  } catch (e) {
+    if (!(e instanceof ApiError && (e.code === 'STATE_CONFLICT' || e.code === 'UPSTREAM_ERROR'))) throw e;
+    const plan = server.plan_id === null ? undefined : await findCatalogRow(ctx.db, 'plans', server.plan_id);
+    return { in_bytes: null, out_bytes: null, quota_bytes: plan ? plan.bandwidth_gb * BYTES_PER_GB : null };
+  }
+}
+
+export { BYTES_PER_GB };

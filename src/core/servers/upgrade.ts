@@ -16,6 +16,7 @@ import { type MachineSpec, ProviderError } from '../../providers/compute/types.t
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import { type Cents, formatCents } from '../money.ts';
+import { requireNodeRoom } from '../nodes/placement.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
@@ -83,6 +84,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
     });
     const chargedCents = quote.chargedCents;
     const spec: MachineSpec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
+    await requireNodeRoom(trx, server.node_id, { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb }, spec);
     const params: UpgradeParams = {
       server_name: server.name, plan_name: plan.name, spec,
       previous: { plan_id: server.plan_id, spec: { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb } },

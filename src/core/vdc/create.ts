@@ -2,6 +2,7 @@
 // pool — and the VM row (which takes its share of the pool in the same statement), its
 // vdc_vm.create operation and the job commit in the caller's one transaction. VMs are never
 // charged: the pool is what the account pays for.
+import { findLocationIdByName } from '../../db/queries/catalog.ts';
 import { findServerReferences } from '../../db/queries/servers.ts';
 import { lockPool } from '../../db/queries/vdc-pools.ts';
 import { insertVdcVm } from '../../db/queries/vdc-vms.ts';
@@ -10,6 +11,7 @@ import { isServerLocation } from '../catalog/customer-lists.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
@@ -24,7 +26,9 @@ export interface CreateVmInput {
   cpu_cores: number;
   ram_mb: number;
   storage_gb: number;
-  location_id: number;
+  /** Where: a location id (v2), or — when it is left out — the location's name or code as v1 sends it (`location_name`). */
+  location_id?: number;
+  location_name?: string;
   os_version_id: number;
 }
 
@@ -39,10 +43,13 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
   checkHostname(input.name);
   checkPassword(input.password);
   checkVmSize({ cpu_cores: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb });
-  const refs = await findServerReferences(trx, { planId: null, locationId: input.location_id, osVersionId: input.os_version_id });
+  const byName = input.location_id === undefined;
+  const locationId = input.location_id ?? (await findLocationIdByName(trx, input.location_name ?? '')) ?? -1;
+  const refs = await findServerReferences(trx, { planId: null, locationId, osVersionId: input.os_version_id });
   if (!refs.location || !isServerLocation(refs.location)) {
-    throw new ApiError('LOCATION_INVALID', `Location ${input.location_id} is not available for VMs`, [
-      { field: 'location_id', code: 'INVALID', message: 'not a location VMs can be created in (see GET /locations)' },
+    const which = byName ? `"${(input.location_name ?? '').slice(0, 64)}"` : String(input.location_id);
+    throw new ApiError('LOCATION_INVALID', `Location ${which} is not available for VMs`, [
+      { field: byName ? 'location_name' : 'location_id', code: 'INVALID', message: 'not a location VMs can be created in (see GET /locations)' },
     ]);
   }
   if (!refs.os || !refs.os.available) {
@@ -53,12 +60,14 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
   const pool = await lockPool(trx, ctx.accountId);
   const holds: Holds = { cpu: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb, ipv4: 1, ipv6: pool && pool.ipv6_total > 0 ? 1 : 0 };
   requireRoom(pool, holds);
+  const node = await placeMachine(trx, refs.location.id, { cpuCores: input.cpu_cores, ramMb: input.ram_mb, storageGb: input.storage_gb });
   const id = newId('vm');
   const vm = await insertVdcVm(trx, {
     id,
     account_id: ctx.accountId,
     name: input.name,
-    location_id: input.location_id,
+    location_id: refs.location.id,
+    node_id: node.id,
     os_version_id: input.os_version_id,
     cpu_cores: input.cpu_cores,
     ram_mb: input.ram_mb,
@@ -75,5 +84,6 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
   const operation = await startOperation(ctx, trx, {
     type: CREATE_OPERATION, resourceType: VM_RESOURCE, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
   });
-  return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb } }, operation };
+  const osLabel = { family: refs.os.family, version: refs.os.version };
+  return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb }, osLabel }, operation };
 }

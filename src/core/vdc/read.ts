@@ -16,14 +16,17 @@ export interface VmView {
   os: string | null;
   power: PowerState;
   specs: MachineSpec;
+  /** The OS as family and version (v1 shows them apart); null when the VM has none recorded. */
+  osLabel: { family: string; version: string } | null;
 }
 
 const specsOf = (vm: VdcVm): MachineSpec => ({ cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb });
 
 /** The recorded view of a row (no platform call). */
 export function recordedView(row: VdcVmRow): VmView {
-  const { os_slug, location_provider: _, ...vm } = row;
-  return { vm, os: os_slug, power: vm.power_state, specs: specsOf(vm) };
+  const { os_slug, os_family, os_version, location_provider: _, ...vm } = row;
+  const osLabel = os_family === null || os_version === null ? null : { family: os_family, version: os_version };
+  return { vm, os: os_slug, power: vm.power_state, specs: specsOf(vm), osLabel };
 }
 
 export async function listVms(ctx: Ctx, page: PageRequest): Promise<Paged<VmView>> {
@@ -42,7 +45,9 @@ export async function getVm(ctx: Ctx, id: string): Promise<VmView> {
   try {
     const ref = row.provider_ref;
     const live = await liveRead(() => ctx.compute.status(ref, ctx.providerTimeoutMs), ctx.providerTimeoutMs, 'status');
-    return { ...view, power: live.power, os: live.osSlug, specs: { cpuCores: live.cpuCores, ramMb: live.ramMb, storageGb: live.storageGb } };
+    // A migrating machine reads as running or stopped on the platform: ours says what is going on.
+    const power = view.vm.power_state === 'migrating' ? 'migrating' : live.power;
+    return { ...view, power, os: live.osSlug, specs: { cpuCores: live.cpuCores, ramMb: live.ramMb, storageGb: live.storageGb } };
   } catch {
     return { ...view, power: 'unknown' };
   }

@@ -7,6 +7,7 @@ import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
+import { withCapacityCheck } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { VmActionInput, VmActionResult } from './action-types.ts';
@@ -44,7 +45,9 @@ export async function resizeVm(ctx: Ctx, trx: Db, id: string, input: VmActionInp
   const held = { cpu: Math.max(previous.cpuCores, spec.cpuCores), ram_mb: Math.max(previous.ramMb, spec.ramMb), storage_gb: Math.max(previous.storageGb, spec.storageGb) };
   const pool = await lockPool(trx, ctx.accountId);
   requireRoom(pool, { cpu: held.cpu - vm.held_cpu, ram_mb: held.ram_mb - vm.held_ram_mb, storage_gb: held.storage_gb - vm.held_storage_gb });
-  await updateVdcVmRow(trx, id, { held_cpu: held.cpu, held_ram_mb: held.ram_mb, held_storage_gb: held.storage_gb }).catch((e: unknown) => {
+  // The growth is held on the VM's node too (migration 0010): no room there is CAPACITY_UNAVAILABLE.
+  const growth = { cpuCores: held.cpu - vm.held_cpu, ramMb: held.ram_mb - vm.held_ram_mb, storageGb: held.storage_gb - vm.held_storage_gb };
+  await withCapacityCheck(vm.location_id, growth, () => updateVdcVmRow(trx, id, { held_cpu: held.cpu, held_ram_mb: held.ram_mb, held_storage_gb: held.storage_gb })).catch((e: unknown) => {
     throw quotaFailure(e);
   });
   return { operation };

@@ -1,5 +1,6 @@
 // The worker's side of VM create, delete and resize. Power, password and reinstall use the
 // runners every machine kind shares (machines/runners.ts) with VM_ROWS.
+import { nodeNameOf } from '../../db/queries/nodes.ts';
 import { findOsSlug } from '../../db/queries/servers.ts';
 import { findVdcVmById, markVdcVmProvisioned, updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import { deletedVmSnapshotRefs } from '../../db/queries/vdc-snapshots.ts';
@@ -27,6 +28,7 @@ export const vmCreateRunner: Runner = {
       token: op.id,
       hostname: vm.name,
       locationId: vm.location_id,
+      node: await nodeNameOf(rc.db, vm.node_id),
       cpuCores: vm.cpu_cores,
       ramMb: vm.ram_mb,
       storageGb: vm.storage_gb,

@@ -111,3 +111,20 @@ export function upsertUnitPrice(db: Db, unit: string, priceCents: number) {
 export function findUnitPrices(db: Db, units: string[]) {
   return db.selectFrom('unit_prices').selectAll().where('unit', 'in', units).execute();
 }
+
+/**
+ * The id of the location whose name or code is `text`, ignoring case (v1 names the location of a
+ * new VM by `location_name`); undefined when none is.
+ */
+export async function findLocationIdByName(db: Db, text: string): Promise<number | undefined> {
+  const wanted = text.trim().toLowerCase();
+  const row = await db.selectFrom('locations').select('id')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['name']), '=', wanted), eb(eb.fn('lower', ['code']), '=', wanted)]))
+    .orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** Every available OS version, in id order (few rows: the catalog of images). */
+export function listAvailableOperatingSystems(db: Db) {
+  return db.selectFrom('operating_systems').selectAll().where('available', '=', true).orderBy('id').limit(1000).execute();
+}

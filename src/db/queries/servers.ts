@@ -40,9 +40,12 @@ export interface ServerListRow extends Server {
  */
 export async function listServersPage(
   db: Db, accountId: string, status: ServerStatus | undefined, limit: number, offset: number,
+  /** v1's `stopped` is an active server powered off; its `active`, one that is not. */
+  stopped?: boolean,
 ): Promise<{ rows: ServerListRow[]; total: number }> {
   let live = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
   if (status) live = live.where('servers.status', '=', status);
+  if (stopped !== undefined) live = live.where('servers.power_state', stopped ? '=' : '<>', 'stopped');
   const rows = await db
     .with('page', () => live.select(['servers.id']).orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc').limit(limit).offset(offset))
     .selectFrom('page')
@@ -113,6 +116,10 @@ export interface SizeChange {
   ram_mb?: number;
   storage_gb?: number;
   power_state?: PowerState;
+  /** What a running resize holds on the node beyond the size (0015); a completion or failure clears it. */
+  resize_hold_cpu?: number;
+  resize_hold_ram_mb?: number;
+  resize_hold_storage_gb?: number;
 }
 
 /**

@@ -117,6 +117,8 @@ export interface NewSimVm {
   os_slug: string | null;
   /** OpenSSH public keys installed at create. */
   ssh_keys?: string[];
+  /** The host it is built on. */
+  node?: string | null;
 }
 
 /** Inserts the machine of a create request; undefined when one with this token already exists. */
@@ -132,7 +134,7 @@ export function findVmByToken(db: Db, token: string): Promise<SimVm | undefined>
   return db.selectFrom('sim_vms').selectAll().where('request_token', '=', token).executeTakeFirst();
 }
 
-export type SimVmPatch = Partial<Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'ipv4' | 'ipv6'>>;
+export type SimVmPatch = Partial<Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'ipv4' | 'ipv6' | 'node' | 'location_id'>>;
 
 export async function updateVm(db: Db, id: string, patch: SimVmPatch): Promise<void> {
   await db.updateTable('sim_vms').set(patch).where('id', '=', id).execute();
@@ -203,4 +205,15 @@ export async function redeemConsoleSession(db: Db, token: string): Promise<boole
     .where('vm_id', 'in', (eb) => eb.selectFrom('sim_vms').select('id').where('destroyed_at', 'is', null))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * The simulated platform's transactions do not wait for their WAL to reach the disk (it holds an
+ * address pool's lock until commit, so the flush would be paid by every create behind it). Nothing
+ * is lost that matters: the worker's next synchronous commit (the operation it completes with
+ * these results) flushes this WAL too, and a crash before it runs the operation again, which asks
+ * for the same request token.
+ */
+export async function skipCommitFlush(trx: Db): Promise<void> {
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
 }

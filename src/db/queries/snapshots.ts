@@ -44,3 +44,9 @@ export async function discardCreatingSnapshot(db: Db, id: number, at: Date): Pro
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
+
+/** Removes a snapshot from the customer's side (billing stops); false when it was already gone. */
+export async function markSnapshotDeleted(db: Db, id: number, at: Date): Promise<boolean> {
+  const r = await db.updateTable('snapshots').set({ deleted_at: at }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}

@@ -53,3 +53,19 @@ export async function ledgerSumCents(db: Db, accountId: string): Promise<number>
     .executeTakeFirstOrThrow();
   return Number(r.sum);
 }
+
+/**
+ * The balance and what came in (deposits and refunds) and went out (withdrawals) over the account's
+ * whole ledger, read in one statement so the three agree with each other.
+ */
+export async function balanceTotals(db: Db, accountId: string): Promise<{ balance: number; inCents: number; outCents: number } | undefined> {
+  const r = await sql<{ balance: string; in_cents: string; out_cents: string }>`
+    SELECT a.balance_cents AS balance,
+           COALESCE(SUM(t.amount_cents) FILTER (WHERE t.type <> 'withdraw'), 0) AS in_cents,
+           COALESCE(SUM(t.amount_cents) FILTER (WHERE t.type = 'withdraw'), 0) AS out_cents
+      FROM accounts a LEFT JOIN transactions t ON t.account_id = a.id
+     WHERE a.id = ${accountId}
+     GROUP BY a.id`.execute(db);
+  const row = r.rows[0];
+  return row && { balance: Number(row.balance), inCents: Number(row.in_cents), outCents: Number(row.out_cents) };
+}

@@ -30,6 +30,9 @@ export function findVdcVmById(db: Db, id: string): Promise<VdcVm | undefined> {
 
 export interface VdcVmRow extends VdcVm {
   os_slug: string | null;
+  /** The OS as v1 names it: family ("Ubuntu") and version ("24.04"). */
+  os_family: string | null;
+  os_version: string | null;
   /** The compute provider its location routes to ("primary" for the main platform). */
   location_provider: string;
 }
@@ -39,7 +42,7 @@ function withOsAndLocation(db: Db) {
     .innerJoin('locations', 'locations.id', 'vdc_vms.location_id')
     .leftJoin('operating_systems', 'operating_systems.id', 'vdc_vms.os_version_id')
     .selectAll('vdc_vms')
-    .select(['operating_systems.slug as os_slug', 'locations.provider as location_provider']);
+    .select(['operating_systems.slug as os_slug', 'operating_systems.family as os_family', 'operating_systems.version as os_version', 'locations.provider as location_provider']);
 }
 
 /** A live VM of the account with its OS slug and location's provider, in one round trip. */

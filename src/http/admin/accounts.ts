@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { openAccount } from '../../core/accounts/open.ts';
 import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
+import { runPass } from '../../core/billing/service.ts';
+import { billingSettings } from './billing.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, StringEnum, errorResponses, ref } from '../schemas.ts';
@@ -24,7 +26,8 @@ const Profile = {
   country: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z]{2}$' }), Type.Null()])),
 };
 
-export function register(app: TypedApp, { db }: RouteDeps) {
+export function register(app: TypedApp, deps: RouteDeps) {
+  const { db } = deps;
   app.post('/accounts', {
     config: admin,
     schema: {
@@ -93,6 +96,12 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     },
   }, async (request, reply) => {
     const tx = await depositAmount(db, request.params.id, request.body.amount, request.body.description);
+    // What the deposit covers is paid at once, oldest first, and the services it paid for resume.
+    // Best effort: the deposit has committed, so a failure here must not make the client retry it
+    // (the worker's next pass does the same work).
+    await runPass(db, deps.services, billingSettings(deps), deps.now(), request.params.id,
+      (err, what) => request.log.error({ err, resource: what }, 'billing after a deposit failed; the next pass retries it'))
+      .catch((err: unknown) => request.log.error({ err }, 'billing after a deposit failed; the next pass retries it'));
     return reply.code(201).send(ok(request, transactionView(tx)));
   });
 }

@@ -6,8 +6,10 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accountLists from './account-lists.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
+import * as billing from './billing.ts';
 import * as catalog from './catalog.ts';
 import * as hosting from './hosting.ts';
+import * as nodes from './nodes.ts';
 import * as notifications from './notifications.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as provider from './provider.ts';
@@ -19,5 +21,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, registrar]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, registrar, nodes, billing]) r.register(app as TypedApp, deps);
 }

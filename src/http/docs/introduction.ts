@@ -126,6 +126,18 @@ server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT
 A test key (\`hc_test_…\`) runs the same validation and rules against a sandbox: answers carry
 \`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report \`completed\`.
 
+# Legacy v1
+
+The legacy v1 API is served beside this one, from the same data: \`${publicUrl}/v1\`, described by its own
+[OpenAPI 3.0.3 document](${publicUrl}/v1/openapi.json). It authenticates with \`X-API-Key: <API_KEY>\` (the same keys,
+allowlists, scopes, rate limits and sandbox), answers \`{success: true, data, message?, pagination?}\` or
+\`{success: false, error: {code, message, details}}\`, names things its own way (\`server_id\`, \`ip_address\`,
+money as JSON numbers) and uses fewer statuses: 401 \`INVALID_API_KEY\` for a bad key or a disallowed address,
+403 \`FORBIDDEN\`, 404 \`NOT_FOUND\`, 422 with this API's code for validation, balance and state conflicts, 429.
+A server made in one version is the same server in the other (\`server_id\` is its \`id\` here). What v1 had
+and this API lacked is here too, marked *Addition to the spec*: reverse DNS of an address, cancelling an extra
+address, deleting and restoring a server snapshot. New integrations should use this API.
+
 # Done in the web panel
 
 These endpoints exist but answer 501 \`NOT_IMPLEMENTED\` (after authentication, like any other); they are

@@ -10,6 +10,7 @@ import * as listIpAllowlist from './account/list-ip-allowlist.ts';
 import * as listApiKeys from './account/list-api-keys.ts';
 import * as getBalance from './billing/get-balance.ts';
 import * as listTransactions from './billing/list-transactions.ts';
+import * as listUpcomingCharges from './billing/list-upcoming-charges.ts';
 import * as getPlan from './catalog/get-plan.ts';
 import * as listDepartments from './catalog/list-departments.ts';
 import * as listLocations from './catalog/list-locations.ts';
@@ -84,6 +85,11 @@ import * as renewWebHosting from './web-hosting/renew-web-hosting.ts';
 import * as cancelWebHosting from './web-hosting/cancel-web-hosting.ts';
 import * as getWebHostingLogin from './web-hosting/get-web-hosting-login.ts';
 import * as openWebHostingLoginLink from './web-hosting/open-web-hosting-login-link.ts';
+import * as getServerIpReverseDns from './servers/get-server-ip-reverse-dns.ts';
+import * as updateServerIpReverseDns from './servers/update-server-ip-reverse-dns.ts';
+import * as deleteServerIp from './servers/delete-server-ip.ts';
+import * as deleteServerSnapshot from './servers/delete-server-snapshot.ts';
+import * as restoreServerSnapshot from './servers/restore-server-snapshot.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -91,6 +97,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   updateServer, deleteServer, runServerAction, upgradeServer,
   listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
   listServerFirewallRules, getServerMetrics, getServerTraffic,
+  getServerIpReverseDns, updateServerIpReverseDns, deleteServerIp, deleteServerSnapshot, restoreServerSnapshot,
   getOperation,
   getVdcResources, listVdcVms, getVdcVm, createVdcVm, deleteVdcVm, getVdcVmUsage, runVdcVmAction,
   listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
@@ -99,7 +106,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode,
   listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
-  getBalance, listTransactions,
+  getBalance, listTransactions, listUpcomingCharges,
   getAccount, listApiKeys, listIpAllowlist,
   listTickets, getTicket, createTicket, createTicketReply, closeTicket,
   listSubUsers, getSubUser, updateSubUser, deleteSubUser, getSubUserPermissions, replaceSubUserPermissions,

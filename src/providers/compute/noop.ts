@@ -54,6 +54,10 @@ export const noopCompute: ComputeProvider = {
     return { address: version === 4 ? v4() : v6() };
   },
   async releaseIp() {},
+  async setReverseDns() {},
+  async reverseDns() {
+    return null;
+  },
   async firewallRules() {
     return RULES.map((r) => ({ ...r }));
   },
@@ -65,6 +69,14 @@ export const noopCompute: ComputeProvider = {
   },
   async metrics() {
     return { cpu_pct: 3, memory_pct: 22, disk_pct: 12, sampled_at: new Date() };
+  },
+  async migrate(ref) {
+    const machine: Machine = {
+      ref,
+      network: { ipv4: { address: v4(), gateway: '192.0.2.1', netmask: '255.255.255.0', subnet: '192.0.2.0/24' }, ipv6: null },
+      extraIps: [],
+    };
+    return machine;
   },
   async traffic(_ref, month) {
     return { month, in_bytes: 0, out_bytes: 0, quota_bytes: 1_000_000_000_000 };

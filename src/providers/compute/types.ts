@@ -32,6 +32,25 @@ export interface CreateRequest extends MachineSpec {
   ipv6: boolean;
   /** OpenSSH public keys ("type base64 [comment]") to install for root; none when omitted. */
   sshKeys?: string[];
+  /** The hypervisor node to build it on (our placement's pick; the platform's host name), if any. */
+  node?: string | null;
+}
+
+/**
+ * Where a migration takes a machine. libvirt: virDomainMigrate to the node's URI with
+ * VIR_MIGRATE_LIVE (live) or an offline migration of the stopped domain with its disk; Proxmox:
+ * POST /nodes/{source}/qemu/{vmid}/migrate {target, online, with-local-disks}.
+ */
+export interface MigrationTarget {
+  /** The target node's host name. */
+  node: string;
+  /** The target's location; another location than the machine's gives it new addresses there. */
+  locationId: number;
+  /**
+   * true: the machine keeps running while memory is copied (same CPU vendor only — the caller
+   * checks). false: the machine must be stopped; its disk is moved and it stays stopped.
+   */
+  live: boolean;
 }
 
 export interface Machine {
@@ -107,19 +126,32 @@ export interface ComputeProvider {
   /** Fails with CAPACITY_UNAVAILABLE when the location's pool of that family is empty. */
   attachIp(ref: string, version: 4 | 6, token: string): Promise<{ address: string }>;
   releaseIp(ref: string, address: string): Promise<void>;
+  /**
+   * Sets the PTR record of an address the machine holds (primary or extra) to `hostname`, or
+   * removes it with null. Fails without retry when the machine does not hold the address.
+   */
+  setReverseDns(ref: string, address: string, hostname: string | null): Promise<void>;
+  /** The PTR record of an address the machine holds, or null when it has none. */
+  reverseDns(ref: string, address: string): Promise<string | null>;
   firewallRules(ref: string): Promise<FirewallRule[]>;
   openConsole(ref: string, ttlSeconds: number): Promise<ConsoleTicket>;
   /** Spends a ticket: true the first time within its lifetime, false afterwards. */
   redeemConsole(ticket: string): Promise<boolean>;
   metrics(ref: string): Promise<Metrics>;
   traffic(ref: string, month: string): Promise<Traffic>;
+  /**
+   * Moves the machine to another node (and location). Asking twice with one token moves it once.
+   * Returns the machine as it is afterwards (new addresses after a change of location, the same
+   * extra-address count per family). Fails without retry when a cold move finds it running.
+   */
+  migrate(ref: string, target: MigrationTarget, token: string, progress: Progress): Promise<Machine>;
 }
 
 /** Every method of ComputeProvider by name (the simulated provider's fault switch picks among them). */
 export const COMPUTE_CALLS = [
   'create', 'findMachine', 'destroy', 'power', 'resetPassword', 'reinstall', 'resize', 'snapshot', 'status',
   'attachIp', 'releaseIp', 'firewallRules', 'openConsole', 'redeemConsole', 'metrics', 'traffic',
-  'restoreSnapshot', 'deleteSnapshot',
+  'restoreSnapshot', 'deleteSnapshot', 'setReverseDns', 'reverseDns', 'migrate',
 ] as const satisfies readonly (keyof ComputeProvider)[];
 
 export type ComputeCall = (typeof COMPUTE_CALLS)[number];

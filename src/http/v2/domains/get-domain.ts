@@ -4,6 +4,8 @@ import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { DomainParams, DomainSchema, domainView } from './presenters.ts';
+import { nextChargeOf } from '../../../core/billing/upcoming.ts';
+import { nextChargeView } from '../billing/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/domains/:id', {
@@ -17,7 +19,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
       response: { 200: Envelope(DomainSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
-    const row = await withCtx(deps, request, (ctx) => getDomain(ctx, request.params.id));
-    return ok(request, domainView(row));
+    const [row, next] = await withCtx(deps, request, async (ctx) => {
+      const r = await getDomain(ctx, request.params.id);
+      return [r, await nextChargeOf(ctx, 'domain', request.params.id, deps.config.domainRenewDays)] as const;
+    });
+    return ok(request, { ...domainView(row), ...nextChargeView(next) });
   });
 }

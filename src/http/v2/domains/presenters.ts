@@ -10,6 +10,7 @@ import type { DomainRow } from '../../../db/queries/domains.ts';
 import type { TldPrice } from '../../../db/schema.ts';
 import { MoneySchema, NullableTimestamp, StringEnum, component, ref } from '../../schemas.ts';
 import { OperationSchema } from '../servers/presenters.ts';
+import { NextChargeField } from '../billing/presenters.ts';
 
 const Hostname = Type.String({ examples: ['ns1.example.net'] });
 
@@ -34,6 +35,7 @@ export const DomainSchema = component('Domain', Type.Object({
     register: ref(MoneySchema),
     renewal: ref(MoneySchema),
   }, { description: "The TLD's current prices per year." }),
+  next_charge: NextChargeField,
 }, { description: 'A domain name of the account.' }));
 
 export const DomainCreatedSchema = component('DomainCreated', Type.Intersect([

@@ -72,7 +72,7 @@ a request that fails validation never reports \`INSUFFICIENT_BALANCE\`.`,
       response: {
         201: Envelope(ServerCreatedSchema),
         ...errorResponses('INVALID_PASSWORD', 'PLAN_NOT_FOUND', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'SOURCE_NOT_FOUND',
-          'HOSTNAME_IN_USE', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_CONFLICT', 'UPSTREAM_ERROR'),
+          'HOSTNAME_IN_USE', 'CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_CONFLICT', 'UPSTREAM_ERROR'),
       },
     },
   }, async (request, reply) => {

@@ -4,6 +4,8 @@ import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { ServerParams, ServerSchema, serverView } from './presenters.ts';
+import { nextChargeOf } from '../../../core/billing/upcoming.ts';
+import { nextChargeView } from '../billing/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/servers/:id', {
@@ -18,7 +20,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
       response: { 200: Envelope(ServerSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
-    const view = await withCtx(deps, request, (ctx) => getServer(ctx, request.params.id));
-    return ok(request, serverView(view));
+    const [view, next] = await withCtx(deps, request, async (ctx) => {
+      const v = await getServer(ctx, request.params.id);
+      return [v, await nextChargeOf(ctx, 'server', request.params.id, deps.config.domainRenewDays)] as const;
+    });
+    return ok(request, { ...serverView(view), ...nextChargeView(next) });
   });
 }

@@ -6,6 +6,7 @@ import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
 import type { ServerListRow } from '../../../db/queries/servers.ts';
 import { NullableTimestamp, StringEnum, Timestamp, component, ref } from '../../schemas.ts';
+import { NextChargeField } from '../billing/presenters.ts';
 
 const STATUSES = ['active', 'suspended', 'pending', 'cancelled'] as const;
 const POWER_STATES = ['running', 'stopped', 'starting', 'stopping', 'provisioning', 'migrating', 'error', 'unknown'] as const;
@@ -30,9 +31,10 @@ const Billing = Type.Object({
 export const OperationSchema = component('Operation', Type.Object({
   id: Type.String({ examples: ['op_4Kq9vX2mLp8RtY1z'] }),
   type: Type.String({
-    description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach; '
+    description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach, ip_release, snapshot_delete, restore; '
       + '`vdc_vm.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, delete; '
-      + '`domain.<verb>`: register, transfer, renew; `hosting.create`, `hosting.cancel`.',
+      + '`domain.<verb>`: register, transfer, renew; `hosting.create`, `hosting.cancel`; recurring billing: `server.suspend`, `server.resume`, '
+      + '`server.cancel`, `hosting.suspend`, `hosting.unsuspend`.',
     examples: ['server.create'],
   }),
   status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),
@@ -93,6 +95,7 @@ export const ServerSchema = component('Server', Type.Object({
   plan: PlanRef,
   billing: Billing,
   created_at: NullableTimestamp,
+  next_charge: NextChargeField,
 }, { description: 'A virtual server, with its live state as far as the platform reports it.' }));
 
 export const ServerCreatedSchema = component('ServerCreated', Type.Intersect([

@@ -42,7 +42,7 @@ that a retry never creates a second VM.`,
       body: CreateVmBody,
       response: {
         201: Envelope(VdcVmCreatedSchema),
-        ...errorResponses('INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'IDEMPOTENCY_KEY_CONFLICT'),
+        ...errorResponses('INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'CAPACITY_UNAVAILABLE', 'IDEMPOTENCY_KEY_CONFLICT'),
       },
     },
   }, async (request, reply) => {

@@ -59,7 +59,7 @@ shrink back when it completes; if it fails, the VM keeps, and holds, its old siz
       body: ActionBody,
       response: {
         202: Envelope(VdcVmAcceptedSchema),
-        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'QUOTA_EXCEEDED', 'INVALID_PASSWORD', 'OS_VERSION_INVALID'),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'QUOTA_EXCEEDED', 'CAPACITY_UNAVAILABLE', 'INVALID_PASSWORD', 'OS_VERSION_INVALID'),
       },
     },
   }, async (request, reply) => {

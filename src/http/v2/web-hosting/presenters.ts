@@ -8,6 +8,7 @@ import { ts } from '../../../core/time.ts';
 import type { WebHostingRow } from '../../../db/queries/web-hosting.ts';
 import { MoneySchema, StringEnum, Timestamp, component, ref } from '../../schemas.ts';
 import { OperationSchema } from '../servers/presenters.ts';
+import { NextChargeField } from '../billing/presenters.ts';
 
 const ID = 'wh_9GmT4xQ2bLk7Rs1P';
 
@@ -35,6 +36,7 @@ export const WebHostingSchema = component('WebHosting', Type.Object({
     next_billing_at: Timestamp,
   }),
   created_at: Timestamp,
+  next_charge: NextChargeField,
 }, { description: 'A web hosting account: a control-panel account for one domain on one of the hosting servers.' }));
 
 export const WebHostingCreatedSchema = component('WebHostingCreated', Type.Intersect([

@@ -7,9 +7,10 @@ import type { Db } from '../../../db/connection.ts';
 import {
   advanceVmPower, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
   insertSnapshot, insertVm, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
-  updateVm,
+  skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
+import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
 import { obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
@@ -37,6 +38,16 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
   };
   const fault = (call: ComputeCall) => obeyFault(db, 'compute', call, delayMs);
 
+  /** The address in normal form, if the live machine holds it (primary or leased); else a final failure. */
+  const heldAddress = async (ref: string, address: string): Promise<string> => {
+    const vm = await liveVm(ref);
+    const normal = parseAddress(address)?.addr.toString() ?? address;
+    if (normal === vm.ipv4 || normal === vm.ipv6) return normal;
+    const leases = await listVmLeases(db, ref);
+    if (leases.some((l) => l.address === normal)) return normal;
+    throw new ProviderError('UPSTREAM_ERROR', `${address} is not an address of ${ref}`, false);
+  };
+
   /** The machine, unless it never existed or was destroyed — then no retry can help. */
   const liveVm = async (ref: string): Promise<SimVm> => {
     const vm = await findVm(db, ref);
@@ -54,6 +65,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     if (done) return done.result as R;
     try {
       return await db.transaction().execute(async (trx) => {
+        await skipCommitFlush(trx);
         const result = await work(trx);
         if (!(await insertRequest(trx, key, result))) throw new Replay();
         return result;
@@ -68,7 +80,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
   const provision = (req: CreateRequest): Promise<SimVm> => db.transaction().execute(async (trx) => {
     const vm = await insertVm(trx, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
-      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [],
+      cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [], node: req.node ?? null,
     });
     if (!vm) return (await findVmByToken(trx, req.token))!;
     // IPv4 before IPv6, always: every allocation locks pools in the same order, so none deadlock.
@@ -113,6 +125,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
       await sleep(delayMs);
       await db.transaction().execute(async (trx) => {
         await releaseAllLeases(trx, ref);
+        await clearSimReverseDns(trx, ref);
         await markVmDestroyed(trx, ref);
       });
     },
@@ -216,7 +229,22 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
         throw new ProviderError('UPSTREAM_ERROR', `${address} is the primary address of ${ref}`, false);
       }
       // Releasing an address the machine no longer holds is the retry of a release that worked.
-      await releaseLease(db, ref, address);
+      await db.transaction().execute(async (trx) => {
+        await releaseLease(trx, ref, address);
+        await clearSimReverseDns(trx, ref, normal ?? address);
+      });
+    },
+
+    async setReverseDns(ref, address, hostname) {
+      await fault('setReverseDns');
+      const normal = await heldAddress(ref, address);
+      await sleep(delayMs);
+      await setSimReverseDns(db, ref, normal, hostname);
+    },
+
+    async reverseDns(ref, address) {
+      await fault('reverseDns');
+      return findSimReverseDns(db, await heldAddress(ref, address));
     },
 
     async firewallRules(ref) {
@@ -242,6 +270,44 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     async metrics(ref) {
       await fault('metrics');
       return metricsOf(await liveVm(ref), now());
+    },
+
+    async migrate(ref, target, token, progress) {
+      await fault('migrate');
+      const vm = await liveVm(ref);
+      if (!(await findRequest(db, `migrate:${token}`))) {
+        // As Proxmox refuses an offline migration of a running guest: the caller stops it first.
+        if (!target.live && vm.power === 'running') {
+          throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} is running; stop it before an offline migration`, false);
+        }
+        if (target.live) {
+          await step(progress, 30, `Copying memory to ${target.node}`);
+          await step(progress, 70, 'Copying the pages written meanwhile');
+          await step(progress, 90, `Switching over to ${target.node}`);
+        } else {
+          await step(progress, 40, `Copying the disk to ${target.node}`);
+          await step(progress, 80, `Defining the machine on ${target.node}`);
+        }
+      }
+      await once('migrate', token, async (trx) => {
+        if (target.locationId === vm.location_id) {
+          await updateVm(trx, ref, { node: target.node });
+          return null;
+        }
+        // Another location: its addresses stay behind; the same number of each family is leased there.
+        const leases = await listVmLeases(trx, ref);
+        const extra = (version: 4 | 6, primary: string | null) => leases.filter((l) => l.version === version && l.address !== primary).length;
+        const want4 = (vm.ipv4 ? 1 : 0) + extra(4, vm.ipv4);
+        const want6 = (vm.ipv6 ? 1 : 0) + extra(6, vm.ipv6);
+        await releaseAllLeases(trx, ref);
+        const v4 = await leaseAddresses(trx, target.locationId, 4, ref, want4);
+        const v6 = await leaseAddresses(trx, target.locationId, 6, ref, want6);
+        await updateVm(trx, ref, {
+          node: target.node, location_id: target.locationId, ipv4: vm.ipv4 ? v4[0] ?? null : null, ipv6: vm.ipv6 ? v6[0] ?? null : null,
+        });
+        return null;
+      });
+      return machineOf(await liveVm(ref), await listVmLeases(db, ref));
     },
 
     async traffic(ref, month) {

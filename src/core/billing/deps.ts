@@ -1,0 +1,42 @@
+// What the billing pass needs and reports: the database, the outside systems (for the operations
+// it starts and the registrar renewals it makes), and its settings.
+import type { Ctx, Services } from '../context.ts';
+import type { Db } from '../types.ts';
+
+export interface BillingSettings {
+  /** SUSPEND_GRACE_DAYS: a suspended service unpaid this long is cancelled. */
+  graceDays: number;
+  /** DOMAIN_RENEW_DAYS: auto-renewal this many days before expiry. */
+  domainRenewDays: number;
+}
+
+export interface BillingDeps extends Services, BillingSettings {
+  db: Db;
+}
+
+export interface PassReport {
+  charged: number;
+  charged_cents: number;
+  unpaid: number;
+  suspended: number;
+  resumed: number;
+  cancelled: number;
+  domains_renewed: number;
+  domains_expired: number;
+  notices: number;
+  /** Services left for the next pass (an operation was running on them, or an error). */
+  deferred: number;
+}
+
+export function emptyReport(): PassReport {
+  return { charged: 0, charged_cents: 0, unpaid: 0, suspended: 0, resumed: 0, cancelled: 0, domains_renewed: 0, domains_expired: 0, notices: 0, deferred: 0 };
+}
+
+/** A core context acting for `accountId` at the pass's instant. */
+export function ctxFor(deps: BillingDeps, accountId: string, now: Date): Ctx {
+  return {
+    db: deps.db, accountId, sandbox: false, now, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, jobs: deps.jobs,
+    providerTimeoutMs: deps.providerTimeoutMs, operationLeaseS: deps.operationLeaseS,
+  };
+}
+

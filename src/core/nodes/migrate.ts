@@ -1,0 +1,111 @@
+// server.migrate, accepted: checks in DESIGN.md's order (input, references, state, capacity),
+// then the target node is held (the server holds its size on both nodes while it moves) and the
+// operation queued, in one transaction. Nothing is charged: a migration costs the customer nothing,
+// and a move to another location keeps the price (its extra addresses follow it, renumbered).
+import { findNode, lockActiveNodes, setServerPlacement } from '../../db/queries/nodes.ts';
+import { findServerReferences } from '../../db/queries/servers.ts';
+import type { Node, Operation, PowerState, Server } from '../../db/schema.ts';
+import type { MachineSpec } from '../../providers/compute/types.ts';
+import { isServerLocation } from '../catalog/customer-lists.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
+import { startOperation } from '../operations/service.ts';
+import type { Db } from '../types.ts';
+import { refuseWhileBuilding } from '../servers/guards.ts';
+import { fits, noCapacity, pickNode, withCapacityCheck } from './placement.ts';
+import { suspendedConflict } from '../billing/suspension.ts';
+
+export const MIGRATE_MODES = ['live', 'cold'] as const;
+export type MigrateMode = (typeof MIGRATE_MODES)[number];
+
+export interface MigrateInput {
+  /** Default live (cold when the location changes). */
+  mode?: MigrateMode;
+  location_id?: number;
+  /** Operator only: the node to move to (default: placement's pick). */
+  node_id?: number;
+}
+
+export interface MigrateParams {
+  mode: MigrateMode;
+  from_node_id: number | null;
+  to_node_id: number;
+  from_location_id: number;
+  to_location_id: number;
+  /** What the server was doing; it is doing the same afterwards (or after a failure). */
+  power_before: PowerState;
+}
+
+export const MIGRATE_OPERATION = 'server.migrate';
+
+function incompatible(source: Node, target: Pick<Node, 'cpu_vendor'>): ApiError {
+  return new ApiError('NODE_INCOMPATIBLE_LIVE_MIGRATE',
+    `Live migration is impossible between CPU vendors (${source.cpu_vendor} → ${target.cpu_vendor}); use cold migration (mode "cold")`,
+    [{ field: 'mode', code: 'INVALID', message: 'no node with room shares the CPU vendor of the current one; use "cold"' }]);
+}
+
+/**
+ * Where a machine on node `current` goes: the named node (it must be active, of the same CPU
+ * vendor for a live move, with room), or placement's pick among the others — for a live move
+ * among those of the same vendor, and if only another vendor has room, NODE_INCOMPATIBLE_LIVE_MIGRATE
+ * says a cold move would work. Locks the location's active nodes for the caller's transaction.
+ */
+export async function chooseTarget(trx: Db, want: { locationId: number; current: number | null; spec: MachineSpec; mode: MigrateMode; named?: Node }): Promise<Node> {
+  const { locationId, current, spec, mode, named } = want;
+  const source = current === null ? undefined : await findNode(trx, current);
+  const nodes = await lockActiveNodes(trx, locationId);
+  if (named) {
+    const target = nodes.find((n) => n.id === named.id);
+    if (!target) throw new ApiError('STATE_CONFLICT', `Node ${named.id} is ${named.status}; machines move only to an active node`);
+    if (mode === 'live' && source && source.cpu_vendor !== target.cpu_vendor) throw incompatible(source, target);
+    if (!fits(target, spec)) throw noCapacity(locationId, spec);
+    return target;
+  }
+  const target = pickNode(nodes, spec, { exclude: current, vendor: mode === 'live' ? source?.cpu_vendor : undefined });
+  if (target) return target;
+  const other = mode === 'live' && source ? pickNode(nodes, spec, { exclude: current }) : undefined;
+  if (other && source) throw incompatible(source, other);
+  throw noCapacity(locationId, spec);
+}
+
+/**
+ * Starts the migration of `server` (locked by the caller, in `trx`). `operator`: the admin API —
+ * it may name the node and move a suspended server; customers move active servers only.
+ */
+export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: MigrateInput, operator: boolean): Promise<Operation> {
+  const toLocation = input.location_id ?? server.location_id;
+  const moving = toLocation !== server.location_id;
+  if (moving && input.mode === 'live') throw invalid('mode', 'a move to another location is cold only (omit mode or use "cold")');
+  const mode: MigrateMode = moving ? 'cold' : input.mode ?? 'live';
+
+  if (moving) {
+    const { location } = await findServerReferences(trx, { planId: null, locationId: toLocation, osVersionId: null });
+    if (!location || !isServerLocation(location)) {
+      throw new ApiError('LOCATION_INVALID', `Location ${toLocation} is not available for servers`, [
+        { field: 'location_id', code: 'INVALID', message: 'not a location servers can be created in (see GET /locations)' },
+      ]);
+    }
+  }
+  const named = input.node_id === undefined ? undefined : await findNode(trx, input.node_id);
+  if (input.node_id !== undefined && !named) throw notFound('Node');
+  if (named && named.location_id !== toLocation) throw invalid('node_id', `node ${named.id} is in location ${named.location_id}, not ${toLocation}`);
+
+  await refuseWhileBuilding(trx, server);
+  if (!(server.status === 'active' || (operator && server.status === 'suspended')) || !server.provider_ref) {
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Server', server.id, server.status) ?? `Server ${server.id} is ${server.status}; only an active server can be migrated`);
+  }
+  if (named && named.id === server.node_id) throw new ApiError('STATE_CONFLICT', `Server ${server.id} already runs on node ${named.id}`);
+
+  const spec = { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb };
+  const target = await chooseTarget(trx, { locationId: toLocation, current: server.node_id, spec, mode, named });
+
+  const params: MigrateParams = {
+    mode, from_node_id: server.node_id, to_node_id: target.id, from_location_id: server.location_id, to_location_id: toLocation, power_before: server.power_state,
+  };
+  const operation = await startOperation(ctx, trx, {
+    type: MIGRATE_OPERATION, resourceType: 'server', resourceId: server.id, params: { ...params },
+    detail: `Queued: ${mode} migration${moving ? ` to location ${toLocation}` : ''}`,
+  });
+  await withCapacityCheck(toLocation, spec, () => setServerPlacement(trx, server.id, { migration_node_id: target.id, power_state: 'migrating' }));
+  return operation;
+}

@@ -1,0 +1,35 @@
+// Row types of recurring billing (kept apart from schema.ts, which lists them in DB).
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export type BillableType = 'server' | 'web_hosting' | 'domain' | 'vdc_pool';
+export type BillingChargeStatus = 'due' | 'paid' | 'void';
+
+export interface BillingChargesTable {
+  id: ColumnType<number, never, never>;
+  account_id: string;
+  resource_type: BillableType;
+  resource_id: string;
+  period_start: Date;
+  period_end: Date;
+  amount_cents: number;
+  description: string;
+  status: BillingChargeStatus;
+  transaction_id: number | null;
+  due_since: Date;
+  attempts: Generated<number>;
+  last_error: string | null;
+  paid_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface BillingNoticesTable {
+  resource_type: string;
+  resource_id: string;
+  kind: string;
+  occasion: string;
+  created_at: CreatedAt;
+}
+
+export type BillingCharge = Selectable<BillingChargesTable>;

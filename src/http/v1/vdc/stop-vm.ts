@@ -1,0 +1,6 @@
+import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { registerVmPower } from './power-route.ts';
+
+export function register(app: TypedApp, deps: RouteDeps) {
+  registerVmPower(app, deps, 'stop', 'stopVm', 'VM is stopping');
+}

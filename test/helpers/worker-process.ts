@@ -1,0 +1,38 @@
+// A `hostcloud worker` child process on a test file's database, for the crash tests: short leases
+// (OPERATION_LEASE_S=3) so a SIGKILLed worker's operation is taken over within seconds.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const children: ChildProcess[] = [];
+
+/** Kill every worker this file started; register with `after(killWorkers)`. */
+export function killWorkers(): void {
+  for (const c of children) c.kill('SIGKILL');
+}
+
+export function startWorker(databaseUrl: string, simDelayMs: number): { child: ChildProcess; output: () => string } {
+  let out = '';
+  const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
+  const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
+    cwd: root,
+    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  children.push(child);
+  return { child, output: () => out };
+}
+
+/** Polls `probe` every 100 ms until it answers something, or fails naming `what`. */
+export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
