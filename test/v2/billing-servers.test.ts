@@ -94,6 +94,10 @@ test('insufficient balance suspends; the pass retries; a deposit pays exactly th
   assert.equal(overdue.length, 1);
   assert.equal(overdue[0].resource_id, s.id);
   assert.deepEqual(overdue[0].amount, { amount: '5.00', currency: 'USD' });
+  // The server's detail shows the same overdue charge as its next one (read with the server, in one query).
+  const detailNext = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.next_charge;
+  assert.deepEqual(detailNext, { description: overdue[0].description, amount: overdue[0].amount, due_at: overdue[0].due_at,
+    period_start: overdue[0].period_start, period_end: overdue[0].period_end, status: 'overdue' });
   assert.equal(up.balance.amount, '1.00');
   assert.ok(Number(up.top_up_needed.amount) >= 4, up.top_up_needed.amount);
 
@@ -185,6 +189,14 @@ test('a reseller renews at the discount of the tier current at the time of charg
   assert.equal(renewals[1]![0], 438);
   assert.match(String(renewals[1]![1]), /2025-04-01 → 2025-05-01, 5\.00 USD less 12\.5 % reseller discount = 4\.38 USD$/);
   assert.equal((await serverRow(s.id)).discount_cents, 62, 'the server holds the discount it now pays with (a delete refunds what was paid)');
+  // The detail quotes the next renewal at the current tier, as the pass will charge it.
+  const next2 = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.next_charge;
+  assert.equal(next2.status, 'scheduled');
+  assert.deepEqual(next2.amount, { amount: '4.38', currency: 'USD' });
+  assert.match(next2.description, /5\.00 USD less 12\.5 % reseller discount = 4\.38 USD$/);
+  const listed = json(await call(t.app, 'GET', '/v2/billing/upcoming', { key: c.key })).data.charges
+    .find((x: { resource_id: string }) => x.resource_id === s.id);
+  if (listed) assert.deepEqual(listed.amount, next2.amount, 'the upcoming list and the detail agree');
   await assertLedger(t, c.accountId);
 });
 
@@ -195,6 +207,8 @@ test('snapshot fees are billed with their server\'s cycle until deleted', async 
             VALUES (${c.accountId}, ${s.id}, 'nightly', 150, 1, 1024, 25, 'available'), (${c.accountId}, ${s.id}, 'gone', 150, 1, 1024, 25, 'available')`.execute(t.database.db);
   await sql`UPDATE snapshots SET deleted_at = now() WHERE server_id = ${s.id} AND name = 'gone'`.execute(t.database.db);
   await setServerDates(t, s.id, { created: at('2025-06-15T00:00:00Z'), start: at('2025-06-15T00:00:00Z'), next: at('2025-07-15T00:00:00Z') });
+  const next = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.next_charge;
+  assert.deepEqual([next.status, next.amount.amount, next.due_at], ['scheduled', '6.50', '2025-07-15T00:00:00Z'], 'the detail counts the live snapshot only');
   await pass(at('2025-07-15T00:00:00Z'), c.accountId);
   const [ch] = await chargesOf(t, s.id);
   assert.equal(ch!.amount_cents, 650);

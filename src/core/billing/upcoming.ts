@@ -8,12 +8,14 @@ import { findAccountDomain } from '../../db/queries/domains.ts';
 import { findAccountServer } from '../../db/queries/servers.ts';
 import { findAccountWebHosting } from '../../db/queries/web-hosting.ts';
 import { findPool } from '../../db/queries/vdc-pools.ts';
-import type { BillableType } from '../../db/schema.ts';
+import type { BillableType, Server } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { addYears } from '../domains/rules.ts';
 import { notFound } from '../errors.ts';
 import type { Cents } from '../money.ts';
-import { quoteServerCharge } from '../servers/charge.ts';
+import { quoteAt, quoteServerCharge } from '../servers/charge.ts';
+import { basisPoints } from '../reseller/discount.ts';
+import { findTierDiscount } from '../../db/queries/reseller.ts';
 import { addDays, periodEnd } from './periods.ts';
 
 export const UPCOMING_DAYS = 30;
@@ -111,6 +113,31 @@ export async function upcomingCharges(ctx: Ctx, domainRenewDays: number): Promis
   return { charges, totalCents, balanceCents: account.balance_cents, shortfallCents: Math.max(0, totalCents - account.balance_cents), until };
 }
 
+/** What a server's next charge is made of; the detail reads them with the server, in one round trip. */
+export interface ServerChargeFacts {
+  /** The oldest charge still due, if any. */
+  due: { description: string; amountCents: Cents; dueSince: Date; periodStart: Date; periodEnd: Date } | null;
+  snapshotFeesCents: Cents;
+  /** The discount percentage of the account's reseller tier; null: none. */
+  tierDiscount: string | null;
+}
+
+/** The server's next charge as its detail shows it, from facts already read (see nextChargeOf). */
+export function serverNextCharge(s: Server, facts: ServerChargeFacts): UpcomingCharge | null {
+  const base = { resourceType: 'server' as const, resourceId: s.id, name: '' };
+  if (facts.due) {
+    const d = facts.due;
+    return { ...base, description: d.description, amountCents: d.amountCents, dueAt: d.dueSince, periodStart: d.periodStart, periodEnd: d.periodEnd, status: 'overdue' };
+  }
+  if (s.status !== 'active' && s.status !== 'suspended') return null;
+  const q = quoteAt({ accountId: s.account_id, fromCents: 0, toCents: s.price_cents + facts.snapshotFeesCents, resource: `server/${s.id}`, description: `Server ${s.name} (${s.id}): monthly cycle` },
+    facts.tierDiscount === null ? 0 : basisPoints(facts.tierDiscount));
+  return {
+    ...base, description: q.description, amountCents: q.chargedCents, dueAt: s.next_billing_at,
+    periodStart: s.next_billing_at, periodEnd: periodEnd(s.next_billing_at, 'monthly', s.created_at), status: 'scheduled',
+  };
+}
+
 /**
  * The next charge of one resource, as its detail shows it: the overdue one, else the next the pass
  * will make; null when none is planned (a domain without auto-renewal, a cancelled service).
@@ -128,10 +155,9 @@ export async function nextChargeOf(ctx: Ctx, type: 'server' | 'web_hosting' | 'd
   });
   if (type === 'server') {
     const s = await findAccountServer(ctx.db, ctx.accountId, id);
-    if (!s || (s.status !== 'active' && s.status !== 'suspended')) return null;
-    const fees = await snapshotFeesCents(ctx.db, s.id);
-    const q = await quoteServerCharge(ctx.db, { accountId: ctx.accountId, fromCents: 0, toCents: s.price_cents + fees, resource: `server/${id}`, description: `Server ${s.name} (${id}): monthly cycle` });
-    return scheduled(q.description, q.chargedCents, s.next_billing_at, s.next_billing_at, periodEnd(s.next_billing_at, 'monthly', s.created_at));
+    if (!s) return null;
+    const [fees, pct] = await Promise.all([snapshotFeesCents(ctx.db, s.id), findTierDiscount(ctx.db, ctx.accountId)]);
+    return serverNextCharge(s, { due: null, snapshotFeesCents: fees, tierDiscount: pct });
   }
   if (type === 'web_hosting') {
     const h = await findAccountWebHosting(ctx.db, ctx.accountId, id);

@@ -10,8 +10,8 @@
 // server pays, so the refund of unused hours (delete, shrink) returns what was paid, never more.
 import { charge } from '../billing/ledger.ts';
 import { type Cents, formatCents, prorateChange } from '../money.ts';
-import { discountOf, percentOf } from '../reseller/discount.ts';
-import { resellerStanding } from '../reseller/service.ts';
+import { findTierDiscount } from '../../db/queries/reseller.ts';
+import { basisPoints, discountOf, percentOf } from '../reseller/discount.ts';
 import type { Db } from '../types.ts';
 
 export interface ServerCost {
@@ -44,7 +44,12 @@ export interface ServerQuote {
 }
 
 export async function quoteServerCharge(db: Db, c: ServerCost): Promise<ServerQuote> {
-  const { discountBp } = await resellerStanding(db, c.accountId);
+  const pct = await findTierDiscount(db, c.accountId);
+  return quoteAt(c, pct === null ? 0 : basisPoints(pct));
+}
+
+/** The quote at a known discount (basis points of the account's tier): what quoteServerCharge decides. */
+export function quoteAt(c: ServerCost, discountBp: number): ServerQuote {
   const held = c.heldDiscountCents ?? 0;
   const delta = c.toCents - c.fromCents;
   const discountDeltaCents = discountOf(delta, discountBp);

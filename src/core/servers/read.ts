@@ -9,6 +9,7 @@ import { notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { liveRead } from './platform-read.ts';
+import { type UpcomingCharge, serverNextCharge } from '../billing/upcoming.ts';
 
 export interface ServerView {
   server: Server;
@@ -17,6 +18,8 @@ export interface ServerView {
   power: PowerState | null;
   os: string | null;
   extraIps: { address: string; version: 4 | 6 }[];
+  /** Only in the detail (getServer): the next charge, as GET /v2/servers/{id} shows it. */
+  nextCharge?: UpcomingCharge | null;
 }
 
 export async function listServers(ctx: Ctx, filter: { status?: ServerStatus; stopped?: boolean }, page: PageRequest): Promise<Paged<ServerListRow>> {
@@ -50,13 +53,17 @@ export async function viewOf(db: Db, server: Server, power: PowerState | null = 
 export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
   const row = await findAccountServerDetail(ctx.db, ctx.accountId, id);
   if (!row) throw notFound('Server');
-  const { plan_name, os_slug, extra_ips, ...server } = row;
+  const { plan_name, os_slug, extra_ips, due_description, due_amount_cents, due_since, due_period_start, due_period_end, snapshot_fees_cents, tier_discount, ...server } = row;
+  const due = due_description !== null && due_amount_cents !== null && due_since && due_period_start && due_period_end
+    ? { description: due_description, amountCents: due_amount_cents, dueSince: due_since, periodStart: due_period_start, periodEnd: due_period_end }
+    : null;
   const view: ServerView = {
     server,
     plan: server.plan_id === null ? null : { id: server.plan_id, name: plan_name ?? '' },
     power: server.power_state,
     os: os_slug,
     extraIps: extra_ips,
+    nextCharge: serverNextCharge(server, { due, snapshotFeesCents: snapshot_fees_cents, tierDiscount: tier_discount }),
   };
   // Not provisioned yet (or sandbox): there is nothing live to ask about.
   if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return view;

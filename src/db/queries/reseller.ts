@@ -1,6 +1,6 @@
 // A reseller's standing: the flag, the count of its active servers and the tier whose range holds
 // that count — in one query, because every server charge asks for it.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { ResellerTier } from '../schema.ts';
 
@@ -27,6 +27,26 @@ export function findStanding(db: Db, accountId: string): Promise<StandingRow | u
     .select(['a.is_reseller', 'a.discount_type', 'c.n as active_servers', 't.min_servers as tier_min', 't.max_servers as tier_max', 't.discount_percentage as tier_discount'])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
+}
+
+/**
+ * The discount percentage of the account's current tier, as a scalar subquery on `accountId` (an
+ * SQL expression): null for an account that is not a reseller or whose count no tier holds. The
+ * account's servers are counted only for a reseller, so that a detail read of a large non-reseller
+ * account does not count 10,000 servers to learn it has no discount.
+ */
+export const tierDiscountOf = (accountId: RawBuilder<string>) => sql<string | null>`(
+  SELECT CASE WHEN ra.is_reseller THEN (
+    SELECT rt.discount_percentage::text FROM reseller_tiers rt,
+      (SELECT count(*)::int AS n FROM servers rs WHERE rs.account_id = ra.id AND rs.status = 'active' AND rs.deleted_at IS NULL) rc
+    WHERE rt.min_servers <= rc.n AND (rt.max_servers IS NULL OR rt.max_servers >= rc.n)
+    ORDER BY rt.min_servers DESC LIMIT 1) END
+  FROM accounts ra WHERE ra.id = ${accountId})`;
+
+/** The discount percentage of the account's current tier (null: none), in one round trip. */
+export async function findTierDiscount(db: Db, accountId: string): Promise<string | null> {
+  const row = await db.selectNoFrom(tierDiscountOf(sql.val(accountId)).as('d')).executeTakeFirstOrThrow();
+  return row.d;
 }
 
 export function listTiers(db: Db): Promise<ResellerTier[]> {

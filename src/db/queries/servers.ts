@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
+import { tierDiscountOf } from './reseller.ts';
 import type { Insertable } from 'kysely';
 import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
 
@@ -142,20 +143,37 @@ export interface ServerDetailRow extends Server {
   plan_name: string | null;
   os_slug: string | null;
   extra_ips: { address: string; version: 4 | 6 }[];
+  /** What the next charge is made of (GET shows it): the oldest charge still due, if any… */
+  due_description: string | null;
+  due_amount_cents: number | null;
+  due_since: Date | null;
+  due_period_start: Date | null;
+  due_period_end: Date | null;
+  /** …the monthly fees of its snapshots, and the reseller discount of the account's tier. */
+  snapshot_fees_cents: number;
+  tier_discount: string | null;
 }
 
-/** A live server of the account with what its detail shows, in one round trip. */
-export function findAccountServerDetail(db: Db, accountId: string, id: string): Promise<ServerDetailRow | undefined> {
-  return db.selectFrom('servers')
+/** A live server of the account with what its detail shows, its next charge's facts included, in one round trip. */
+export async function findAccountServerDetail(db: Db, accountId: string, id: string): Promise<ServerDetailRow | undefined> {
+  const row = await db.selectFrom('servers')
     .leftJoin('plans', 'plans.id', 'servers.plan_id')
     .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
+    .leftJoinLateral((eb) => eb.selectFrom('billing_charges as bc')
+      .select(['bc.description as due_description', 'bc.amount_cents as due_amount_cents', 'bc.due_since', 'bc.period_start as due_period_start', 'bc.period_end as due_period_end'])
+      .where('bc.resource_type', '=', 'server').whereRef('bc.resource_id', '=', 'servers.id').where('bc.status', '=', 'due')
+      .orderBy('bc.due_since').limit(1).as('dc'), (join) => join.onTrue())
     .selectAll('servers')
     .select(['plans.name as plan_name', 'operating_systems.slug as os_slug'])
+    .select(['dc.due_description', 'dc.due_amount_cents', 'dc.due_since', 'dc.due_period_start', 'dc.due_period_end'])
     .select(sql<{ address: string; version: 4 | 6 }[]>`coalesce((
       SELECT json_agg(json_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
         FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
+    .select(sql<string>`(SELECT coalesce(sum(sn.monthly_fee_cents), 0) FROM snapshots sn WHERE sn.server_id = servers.id AND sn.deleted_at IS NULL)`.as('snapshot_fees_cents'))
+    .select(tierDiscountOf(sql.ref<string>('servers.account_id')).as('tier_discount'))
     .where('servers.id', '=', id).where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
     .executeTakeFirst();
+  return row && { ...row, snapshot_fees_cents: Number(row.snapshot_fees_cents) };
 }
 
 /** The catalog rows a server create refers to, in one round trip (absent ids → null). */

@@ -2,7 +2,7 @@
 // 'fault:<provider>' (compute, registrar, hosting). A missing row is a switch that is off.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { SimFault, SimFaultMode } from '../schema.ts';
+import type { SimFault, SimFaultMode, SimVm } from '../schema.ts';
 
 const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
 
@@ -27,7 +27,29 @@ export async function saveFault(db: Db, provider: string, fault: SimFault): Prom
  * exactly N times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
  */
 export async function consumeFault(db: Db, provider: string, call: string): Promise<SimFaultMode | null> {
-  const r = await sql<{ mode: SimFaultMode }>`
+  const r = await sql<{ mode: SimFaultMode }>`${consumeStatement(provider, call)}`.execute(db);
+  return r.rows[0]?.mode ?? null;
+}
+
+/**
+ * consumeFault('compute', 'status') and the machine's row in one round trip: a detail read asks the
+ * simulated platform for a machine's state on every request, and the fault switch is almost always off.
+ */
+export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'destroyed_at'>;
+
+export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<{ mode: SimFaultMode | null; vm: VmState | undefined }> {
+  const r = await sql<VmState & { mode: SimFaultMode | null; found: boolean }>`
+    WITH f AS (${consumeStatement('compute', 'status')})
+    SELECT (SELECT mode FROM f) AS mode, v.id IS NOT NULL AS found,
+           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
+    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${ref}
+  `.execute(db);
+  const { mode, found, ...vm } = r.rows[0]!;
+  return { mode, vm: found ? vm : undefined };
+}
+
+function consumeStatement(provider: string, call: string) {
+  return sql<{ mode: SimFaultMode }>`
     UPDATE sim_settings
     SET value = CASE WHEN value->>'remaining' IS NULL THEN value
                      ELSE jsonb_set(value, '{remaining}', to_jsonb((value->>'remaining')::int - 1)) END
@@ -35,7 +57,5 @@ export async function consumeFault(db: Db, provider: string, call: string): Prom
       AND value->>'mode' <> 'none'
       AND (jsonb_array_length(value->'calls') = 0 OR value->'calls' @> jsonb_build_array(${call}::text))
       AND (value->>'remaining' IS NULL OR (value->>'remaining')::int > 0)
-    RETURNING value->>'mode' AS mode
-  `.execute(db);
-  return r.rows[0]?.mode ?? null;
+    RETURNING value->>'mode' AS mode`;
 }

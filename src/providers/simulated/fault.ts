@@ -23,7 +23,11 @@ export const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => se
  * with a real hang. Call it first thing in every method of a simulated driver.
  */
 export async function obeyFault<P extends ProviderName>(db: Db, provider: P, call: ProviderCall<P>, hangMs: number): Promise<void> {
-  const mode = await consumeFault(db, provider, call);
+  await failAs(provider, call, await consumeFault(db, provider, call), hangMs);
+}
+
+/** obeyFault for a mode already consumed (a hot read that spends the fault and reads in one statement). */
+export async function failAs<P extends ProviderName>(provider: P, call: ProviderCall<P>, mode: SimFaultMode | null, hangMs: number): Promise<void> {
   if (mode === null || mode === 'none') return;
   if (mode === 'capacity_unavailable') throw new ProviderError('CAPACITY_UNAVAILABLE', `Simulated capacity shortage (${call})`, false);
   if (mode === 'timeout') {

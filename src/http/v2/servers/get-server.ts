@@ -4,7 +4,6 @@ import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { ServerParams, ServerSchema, serverView } from './presenters.ts';
-import { nextChargeOf } from '../../../core/billing/upcoming.ts';
 import { nextChargeView } from '../billing/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -20,10 +19,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
       response: { 200: Envelope(ServerSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {
-    const [view, next] = await withCtx(deps, request, async (ctx) => {
-      const v = await getServer(ctx, request.params.id);
-      return [v, await nextChargeOf(ctx, 'server', request.params.id, deps.config.domainRenewDays)] as const;
-    });
-    return ok(request, { ...serverView(view), ...nextChargeView(next) });
+    // One round trip for our rows and the next charge, one for the platform's live read.
+    const view = await withCtx(deps, request, (ctx) => getServer(ctx, request.params.id));
+    return ok(request, { ...serverView(view), ...nextChargeView(view.nextCharge ?? null) });
   });
 }

@@ -11,7 +11,8 @@ import {
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
-import { obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
+import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
+import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
 import { parseAddress } from './ip-math.ts';
@@ -206,8 +207,9 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     async status(ref, timeoutMs) {
       return withDeadline((async () => {
         // A timeout fault hangs past the deadline, so the caller sees the deadline, as with a real hang.
-        await obeyFault(db, 'compute', 'status', timeoutMs * 2);
-        const vm = await liveVm(ref);
+        const { mode, vm } = await consumeStatusFaultAndFindVm(db, ref);
+        await failAs('compute', 'status', mode, timeoutMs * 2);
+        if (!vm || vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
         return { power: vm.power, cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb, osSlug: vm.os_slug };
       })(), timeoutMs, 'Status');
     },
