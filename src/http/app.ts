@@ -26,6 +26,7 @@ import { registerV1 } from './v1/index.ts';
 import { sendV1Error } from './v1/errors.ts';
 import type { TypedApp } from './route-types.ts';
 import { addSharedSchema, validatorCompiler } from './validation.ts';
+import { lazySerializers, lazyValidators } from './lazy-compilers.ts';
 
 export interface AppDeps {
   config: Config;
@@ -86,9 +87,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     clientErrorHandler: clientErrorHandler(config.publicUrl),
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(lazyValidators(validatorCompiler));
   for (const s of components()) {
     app.addSchema(s);
     addSharedSchema(s);
