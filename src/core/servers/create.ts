@@ -16,7 +16,8 @@ import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
-import { payServerCharge, quoteServerCharge } from './charge.ts';
+import { payServerCharge, quoteAt } from './charge.ts';
+import { basisPoints } from '../reseller/discount.ts';
 import { customPrice, extraIpsPrice } from './pricing.ts';
 import { addMonth, checkHostname, checkPassword, checkRamMb } from './rules.ts';
 
@@ -83,10 +84,13 @@ interface Resolved {
   sourceSnapshotId: number | null;
   /** OpenSSH public keys to install. */
   sshKeys: string[];
+  /** The discount of the account's reseller tier, in basis points (0: none). */
+  discountBp: number;
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
   const refs = await findServerReferences(db, {
+    accountId: ctx.accountId,
     planId: mode.kind === 'package' ? mode.planId : null,
     locationId: input.location_id,
     osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
@@ -106,14 +110,15 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
   const osSlug = refs.os?.slug ?? null;
+  const discountBp = refs.tier_discount === null ? 0 : basisPoints(refs.tier_discount);
   const sshKeys = input.ssh_key_ids?.length ? await resolveSshKeys(db, ctx.accountId, input.ssh_key_ids) : [];
   if (mode.kind === 'package') {
     const plan = refs.plan!;
     const spec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
-    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null, sshKeys };
+    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null, sshKeys, discountBp };
   }
   if (mode.kind === 'custom') {
-    return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null, sshKeys };
+    return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null, sshKeys, discountBp };
   }
   // Backups are not kept by this platform, so a backup id never resolves.
   const snapshot = mode.snapshotId === null ? undefined : await findAccountSnapshot(db, ctx.accountId, mode.snapshotId);
@@ -123,7 +128,7 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
   }
   const spec = { cpuCores: snapshot.cpu_cores, ramMb: snapshot.ram_mb, storageGb: snapshot.storage_gb };
   const os = snapshot.os_version_id === null ? undefined : await findCatalogRow(db, 'operating_systems', snapshot.os_version_id);
-  return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id, sshKeys };
+  return { spec, plan: null, osSlug: os?.slug ?? null, osVersionId: snapshot.os_version_id, basePriceCents: await customPrice(db, spec), sourceSnapshotId: snapshot.id, sshKeys, discountBp };
 }
 
 /** The server row, translating a taken hostname (unique index) into HOSTNAME_IN_USE. */
@@ -157,9 +162,9 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const priceCents = resolved.basePriceCents + ipPrices.total;
 
   const id = newId('srv');
-  const quote = await quoteServerCharge(trx, {
+  const quote = quoteAt({
     accountId: ctx.accountId, fromCents: 0, toCents: priceCents, description: `Server ${input.name} (${id}): first monthly cycle`, resource: `server/${id}`,
-  });
+  }, resolved.discountBp);
   // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
   const node = await placeMachine(trx, input.location_id, resolved.spec);
   const server = await insertServerChecked(trx, {

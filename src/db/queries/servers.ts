@@ -176,11 +176,15 @@ export async function findAccountServerDetail(db: Db, accountId: string, id: str
   return row && { ...row, snapshot_fees_cents: Number(row.snapshot_fees_cents) };
 }
 
-/** The catalog rows a server create refers to, in one round trip (absent ids → null). */
-export function findServerReferences(db: Db, ids: { planId: number | null; locationId: number; osVersionId: number | null }) {
+/**
+ * The catalog rows a server create refers to (absent ids → null) and the discount of the account's
+ * reseller tier (the quote's; null without `accountId`), in one round trip.
+ */
+export function findServerReferences(db: Db, ids: { accountId?: string; planId: number | null; locationId: number; osVersionId: number | null }) {
   return db.selectNoFrom((eb) => [
     jsonObjectFrom(eb.selectFrom('plans').selectAll().where('id', '=', ids.planId ?? -1)).as('plan'),
     jsonObjectFrom(eb.selectFrom('locations').selectAll().where('id', '=', ids.locationId)).as('location'),
     jsonObjectFrom(eb.selectFrom('operating_systems').selectAll().where('id', '=', ids.osVersionId ?? -1)).as('os'),
+    (ids.accountId === undefined ? sql<string | null>`NULL::text` : tierDiscountOf(sql.val(ids.accountId))).as('tier_discount'),
   ]).executeTakeFirstOrThrow();
 }
