@@ -64,13 +64,17 @@ export async function workerRun(root: string, db: Db, url: string, processes: nu
   }
 }
 
-/** Seconds from spawning `npm start`'s command on a fresh DATA_DIR (embedded PostgreSQL) to its banner. */
+/**
+ * Seconds from `npm start` on a fresh DATA_DIR (embedded PostgreSQL) to its banner: npm itself,
+ * the prestart build check (dist/ is fresh: the bench built it), initdb, migrations, seed, listen.
+ */
 export async function coldStart(root: string): Promise<number> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hostcloud-cold-'));
   await fs.chmod(dataDir, 0o755);
   const t0 = Date.now();
-  const child = spawn(process.execPath, [BIN(root), 'serve'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+  // Its own process group: npm, its shell and node stop together.
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', ADMIN_TOKEN: '', LOG_LEVEL: 'warn', WORKER: 'off' },
   });
   try {
@@ -81,10 +85,12 @@ export async function coldStart(root: string): Promise<number> {
         if (out.includes('Hostcloud is listening')) resolve((Date.now() - t0) / 1000);
       });
       child.stderr!.on('data', (d) => { out += String(d); });
-      child.once('exit', (code) => reject(new Error(`hostcloud serve exited with ${code}: ${out.slice(-500)}`)));
+      child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out.slice(-500)}`)));
     });
   } finally {
-    await stop(child);
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise((r) => { child.once('exit', r); process.kill(-child.pid!, 'SIGTERM'); });
+    }
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }

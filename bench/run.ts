@@ -7,7 +7,8 @@
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
 // (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
-// runs), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process).
+// runs), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
+// targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -38,9 +39,22 @@ const runs = (what: string) => !ONLY || ONLY.has(what);
 const children: ChildProcess[] = [];
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
+/**
+ * The targets run bundled like `npm start` runs the API (scripts/build.mjs: esbuild, dependencies
+ * external), so that RSS and CPU are those of production rather than of the tsx loader.
+ */
+const TARGET = path.join(root, 'dist/bench-target.mjs');
+async function buildTarget(): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [path.join(root, 'bench/target.ts')], outfile: TARGET, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  // `npm start` (the cold start) builds dist/cli/main.mjs itself if it is not fresh; built here, it is not timed.
+  await new Promise<void>((resolve, reject) => spawn(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
+    .once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/build.mjs exited with ${code}`)))));
+}
+
 function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; counter?: string }> {
   const nodeArgs = mode === 'app' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/target.ts'), mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, TARGET, mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let said = '';
@@ -91,6 +105,7 @@ async function tripsOf(counter: string, url: string, make: () => RequestInit): P
 
 async function main() {
   const started = Date.now();
+  await buildTarget();
   let adminUrl = process.env.BENCH_DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let tmp: string | undefined;
