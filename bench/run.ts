@@ -9,6 +9,7 @@
 // (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
 // runs), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
+// BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -212,7 +213,8 @@ async function main() {
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await database.close();
-    await dropDatabase(adminUrl, dbName).catch(() => {});
+    if (process.env.BENCH_KEEP_DB) out(`bench: database kept: ${url}`);
+    else await dropDatabase(adminUrl, dbName).catch(() => {});
     await stopEmbedded?.();
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
   }

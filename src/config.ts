@@ -66,6 +66,12 @@ export interface Config {
    * client); a server too frozen to do so is given up on by the client 2 s later. Default 30000.
    */
   databaseStatementTimeoutMs: number;
+  /**
+   * DATABASE_PREPARED_STATEMENTS — send statements named, so PostgreSQL plans each once per
+   * connection (src/db/prepared.ts); `false` behind a transaction-mode pooler that cannot carry
+   * them (PgBouncer before 1.21). Default true.
+   */
+  databasePreparedStatements: boolean;
   /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
   providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
@@ -106,6 +112,14 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined) return def;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -195,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operationLeaseS: int(env, 'OPERATION_LEASE_S', 30, 3, 3600),
     databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    databasePreparedStatements: flag(env, 'DATABASE_PREPARED_STATEMENTS', true),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,

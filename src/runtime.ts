@@ -41,7 +41,9 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
     url = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const database = connect(url, { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  const database = connect(url, {
+    connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, preparedStatements: config.databasePreparedStatements,
+  });
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AuthWritesPlugin } from './auth-writes.ts';
 import { markConnectFailure } from './failures.ts';
+import { nameStatements } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 // BIGINT (cents, ids) as numbers: exact up to 2^53, far beyond any balance we hold.
@@ -25,6 +26,8 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
   /** The server cancels a statement after this long (statement_timeout). Default 30000 ms. */
   statementTimeoutMs?: number;
+  /** Send parameterized statements named, so each is planned once per connection (prepared.ts). Default true. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -55,6 +58,7 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     idle_in_transaction_session_timeout: 60_000,
   });
   guardPool(pool);
+  if (opts.preparedStatements ?? true) pool.on('connect', (client) => nameStatements(client));
   // Every failure to get a connection is tagged, so it answers 503 whatever the server said
   // (55000 "not accepting connections", 3D000, 28P01 …; see failures.ts).
   const connecting = {

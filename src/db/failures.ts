@@ -1,6 +1,7 @@
 // What a database error means to a caller, decided in one place: the HTTP adapters (v2, admin,
 // v1) map it to an answer through toApiError (src/http/errors.ts), and the worker pauses on the
 // same "unavailable" verdict. No SQL here, only the error's code and shape.
+import { isStalePlan } from './prepared.ts';
 
 /**
  * The database cannot serve us right now — down, restarting, failing over, refusing connections,
@@ -23,7 +24,8 @@ const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection
 /**
  * Transient contention: the statement was cancelled by statement_timeout (57014), or the
  * transaction lost a deadlock (40P01), a serialization race (40001) or waited past lock_timeout
- * (55P03). The transaction was rolled back whole, so a retry is safe.
+ * (55P03). The transaction was rolled back whole, so a retry is safe. A prepared statement that a
+ * migration made stale inside a transaction counts too.
  */
 const CONTENTION_CODES = new Set(['57014', '40P01', '40001', '55P03']);
 
@@ -63,6 +65,8 @@ export function classifyDatabaseError(err: unknown): DatabaseFault | null {
     }
   }
   const code = codeOf(err);
+  // A prepared statement a concurrent migration made stale (prepared.ts): the next try is unnamed.
+  if (isStalePlan(err)) return 'contention';
   if (code !== undefined) {
     if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return 'unavailable';
     if (CONTENTION_CODES.has(code)) return 'contention';

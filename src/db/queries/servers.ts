@@ -161,7 +161,8 @@ export async function findAccountServerDetail(db: Db, accountId: string, id: str
     .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
     .leftJoinLateral((eb) => eb.selectFrom('billing_charges as bc')
       .select(['bc.description as due_description', 'bc.amount_cents as due_amount_cents', 'bc.due_since', 'bc.period_start as due_period_start', 'bc.period_end as due_period_end'])
-      .where('bc.resource_type', '=', 'server').whereRef('bc.resource_id', '=', 'servers.id').where('bc.status', '=', 'due')
+      // The account narrows it to billing_charges_due (account_id, due_since) WHERE status = 'due'.
+      .whereRef('bc.account_id', '=', 'servers.account_id').where('bc.status', '=', 'due').where('bc.resource_type', '=', 'server').whereRef('bc.resource_id', '=', 'servers.id')
       .orderBy('bc.due_since').limit(1).as('dc'), (join) => join.onTrue())
     .selectAll('servers')
     .select(['plans.name as plan_name', 'operating_systems.slug as os_slug'])
