@@ -2,9 +2,8 @@
 // run repeated after a lost worker gets the same machine), then activates the server with its
 // addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
 // leaves the active list and frees its host name.
-import { nodeNameOf } from '../../db/queries/nodes.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
-import { findOsSlug, findServerById, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
+import { findServerById, findServerForProvisioning, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
 import type { RunContext, Runner } from '../operations/runner.ts';
@@ -25,25 +24,22 @@ const paramsOf = (op: Operation) => op.params as CreateParams;
 
 export const serverCreateRunner: Runner = {
   async run(rc, op) {
-    const server = await findServerById(rc.db, op.resource_id);
+    const server = await findServerForProvisioning(rc.db, op.resource_id);
     if (!server || server.deleted_at || server.status !== 'pending') {
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }
     const p = paramsOf(op);
-    const [os, snapshot] = await Promise.all([
-      findOsSlug(rc.db, server.os_version_id),
-      server.source_snapshot_id === null ? undefined : findAccountSnapshot(rc.db, server.account_id, server.source_snapshot_id),
-    ]);
+    const snapshot = server.source_snapshot_id === null ? undefined : await findAccountSnapshot(rc.db, server.account_id, server.source_snapshot_id);
     await rc.progress(5, 'Provisioning started');
     const machine = await rc.compute.create({
       token: op.id,
       hostname: server.name,
       locationId: server.location_id,
-      node: await nodeNameOf(rc.db, server.node_id),
+      node: server.node_name,
       cpuCores: server.cpu_cores,
       ramMb: server.ram_mb,
       storageGb: server.storage_gb,
-      osSlug: os?.slug ?? null,
+      osSlug: server.os_slug,
       password: p.password ?? '',
       fromSnapshotRef: snapshot?.provider_ref ?? null,
       extraIpv4: p.extra_ipv4 ?? 0,

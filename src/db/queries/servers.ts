@@ -30,6 +30,17 @@ export function findServerById(db: Db, id: string): Promise<Server | undefined> 
   return db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A server with its OS slug and its node's host name, as provisioning needs them, in one round trip. */
+export function findServerForProvisioning(db: Db, id: string): Promise<(Server & { os_slug: string | null; node_name: string | null }) | undefined> {
+  return db.selectFrom('servers')
+    .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
+    .leftJoin('nodes', 'nodes.id', 'servers.node_id')
+    .selectAll('servers')
+    .select(['operating_systems.slug as os_slug', 'nodes.name as node_name'])
+    .where('servers.id', '=', id)
+    .executeTakeFirst();
+}
+
 export interface ServerListRow extends Server {
   plan_name: string | null;
 }

@@ -48,6 +48,17 @@ export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<
   return { mode, vm: found ? vm : undefined };
 }
 
+/** consumeFault('compute', call) and the machine made for request `token`, in one round trip (a create's first step). */
+export async function consumeFaultAndFindVmByToken(db: Db, call: string, token: string): Promise<{ mode: SimFaultMode | null; vm: SimVm | undefined }> {
+  const r = await sql<SimVm & { fault_mode: SimFaultMode | null; found: boolean }>`
+    WITH f AS (${consumeStatement('compute', call)})
+    SELECT (SELECT mode FROM f) AS fault_mode, v.id IS NOT NULL AS found, v.*
+    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.request_token = ${token}
+  `.execute(db);
+  const { fault_mode, found, ...vm } = r.rows[0]!;
+  return { mode: fault_mode, vm: found ? vm as SimVm : undefined };
+}
+
 function consumeStatement(provider: string, call: string) {
   return sql<{ mode: SimFaultMode }>`
     UPDATE sim_settings

@@ -141,8 +141,16 @@ export async function updateVm(db: Db, id: string, patch: SimVmPatch): Promise<v
 }
 
 /** Moves a machine out of `from` power only (a retried create must not undo a later stop). */
-export async function advanceVmPower(db: Db, id: string, from: PowerState, to: PowerState): Promise<void> {
-  await db.updateTable('sim_vms').set({ power: to }).where('id', '=', id).where('power', '=', from).execute();
+/** Moves the machine's power from `advance.from` to `advance.to` (if it is still there) and lists its leases, in one round trip. */
+export async function advanceVmPowerAndListLeases(db: Db, id: string, advance: { from: PowerState; to: PowerState } | null): Promise<VmLease[]> {
+  if (!advance) return listVmLeases(db, id);
+  const r = await sql<VmLease>`
+    WITH advanced AS (UPDATE sim_vms SET power = ${advance.to} WHERE id = ${id} AND power = ${advance.from})
+    SELECT l.address, p.version, p.cidr, p.gateway
+    FROM sim_ip_leases l JOIN sim_ip_pools p ON p.id = l.pool_id
+    WHERE l.vm_id = ${id} ORDER BY l.leased_at, l.address
+  `.execute(db);
+  return r.rows;
 }
 
 export async function markVmDestroyed(db: Db, id: string): Promise<void> {

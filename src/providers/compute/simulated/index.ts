@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  advanceVmPower, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
+  advanceVmPowerAndListLeases, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
   insertSnapshot, insertVm, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
   skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
 import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
-import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
+import { consumeFaultAndFindVmByToken, consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
 import { parseAddress } from './ip-math.ts';
@@ -96,21 +96,24 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
 
   return {
     async create(req, progress) {
-      await fault('create');
+      // The fault switch and a machine of an earlier attempt, in one statement (a create is the
+      // worker's hottest call).
+      const earlier = await consumeFaultAndFindVmByToken(db, 'create', req.token);
+      await failAs('compute', 'create', earlier.mode, delayMs);
       if (req.fromSnapshotRef && !(await findSnapshot(db, req.fromSnapshotRef))) {
         throw new ProviderError('UPSTREAM_ERROR', `Snapshot ${req.fromSnapshotRef} does not exist`, false);
       }
       await step(progress, 10, 'Allocating addresses');
-      const vm = (await findVmByToken(db, req.token)) ?? (await provision(req));
+      const vm = earlier.vm ?? (await provision(req));
       if (vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `The machine of request ${req.token} was destroyed`, false);
       // A retry after a crash resumes here: the machine exists, only the remaining steps run.
-      if (vm.power === 'provisioning') {
+      const booting = vm.power === 'provisioning';
+      if (booting) {
         await step(progress, 40, req.fromSnapshotRef ? 'Restoring snapshot' : 'Cloning image');
         await step(progress, 80, 'Booting');
         await step(progress, 95, 'Configuring network');
-        await advanceVmPower(db, vm.id, 'provisioning', 'running');
       }
-      return machineOf(vm, await listVmLeases(db, vm.id));
+      return machineOf(vm, await advanceVmPowerAndListLeases(db, vm.id, booting ? { from: 'provisioning', to: 'running' } : null));
     },
 
     async findMachine(token) {
