@@ -196,7 +196,8 @@ test('a reseller renews at the discount of the tier current at the time of charg
   assert.match(next2.description, /5\.00 USD less 12\.5 % reseller discount = 4\.38 USD$/);
   const listed = json(await call(t.app, 'GET', '/v2/billing/upcoming', { key: c.key })).data.charges
     .find((x: { resource_id: string }) => x.resource_id === s.id);
-  if (listed) assert.deepEqual(listed.amount, next2.amount, 'the upcoming list and the detail agree');
+  assert.ok(listed, 'the server is in the upcoming list');
+  assert.deepEqual(listed.amount, next2.amount, 'the upcoming list and the detail agree');
   await assertLedger(t, c.accountId);
 });
 
