@@ -72,6 +72,12 @@ export interface Config {
    * them (PgBouncer before 1.21). Default true.
    */
   databasePreparedStatements: boolean;
+  /**
+   * DATABASE_POOL_MAX — connections `hostcloud serve` opens for its requests. A worker opens
+   * WORKER_CONCURRENCY + 2 (one per operation slot, one for its batched completions, one for its
+   * queue): `hostcloud worker` that many, `serve` with the embedded worker both. Default 10.
+   */
+  databasePoolMax: number;
   /** PROVIDER_TIMEOUT_MS — how long a live read (server detail) waits for the provider. Default 2000. */
   providerTimeoutMs: number;
   /** BODY_LIMIT_BYTES — largest accepted request body. Default 1048576 (1 MiB). */
@@ -210,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     databasePreparedStatements: flag(env, 'DATABASE_PREPARED_STATEMENTS', true),
+    databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 2000, 1, 120_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     logLevel,

@@ -33,7 +33,7 @@ export interface Store {
 }
 
 /** Connects (starting the embedded server if needed), migrates and seeds. */
-export async function openStore(config: Config, log: (msg: string) => void = () => {}): Promise<Store> {
+export async function openStore(config: Config, log: (msg: string) => void = () => {}, opts: { runsWorker?: boolean; servesRequests?: boolean } = {}): Promise<Store> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
   if (!url) {
@@ -42,6 +42,7 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     url = embedded.urlFor(EMBEDDED_DATABASE);
   }
   const database = connect(url, {
+    max: (opts.servesRequests === false ? 0 : config.databasePoolMax) + (opts.runsWorker ? config.workerConcurrency + 2 : 0),
     connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, preparedStatements: config.databasePreparedStatements,
   });
   try {

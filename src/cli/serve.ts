@@ -10,7 +10,7 @@ import { banner, listen } from './start-up.ts';
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
-  const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m));
+  const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m), { runsWorker: config.worker === 'embedded' });
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
   const telemetry = createTelemetry(logger);

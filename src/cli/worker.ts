@@ -14,7 +14,7 @@ export async function work(config: Config): Promise<void> {
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
-  const store = await openStore(config);
+  const store = await openStore(config, undefined, { runsWorker: true, servesRequests: false });
   // Logs of the work; its metrics are counted but only `hostcloud serve` serves /metrics.
   const telemetry = createTelemetry(logger);
   observeDatabase(telemetry, store.database);

@@ -14,6 +14,8 @@ import * as m0011 from './migrations/0011_v1.ts';
 import * as m0013 from './migrations/0013_recurring_billing.ts';
 import * as m0014 from './migrations/0014_perf.ts';
 import * as m0015 from './migrations/0015_server_node_holds.ts';
+import * as m0016 from './migrations/0016_sim_lease_function.ts';
+import * as m0017 from './migrations/0017_node_holds_when_changed.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -29,6 +31,8 @@ const migrations: Record<string, Migration> = {
   '0013_recurring_billing': m0013,
   '0014_perf': m0014,
   '0015_server_node_holds': m0015,
+  '0016_sim_lease_function': m0016,
+  '0017_node_holds_when_changed': m0017,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -12,11 +12,13 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { executeOperation, failOperation } from '../core/operations/execute.ts';
+import { batchCompletions, executeOperation, failOperation } from '../core/operations/execute.ts';
 import type { Db } from '../core/types.ts';
 import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
-import { findOperation } from '../db/queries/operations.ts';
+import { claimOperations, findOperation } from '../db/queries/operations.ts';
+import type { Operation } from '../db/schema.ts';
+import type { RunResult } from '../core/operations/runner.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
@@ -145,13 +147,24 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // dies before settling leaves the job active; it runs again and finds its operation finished.
   const completed = batcher((ids) => settle('completing operation jobs', () => boss.complete(OPERATIONS_QUEUE, ids)));
 
-  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS };
-  const runOperation = async (job: Job<OperationJob>) => {
+  // Operations completed while one commit is on its way are committed together in the next. A run
+  // gives its slot back as soon as its provider work is done and only its commit remains, so the
+  // slots (WORKER_CONCURRENCY: provider calls at once) never wait on a commit.
+  const completions = batchCompletions(db);
+  const slotReleases = new Map<string, () => void>();
+  const complete = (op: Operation, result: RunResult) => {
+    slotReleases.get(op.id)?.();
+    return completions(op, result);
+  };
+  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
+  /** `claimed`: the batch's claim of its operation (null: finished already); undefined: claim it here. */
+  const runOperation = async (job: Job<OperationJob>, claimed?: Operation | null) => {
     const id = job.data.operation_id;
     const last = job.retryCount >= job.retryLimit;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await executeOperation(execDeps, id, last);
+        // After an outage the claim is made again: the batch's may predate a lease that lapsed.
+        await executeOperation(execDeps, id, last, attempt === 0 ? claimed : undefined);
         completed.add(job.id);
         return;
       } catch (err) {
@@ -233,37 +246,69 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
    * fetch per slot and job), each job run in a free slot, and the next fetch as soon as one frees.
    */
   async function dispatchOperations(): Promise<void> {
-    const running = new Set<Promise<void>>();
+    const concurrency = deps.config.workerConcurrency;
+    // Runs in their provider work (slots), and every run not yet settled (some only awaiting their
+    // commit: at most twice the slots more, so a slow database cannot pile runs up).
+    const slots = new Set<object>();
+    const runs = new Set<Promise<void>>();
     let freed: (() => void) | null = null;
+    const wake = () => {
+      const w = freed;
+      freed = null;
+      w?.();
+    };
     while (!stopping) {
       await gate.ready();
       if (stopping) break;
-      const free = deps.config.workerConcurrency - running.size;
-      if (free === 0) {
+      const free = Math.min(concurrency - slots.size, concurrency * 3 - runs.size);
+      if (free <= 0) {
         await new Promise<void>((resolve) => { freed = resolve; });
         continue;
       }
       const jobs = await fetch<OperationJob>(OPERATIONS_QUEUE, free);
       if (jobs.length === 0) {
         // Idle: wait for the poll interval, or less if a running job frees its slot first.
-        if (running.size === 0) await nap(POLL_MS.operations);
+        if (runs.size === 0) await nap(POLL_MS.operations);
         else await Promise.race([nap(POLL_MS.operations), new Promise<void>((resolve) => { freed = resolve; })]);
         continue;
       }
+      const claimed = await claimBatch(jobs);
       for (const job of jobs) {
-        const run: Promise<void> = withinTimeout(runOperation(job), job.id)
+        const id = job.data.operation_id;
+        const slot = {};
+        slots.add(slot);
+        const release = () => {
+          if (slots.delete(slot)) wake();
+        };
+        slotReleases.set(id, release);
+        const run: Promise<void> = withinTimeout(runOperation(job, claimed?.get(id) ?? (claimed ? null : undefined)), job.id)
           .catch((err: unknown) => logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'job handler failed'))
           .finally(() => {
-            running.delete(run);
-            const wake = freed;
-            freed = null;
-            wake?.();
+            if (slotReleases.get(id) === release) slotReleases.delete(id);
+            release();
+            runs.delete(run);
+            wake();
           });
-        running.add(run);
+        runs.add(run);
       }
     }
-    await Promise.all(running);
+    await Promise.all(runs);
+    await completions.flush();
     await completed.flush();
+  }
+
+  /**
+   * The batch's operations claimed in one statement, by id; undefined when that failed (each run
+   * then claims its own, after the outage if it was one).
+   */
+  async function claimBatch(jobs: Job<OperationJob>[]): Promise<Map<string, Operation> | undefined> {
+    try {
+      const ops = await claimOperations(db, jobs.map((j) => j.data.operation_id), deps.config.operationLeaseS);
+      return new Map(ops.map((op) => [op.id, op]));
+    } catch (err) {
+      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'claiming a batch of operations failed');
+      return undefined;
+    }
   }
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import * as m0015 from '../../src/db/migrations/0015_server_node_holds.ts';
+import * as m0017 from '../../src/db/migrations/0017_node_holds_when_changed.ts';
 import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { addNode, newLocation, nodeRow } from '../helpers/nodes.ts';
 import { action, assertError, assertLedger, balanceCents, clearFault, serverRow, setFault } from '../helpers/server-actions.ts';
@@ -106,13 +107,33 @@ test('existing servers keep their usage across 0015 (down and up again on a popu
   const { node, server } = await nodeForOneGrowth('hold4', 73);
   const all = () => t.database.db.selectFrom('nodes').select(['id', 'used_cpu', 'used_ram_mb', 'used_storage_gb']).orderBy('id').execute();
   const before = await all();
+  // Down in reverse order: 0017's trigger reads the hold columns that 0015's down drops.
+  await m0017.down(t.database.db as unknown as Kysely<unknown>);
   await m0015.down(t.database.db as unknown as Kysely<unknown>);
   assert.deepEqual(await all(), before, 'usage unchanged without the hold columns');
   await m0015.up(t.database.db as unknown as Kysely<unknown>);
+  await m0017.up(t.database.db as unknown as Kysely<unknown>);
   assert.deepEqual(await all(), before, 'the columns start at 0: usage unchanged');
   const resize = await action(t, c.key, server.id, 'resize', { ram_gb: 2 });
   assert.equal(resize.statusCode, 202, resize.body);
   assert.deepEqual(await usage(node.id), [1, 2048, 25]);
   assert.equal((await waitForOperation(t, c.key, json(resize).data.operation.id)).status, 'completed');
   assert.deepEqual(await usage(node.id), [1, 2048, 25]);
+});
+
+test('an update that changes nothing a server holds leaves its node row alone (0017); one that does still moves it', async () => {
+  const { node, server } = await nodeForOneGrowth('hold5', 74);
+  const stamp = async () => (await t.database.db.selectFrom('nodes').select(['updated_at', 'used_ram_mb']).where('id', '=', node.id).executeTakeFirstOrThrow());
+  const before = await stamp();
+  // Holding either way (active → suspended → active), same node and size: the node row is not written.
+  for (const status of ['suspended', 'active'] as const) {
+    await t.database.db.updateTable('servers').set({ status }).where('id', '=', server.id).execute();
+    assert.deepEqual(await stamp(), before, `status ${status}: node untouched`);
+  }
+  // Stops holding: the node's usage falls.
+  await t.database.db.updateTable('servers').set({ status: 'cancelled' }).where('id', '=', server.id).execute();
+  const after = await stamp();
+  assert.equal(after.used_ram_mb, before.used_ram_mb - 1024);
+  assert.notDeepEqual(after.updated_at, before.updated_at);
+  assert.deepEqual(await usage(node.id), [0, 0, 0]);
 });

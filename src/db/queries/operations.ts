@@ -40,6 +40,36 @@ export function claimOperation(db: Db, id: string, leaseS: number): Promise<Oper
     .executeTakeFirst();
 }
 
+/** claimOperation for many at once (a worker's fetched batch): the operations taken, in any order. */
+export function claimOperations(db: Db, ids: string[], leaseS: number): Promise<Operation[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.updateTable('operations')
+    .set({ status: 'running', attempts: sql`attempts + 1`, lease_until: sql`now() + make_interval(secs => ${leaseS})`, updated_at: new Date() })
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .where('status', 'in', ['queued', 'running'])
+    .returningAll()
+    .execute();
+}
+
+/**
+ * finishOperation(…, 'completed', …) for many in one statement: the ids it completed (those still
+ * unfinished; each row locked until the transaction ends).
+ */
+export async function completeOperations(db: Db, done: { id: string; detail: string }[]): Promise<Set<string>> {
+  if (done.length === 0) return new Set();
+  const now = new Date();
+  // In id order, so two batches that share an operation (a duplicate run) lock in the same order.
+  const sorted = [...done].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const r = await sql<{ id: string }>`
+    UPDATE operations o
+    SET status = 'completed', detail = v.detail, progress_pct = 100, finished_at = ${now}, updated_at = ${now}, lease_until = NULL,
+        params = o.params - 'password'
+    FROM unnest(${sorted.map((d) => d.id)}::text[], ${sorted.map((d) => d.detail)}::text[]) AS v(id, detail)
+    WHERE o.id = v.id AND o.status IN ('queued', 'running')
+    RETURNING o.id`.execute(db);
+  return new Set(r.rows.map((row) => row.id));
+}
+
 export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<void> {
   await db.updateTable('operations')
     .set({ progress_pct: pct, detail, updated_at: new Date() })

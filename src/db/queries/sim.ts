@@ -54,28 +54,32 @@ export function deletePoolUnlessLeased(db: Db, id: number): Promise<{ pool: SimI
   });
 }
 
-/** Every pool of a location and family, locked until the transaction ends: allocations queue here. */
-export function lockPools(trx: Db, locationId: number, version: 4 | 6): Promise<SimIpPool[]> {
-  return trx.selectFrom('sim_ip_pools').selectAll().where('location_id', '=', locationId).where('version', '=', version)
-    .orderBy('id').forUpdate().execute();
+/** The SQLSTATE of sim_lease_addresses (0016) when a location has too few free addresses. */
+const NO_FREE_ADDRESS = 'HC001';
+
+/** What a lease could not get: the database's words ("No free IPv4 address in location 1"). */
+export interface LeaseShortfall { shortfall: string }
+
+function shortfallOf(e: unknown): LeaseShortfall | null {
+  const err = e as { code?: unknown; message?: unknown };
+  return err?.code === NO_FREE_ADDRESS ? { shortfall: String(err.message) } : null;
 }
 
-/** Leases a released address of one of the pools to `vmId` (lowest address first), if there is one. */
-export async function reuseReleasedLease(trx: Db, poolIds: number[], vmId: string): Promise<string | undefined> {
-  if (poolIds.length === 0) return undefined;
-  const row = await trx.updateTable('sim_ip_leases').set({ vm_id: vmId, leased_at: new Date() })
-    .where('address', '=', (eb) => eb.selectFrom('sim_ip_leases').select('address')
-      .where('pool_id', 'in', poolIds).where('vm_id', 'is', null).orderBy('address').limit(1).forUpdate().skipLocked())
-    .returning('address').executeTakeFirst();
-  return row?.address;
-}
-
-export async function setPoolOffset(trx: Db, poolId: number, nextOffset: bigint): Promise<void> {
-  await trx.updateTable('sim_ip_pools').set({ next_offset: Number(nextOffset) }).where('id', '=', poolId).execute();
-}
-
-export async function insertLease(trx: Db, row: { address: string; pool_id: number; vm_id: string }): Promise<void> {
-  await trx.insertInto('sim_ip_leases').values({ ...row, leased_at: new Date() }).execute();
+/**
+ * Leases `count` addresses of one family in a location to `vmId`, in one statement
+ * (sim_lease_addresses, migration 0016): released ones first, then fresh offsets. The location's
+ * pools of that family stay locked until the transaction ends. A shortfall aborts `trx`.
+ */
+export async function leaseAddresses(trx: Db, locationId: number, version: 4 | 6, vmId: string, count: number): Promise<string[] | LeaseShortfall> {
+  if (count <= 0) return [];
+  try {
+    const r = await sql<{ a: string[] }>`SELECT sim_lease_addresses(${locationId}::int, ${version}::int, ${vmId}::text, ${count}::int) AS a`.execute(trx);
+    return r.rows[0]!.a;
+  } catch (e) {
+    const short = shortfallOf(e);
+    if (short) return short;
+    throw e;
+  }
 }
 
 export interface VmLease {
@@ -121,9 +125,24 @@ export interface NewSimVm {
   node?: string | null;
 }
 
-/** Inserts the machine of a create request; undefined when one with this token already exists. */
-export function insertVm(trx: Db, row: NewSimVm): Promise<SimVm | undefined> {
-  return trx.insertInto('sim_vms').values(row).onConflict((oc) => oc.column('request_token').doNothing()).returningAll().executeTakeFirst();
+/**
+ * The machine of a create request, made in one statement (sim_provision_vm, migration 0016): the
+ * row, its firewall and its addresses (`v4` and `v6` of each family; the first of each is the
+ * primary, IPv6 only when `primaryV6`). A token already seen answers its machine untouched. The
+ * location's address pools are locked for this statement only.
+ */
+export async function provisionVm(db: Db, row: NewSimVm, firewall: NewFirewallRule[], addresses: { v4: number; v6: number; primaryV6: boolean }): Promise<SimVm | LeaseShortfall> {
+  try {
+    const r = await sql<SimVm>`
+      SELECT * FROM sim_provision_vm(${row.id}, ${row.request_token}, ${row.location_id}::int, ${row.hostname}, ${row.cpu_cores}::int, ${row.ram_mb}::int,
+        ${row.storage_gb}::int, ${row.os_slug}, ${row.ssh_keys ?? []}::text[], ${row.node ?? null}, ${JSON.stringify(firewall)}::jsonb,
+        ${addresses.v4}::int, ${addresses.v6}::int, ${addresses.primaryV6}::boolean)`.execute(db);
+    return r.rows[0]!;
+  } catch (e) {
+    const short = shortfallOf(e);
+    if (short) return short;
+    throw e;
+  }
 }
 
 export function findVm(db: Db, id: string): Promise<SimVm | undefined> {
@@ -140,14 +159,18 @@ export async function updateVm(db: Db, id: string, patch: SimVmPatch): Promise<v
   await db.updateTable('sim_vms').set(patch).where('id', '=', id).execute();
 }
 
-/** Moves a machine out of `from` power only (a retried create must not undo a later stop). */
-/** Moves the machine's power from `advance.from` to `advance.to` (if it is still there) and lists its leases, in one round trip. */
+/**
+ * Moves the machine's power from `advance.from` to `advance.to` (if it is still there; a retried
+ * create must not undo a later stop) and lists its leases, in one round trip. Its commit does not
+ * wait for the WAL flush (as skipCommitFlush): the operation's completion flushes it.
+ */
 export async function advanceVmPowerAndListLeases(db: Db, id: string, advance: { from: PowerState; to: PowerState } | null): Promise<VmLease[]> {
   if (!advance) return listVmLeases(db, id);
   const r = await sql<VmLease>`
-    WITH advanced AS (UPDATE sim_vms SET power = ${advance.to} WHERE id = ${id} AND power = ${advance.from})
+    WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
+         advanced AS (UPDATE sim_vms SET power = ${advance.to} WHERE id = ${id} AND power = ${advance.from})
     SELECT l.address, p.version, p.cidr, p.gateway
-    FROM sim_ip_leases l JOIN sim_ip_pools p ON p.id = l.pool_id
+    FROM unflushed, sim_ip_leases l JOIN sim_ip_pools p ON p.id = l.pool_id
     WHERE l.vm_id = ${id} ORDER BY l.leased_at, l.address
   `.execute(db);
   return r.rows;

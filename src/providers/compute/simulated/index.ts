@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  advanceVmPowerAndListLeases, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertFirewallRules, insertRequest,
-  insertSnapshot, insertVm, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
+  advanceVmPowerAndListLeases, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
+  insertSnapshot, listFirewallRules, provisionVm, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
   skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
@@ -77,22 +77,15 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     }
   };
 
-  /** The machine row and its addresses, in one transaction; an existing machine of the token wins. */
-  const provision = (req: CreateRequest): Promise<SimVm> => db.transaction().execute(async (trx) => {
-    const vm = await insertVm(trx, {
+  /** The machine row with its firewall and addresses, in one statement; an existing machine of the token wins. */
+  const provision = async (req: CreateRequest): Promise<SimVm> => {
+    const vm = await provisionVm(db, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
       cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [], node: req.node ?? null,
-    });
-    if (!vm) return (await findVmByToken(trx, req.token))!;
-    // IPv4 before IPv6, always: every allocation locks pools in the same order, so none deadlock.
-    const v4 = await leaseAddresses(trx, req.locationId, 4, vm.id, 1 + req.extraIpv4);
-    const v6 = req.ipv6 || req.extraIpv6 > 0 ? await leaseAddresses(trx, req.locationId, 6, vm.id, (req.ipv6 ? 1 : 0) + req.extraIpv6) : [];
-    const ipv4 = v4[0] ?? null;
-    const ipv6 = req.ipv6 ? v6[0] ?? null : null;
-    await updateVm(trx, vm.id, { ipv4, ipv6 });
-    await insertFirewallRules(trx, vm.id, defaultFirewall(ipv6 !== null));
-    return { ...vm, ipv4, ipv6 };
-  });
+    }, defaultFirewall(req.ipv6), { v4: 1 + req.extraIpv4, v6: (req.ipv6 ? 1 : 0) + req.extraIpv6, primaryV6: req.ipv6 });
+    if ('shortfall' in vm) throw new ProviderError('CAPACITY_UNAVAILABLE', vm.shortfall, false);
+    return vm;
+  };
 
   return {
     async create(req, progress) {
