@@ -3,9 +3,9 @@
 // default on a machine with a few GB of memory), so under load the old generation filled with
 // promoted garbage — request objects that outlived two scavenges — to ~4 × the 25–40 MB that is
 // live: the API's peak RSS under the bench was ~270 MB, of which ~170 MB old generation.
-// At 2 × it peaks at ~165 MB (quick bench) for ~2.5 × as many full collections, each on a smaller
+// At 2 × it peaks at ~168 MB (quick bench) for ~2.5 × as many full collections, each on a smaller
 // heap: the same GC pause time in total and throughput within the bench's noise. 1.5 × reaches
-// ~147 MB but costs the list route, the one that allocates most, 6–10 % of its requests/s (more
+// ~147 MB but costs the list route, the one that allocates most, 6–11 % of its requests/s (more
 // concurrent marking on the cores it shares): `node --heap-growing-percent=50 bin/hostcloud.js
 // serve` chooses that (README, Performance). `hostcloud serve` applies it; the worker keeps V8's.
 import v8 from 'node:v8';
