@@ -1,9 +1,11 @@
 // The process under load: `hello` is a bare Fastify hello-world; `db1` is a bare Fastify route
 // doing ONE indexed SELECT through pg on the same database with the API's pool size (the
 // database's ceiling for a route that needs one query); `app` is Hostcloud on DATABASE_URL with
-// logging off, no rate limit to speak of, and no worker. Prints its port.
+// logging off, no rate limit to speak of, no worker, and the heap settings of `hostcloud serve`.
+// Prints its port.
 import Fastify from 'fastify';
 import pg from 'pg';
+import { limitHeapGrowth } from '../src/cli/heap.ts';
 import { loadConfig } from '../src/config.ts';
 import { connect } from '../src/db/connection.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -32,6 +34,8 @@ if (mode === 'hello') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
 } else {
+  // As `hostcloud serve` does (src/cli/heap.ts), so the bench's RSS is production's.
+  limitHeapGrowth();
   // Round trips per request, for the bench's table: every query any pool client sends.
   let queries = 0;
   const query = pg.Client.prototype.query;

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger } from '../http/logger.ts';
+import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
@@ -8,6 +9,7 @@ import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { banner, listen } from './start-up.ts';
 
 export async function serve(config: Config): Promise<void> {
+  limitHeapGrowth();
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m), { runsWorker: config.worker === 'embedded' });

@@ -1,8 +1,9 @@
 // Logs (pino): JSON lines, or a readable colourised form for a person at a terminal (pino-pretty,
 // in-process and synchronous, so no line is lost at exit). Secrets never reach a log line: auth headers are redacted and so is any
 // key-looking query parameter (a client that still sends v1's ?api_key= must not leak it here).
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type Pretty from 'pino-pretty';
 
 export type LogFormat = 'json' | 'pretty' | 'auto';
 
@@ -26,6 +27,8 @@ export function createLogger(level: string, destination?: DestinationStream, for
   };
   if (usePretty(format)) {
     const colorize = !destination && process.stdout.isTTY === true;
+    // Loaded only for a pretty log: JSON lines need none of it.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof Pretty;
     return pino(options, pretty({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: destination ?? 1 }));
   }
   return destination ? pino(options, destination) : pino(options);

@@ -1,6 +1,7 @@
 // Fixed-window request budgets per key (or per IP before authentication). In-process by default;
 // through Redis when REDIS_URL is set so every API process draws on one budget.
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../core/errors.ts';
 
@@ -43,6 +44,8 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
   let redis: Redis | undefined;
   let limiter: RateLimiterMemory | RateLimiterRedis = memory;
   if (opts.redisUrl) {
+    // Loaded only when REDIS_URL is set.
+    const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     redis = new Redis(opts.redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

@@ -10,7 +10,7 @@
 // And, for tests, a check that every error a route answers is one its document declares.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ErrorCode } from '../core/errors.ts';
-import { type ErrorCodesByStatus, byStatus, declaredCodes } from './error-responses.ts';
+import { type ErrorCodesByStatus, byStatus, declaredCodes, statusTable } from './error-responses.ts';
 import { componentNamed } from './schemas.ts';
 
 declare module 'fastify' {
@@ -65,10 +65,13 @@ export function applyRouteConventions(route: RouteOptions): void {
     if (errors.length === 0) throw new Error(`${where}: its response schemas need ...errorResponses(<the codes it raises>)`);
     own = errors.flatMap((s) => declaredCodes(s)!);
     named.set(schema, own);
-    schema.response = Object.fromEntries(Object.entries(schema.response).filter(([, s]) => declaredCodes(s) === undefined));
+    const success = statusTable<unknown>();
+    for (const [status, s] of Object.entries(schema.response)) if (declaredCodes(s) === undefined) success[status] = s;
+    schema.response = success;
   }
-  const statuses = byStatus([...own, ...transportCodes(route)]);
-  route.config = { ...route.config, errorCodes: Object.fromEntries(Object.entries(statuses).map(([k, v]) => [k, [...v].sort()])) };
+  const errorCodes = byStatus([...own, ...transportCodes(route)]);
+  for (const list of Object.values(errorCodes)) list.sort();
+  route.config = { ...route.config, errorCodes };
 
   const body = resolve(schema.body);
   if (body && !(body.required?.length)) {

@@ -1,6 +1,7 @@
 // The SMTP mailer of the notifications outbox, on nodemailer. Timeouts are short so a mail server
 // that hangs costs one failed attempt (retried later), never a stuck sender.
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { Mailer } from '../core/notifications/types.ts';
 
 /** Connect, greeting and idle limits of one send; together well inside the sender's claim lease. */
@@ -12,6 +13,8 @@ export interface SmtpMailer extends Mailer {
 
 export function createSmtpMailer(url: string, from: string): SmtpMailer {
   // Settings in the URL (e.g. ?pool=true) win over these defaults.
+  // Loaded here, not at start: the bundle holds serve and worker alike, and most processes never mail.
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS }, { from });
   return {
     async send(m) {

@@ -100,8 +100,8 @@ test('an error response whose code the route does not declare for its status is 
   await app.close();
 });
 
-test('the error catalog renders Markdown and escapes raw HTML', () => {
-  assert.equal(inline('Send `Authorization: Bearer <API_KEY>`.'), 'Send <code>Authorization: Bearer &lt;API_KEY&gt;</code>.');
-  assert.equal(inline('a <img src=x onerror=alert(1)> b'), 'a &lt;img src=x onerror=alert(1)&gt; b');
-  assert.equal(inline('**bold** and [link](../docs)'), '<strong>bold</strong> and <a href="../docs">link</a>');
+test('the error catalog renders Markdown and escapes raw HTML', async () => {
+  assert.equal(await inline('Send `Authorization: Bearer <API_KEY>`.'), 'Send <code>Authorization: Bearer &lt;API_KEY&gt;</code>.');
+  assert.equal(await inline('a <img src=x onerror=alert(1)> b'), 'a &lt;img src=x onerror=alert(1)&gt; b');
+  assert.equal(await inline('**bold** and [link](../docs)'), '<strong>bold</strong> and <a href="../docs">link</a>');
 });

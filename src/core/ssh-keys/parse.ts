@@ -2,7 +2,12 @@
 // checked with sshpk rather than by hand. sshpk on its own is lenient (it accepts bytes after the
 // key in the blob, and a blob whose type differs from the prefix in some cases), so the key it reads
 // is written back and must give the very bytes that were sent, and its type must be the prefix.
-import sshpk from 'sshpk';
+import { createRequire } from 'node:module';
+import type SshPk from 'sshpk';
+
+// Loaded with the first key parsed, not at start: most API processes never parse one.
+let sshpkModule: typeof SshPk | undefined;
+const sshpk = () => (sshpkModule ??= createRequire(import.meta.url)('sshpk') as typeof SshPk);
 
 /** The accepted types: EdDSA, ECDSA on the NIST curves, and RSA of 2048 bits or more. */
 export const KEY_TYPES = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'ssh-rsa'] as const;
@@ -28,7 +33,7 @@ const ACCEPTED = 'ssh-ed25519, ecdsa-sha2-nistp256/384/521 or ssh-rsa of at leas
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The OpenSSH name of what sshpk read. */
-function sshName(key: sshpk.Key): string {
+function sshName(key: SshPk.Key): string {
   if (key.type === 'ed25519') return 'ssh-ed25519';
   if (key.type === 'rsa') return 'ssh-rsa';
   if (key.type === 'ecdsa') return `ecdsa-sha2-${key.curve}`;
@@ -50,9 +55,9 @@ export function parsePublicKey(text: string): ParseResult {
   }
   if (!blob || blob.length % 4 !== 0 || !BASE64.test(blob)) return fail('has no valid base64 key data after the type');
   const bytes = Buffer.from(blob, 'base64');
-  let key: sshpk.Key;
+  let key: SshPk.Key;
   try {
-    key = sshpk.parseKey(bytes, 'rfc4253');
+    key = sshpk().parseKey(bytes, 'rfc4253');
   } catch {
     return fail('has key data that does not decode as an SSH public key');
   }

@@ -6,7 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../core/errors.ts';
 import type { Area } from '../../core/types.ts';
-import { UNIVERSAL_ERRORS } from '../error-responses.ts';
+import { UNIVERSAL_ERRORS, statusTable } from '../error-responses.ts';
 import type { TypedApp } from '../route-types.ts';
 import { type FieldRenames, type V1ErrorCode, v1Mapping } from './errors.ts';
 
@@ -83,7 +83,7 @@ export function v1Route<P extends TSchema | undefined = undefined, Q extends TSc
   const coreCodes = [...new Set<ErrorCode>([
     ...UNIVERSAL_ERRORS, ...CUSTOMER_AUTH, 'RATE_LIMITED', ...(def.method === 'GET' ? [] : BODY_ERRORS), ...(def.errors ?? []),
   ])];
-  const errorCodes: Record<string, V1ErrorCode[]> = {};
+  const errorCodes = statusTable<V1ErrorCode[]>();
   for (const c of coreCodes) {
     const m = v1Mapping(c);
     const list = (errorCodes[String(m.status)] ??= []);

@@ -1,0 +1,23 @@
+// How far V8 lets the API's heap grow between full collections. V8 sets the next full GC at a
+// multiple of what survived the last one, up to 4 × when the heap limit is large (as it is by
+// default on a machine with a few GB of memory), so under load the old generation filled with
+// promoted garbage — request objects that outlived two scavenges — to ~4 × the 25–40 MB that is
+// live: the API's peak RSS under the bench was ~270 MB, of which ~170 MB old generation.
+// At 2 × it peaks at ~168 MB (quick bench) for ~2.5 × as many full collections, each on a smaller
+// heap: the same GC pause time in total and throughput within the bench's noise. 1.5 × reaches
+// ~147 MB but costs the list route, the one that allocates most, 6–11 % of its requests/s (more
+// concurrent marking on the cores it shares): `node --heap-growing-percent=50 bin/hostcloud.js
+// serve` chooses that (README, Performance). `hostcloud serve` applies it; the worker keeps V8's.
+import v8 from 'node:v8';
+
+/** The growth factor of the old generation, as V8's flag states it: 1 + percent / 100. */
+export const HEAP_GROWING_PERCENT = 100;
+
+/**
+ * Applies HEAP_GROWING_PERCENT unless the node command line sets its own. V8 reads the flag at
+ * every full GC, so setting it at start-up does what the command-line flag does.
+ */
+export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): void {
+  if (execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return;
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
