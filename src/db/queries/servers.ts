@@ -11,17 +11,30 @@ export function insertServer(db: Db, row: NewServerRow): Promise<Server> {
   return db.insertInto('servers').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * The server row found by its primary key alone, in a subquery the planner keeps apart (OFFSET 0);
+ * the account and `deleted_at IS NULL` are checked around it. Given all three at once, PostgreSQL
+ * costs the account's partial list index (account_id, status, created_at, id) WHERE deleted_at IS
+ * NULL the same as the primary key, picks it, and walks every entry of the account to find the id:
+ * with 10,000 servers in an account, ~200 pages per read instead of 4.
+ */
+const serverById = (db: Db, id: string) => db.selectFrom('servers').selectAll().where('id', '=', id).offset(0).as('servers');
+
 /** A live (not deleted) server of the account. */
 export function findAccountServer(db: Db, accountId: string, id: string): Promise<Server | undefined> {
-  return db.selectFrom('servers').selectAll()
-    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+  return db.selectFrom(serverById(db, id)).selectAll()
+    .where('account_id', '=', accountId).where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
-/** Same, locked for the rest of the transaction (state checks that lead to a write). */
+/**
+ * Same, locked for the rest of the transaction (state checks that lead to a write). The lock is
+ * taken inside the subquery, before the account is checked: another account's id locks that row
+ * for as long as this (then failing, 404) transaction lasts, and is never returned.
+ */
 export function lockAccountServer(db: Db, accountId: string, id: string): Promise<Server | undefined> {
-  return db.selectFrom('servers').selectAll()
-    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+  return db.selectFrom(serverById(db, id)).selectAll()
+    .where('account_id', '=', accountId).where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -167,7 +180,7 @@ export interface ServerDetailRow extends Server {
 
 /** A live server of the account with what its detail shows, its next charge's facts included, in one round trip. */
 export async function findAccountServerDetail(db: Db, accountId: string, id: string): Promise<ServerDetailRow | undefined> {
-  const row = await db.selectFrom('servers')
+  const row = await db.selectFrom(serverById(db, id))
     .leftJoin('plans', 'plans.id', 'servers.plan_id')
     .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
     .leftJoinLateral((eb) => eb.selectFrom('billing_charges as bc')
@@ -183,7 +196,7 @@ export async function findAccountServerDetail(db: Db, accountId: string, id: str
         FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
     .select(sql<string>`(SELECT coalesce(sum(sn.monthly_fee_cents), 0) FROM snapshots sn WHERE sn.server_id = servers.id AND sn.deleted_at IS NULL)`.as('snapshot_fees_cents'))
     .select(tierDiscountOf(sql.ref<string>('servers.account_id')).as('tier_discount'))
-    .where('servers.id', '=', id).where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
+    .where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
     .executeTakeFirst();
   return row && { ...row, snapshot_fees_cents: Number(row.snapshot_fees_cents) };
 }
