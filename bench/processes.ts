@@ -25,6 +25,11 @@ async function count(db: Db, status: string): Promise<number> {
   return (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = ${status}`.execute(db)).rows[0]!.n;
 }
 
+/** Operations still to run (queued or running). */
+export async function unfinishedOperations(db: Db): Promise<number> {
+  return (await count(db, 'queued')) + (await count(db, 'running'));
+}
+
 export interface WorkerRun { processes: number; opsPerS: number; completed: number; seconds: number; failed: number }
 
 /**
