@@ -28,8 +28,15 @@ export async function insertTicketMessage(db: Db, row: { ticket_id: string; auth
   return db.insertInto('ticket_messages').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-function withDepartment(db: Db) {
-  return db.selectFrom('tickets as t')
+/**
+ * The ticket row found by its primary key alone, in a subquery the planner keeps apart (OFFSET 0):
+ * as with servers (queries/servers.ts), given the id with the account and `deleted_at IS NULL`,
+ * PostgreSQL may pick the account's partial list index and walk the whole account.
+ */
+const ticketById = (db: Db, id: string) => db.selectFrom('tickets').selectAll().where('id', '=', id).offset(0);
+
+function withDepartment(db: Db, id?: string) {
+  return (id === undefined ? db.selectFrom('tickets as t') : db.selectFrom(ticketById(db, id).as('t')))
     .leftJoin('departments as d', 'd.id', 't.department_id')
     .selectAll('t')
     .select('d.name as department_name')
@@ -38,14 +45,14 @@ function withDepartment(db: Db) {
 
 /** A live ticket; with `accountId`, only that account's (another account's number is not found). */
 export function findTicket(db: Db, id: string, accountId?: string): Promise<TicketRow | undefined> {
-  let q = withDepartment(db).where('t.id', '=', id);
+  let q = withDepartment(db, id);
   if (accountId !== undefined) q = q.where('t.account_id', '=', accountId);
   return q.executeTakeFirst();
 }
 
 /** The live ticket row, locked for the rest of the transaction: two replies or a reply and a close serialise on it. */
 export function lockTicket(db: Db, id: string, accountId?: string): Promise<Ticket | undefined> {
-  let q = db.selectFrom('tickets').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
+  let q = db.selectFrom(ticketById(db, id).as('tickets')).selectAll().where('deleted_at', 'is', null);
   if (accountId !== undefined) q = q.where('account_id', '=', accountId);
   return q.forUpdate().executeTakeFirst();
 }

@@ -9,17 +9,24 @@ export function insertVdcVm(db: Db, row: Insertable<VdcVmsTable>): Promise<VdcVm
   return db.insertInto('vdc_vms').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * The VM row found by its primary key alone, in a subquery the planner keeps apart (OFFSET 0), the
+ * account and `deleted_at IS NULL` checked around it: as with servers (queries/servers.ts), given
+ * all three PostgreSQL may pick the account's partial list index and walk the whole account.
+ */
+const vdcVmById = (db: Db, id: string) => db.selectFrom('vdc_vms').selectAll().where('id', '=', id).offset(0).as('vdc_vms');
+
 /** A live (not deleted) VM of the account. */
 export function findAccountVdcVm(db: Db, accountId: string, id: string): Promise<VdcVm | undefined> {
-  return db.selectFrom('vdc_vms').selectAll()
-    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+  return db.selectFrom(vdcVmById(db, id)).selectAll()
+    .where('account_id', '=', accountId).where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
-/** Same, locked for the rest of the transaction (state checks that lead to a write). */
+/** Same, locked for the rest of the transaction (state checks that lead to a write; another account's id is never returned). */
 export function lockAccountVdcVm(db: Db, accountId: string, id: string): Promise<VdcVm | undefined> {
-  return db.selectFrom('vdc_vms').selectAll()
-    .where('id', '=', id).where('account_id', '=', accountId).where('deleted_at', 'is', null)
+  return db.selectFrom(vdcVmById(db, id)).selectAll()
+    .where('account_id', '=', accountId).where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
 }
@@ -37,8 +44,8 @@ export interface VdcVmRow extends VdcVm {
   location_provider: string;
 }
 
-function withOsAndLocation(db: Db) {
-  return db.selectFrom('vdc_vms')
+function withOsAndLocation(db: Db, id?: string) {
+  return (id === undefined ? db.selectFrom('vdc_vms') : db.selectFrom(vdcVmById(db, id)))
     .innerJoin('locations', 'locations.id', 'vdc_vms.location_id')
     .leftJoin('operating_systems', 'operating_systems.id', 'vdc_vms.os_version_id')
     .selectAll('vdc_vms')
@@ -47,8 +54,8 @@ function withOsAndLocation(db: Db) {
 
 /** A live VM of the account with its OS slug and location's provider, in one round trip. */
 export function findAccountVdcVmDetail(db: Db, accountId: string, id: string): Promise<VdcVmRow | undefined> {
-  return withOsAndLocation(db)
-    .where('vdc_vms.id', '=', id).where('vdc_vms.account_id', '=', accountId).where('vdc_vms.deleted_at', 'is', null)
+  return withOsAndLocation(db, id)
+    .where('vdc_vms.account_id', '=', accountId).where('vdc_vms.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
