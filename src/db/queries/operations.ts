@@ -58,14 +58,16 @@ export function claimOperations(db: Db, ids: string[], leaseS: number): Promise<
 export async function completeOperations(db: Db, done: { id: string; detail: string }[]): Promise<Set<string>> {
   if (done.length === 0) return new Set();
   const now = new Date();
-  // In id order, so two batches that share an operation (a duplicate run) lock in the same order.
-  const sorted = [...done].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // The rows are locked first, in id order, so two batches that share an operation (a duplicate
+  // run) cannot deadlock on it; the update's join order would not guarantee any.
   const r = await sql<{ id: string }>`
+    WITH v AS (SELECT * FROM unnest(${done.map((d) => d.id)}::text[], ${done.map((d) => d.detail)}::text[]) AS v(id, detail)),
+         locked AS (SELECT o.id FROM operations o WHERE o.id IN (SELECT id FROM v) AND o.status IN ('queued', 'running') ORDER BY o.id FOR UPDATE)
     UPDATE operations o
     SET status = 'completed', detail = v.detail, progress_pct = 100, finished_at = ${now}, updated_at = ${now}, lease_until = NULL,
         params = o.params - 'password'
-    FROM unnest(${sorted.map((d) => d.id)}::text[], ${sorted.map((d) => d.detail)}::text[]) AS v(id, detail)
-    WHERE o.id = v.id AND o.status IN ('queued', 'running')
+    FROM locked JOIN v ON v.id = locked.id
+    WHERE o.id = locked.id
     RETURNING o.id`.execute(db);
   return new Set(r.rows.map((row) => row.id));
 }
