@@ -9,6 +9,23 @@ import type { Db } from './types.ts';
 /** Puts operation jobs on the queue, inside the caller's transaction. */
 export interface JobQueue {
   enqueueOperation(trx: Db, operationId: string): Promise<void>;
+  /**
+   * The job enqueueOperation would queue, for a write that inserts it in its own statement (one
+   * round trip for a whole create). Absent: such writes are not offered (they fall back to
+   * enqueueOperation).
+   */
+  operationJob?(operationId: string): OperationJob;
+}
+
+/** A queued operation job as pg-boss 10 stores it (db/queries/jobs.ts writes the row). */
+export interface OperationJob {
+  queue: string;
+  data: Record<string, unknown>;
+  retryLimit: number;
+  retryDelayS: number;
+  retryBackoff: boolean;
+  expireInS: number;
+  deadLetter: string;
 }
 
 export interface Services {

@@ -3,7 +3,7 @@
 // not at all. The pg-boss schema and queues are created by migration 0002.
 import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { JobQueue } from '../core/context.ts';
+import type { JobQueue, OperationJob } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
 
@@ -31,17 +31,28 @@ export function executorOf(db: Db) {
 export function createJobQueue(db: Db, settings: JobSettings): JobQueue {
   // Never started: used only to build and send jobs through the caller's transaction.
   const boss = new PgBoss({ db: executorOf(db), schema: JOB_SCHEMA, supervise: false, schedule: false, migrate: false });
+  const jobOf = (operationId: string): OperationJob => ({
+    queue: OPERATIONS_QUEUE,
+    data: { operation_id: operationId },
+    retryLimit: settings.retryLimit,
+    retryDelayS: settings.retryDelayS,
+    retryBackoff: true,
+    expireInS: settings.timeoutS,
+    deadLetter: OPERATIONS_FAILED_QUEUE,
+  });
   return {
     async enqueueOperation(trx, operationId) {
-      await boss.send(OPERATIONS_QUEUE, { operation_id: operationId }, {
+      const job = jobOf(operationId);
+      await boss.send(job.queue, job.data, {
         db: executorOf(trx),
-        retryLimit: settings.retryLimit,
-        retryDelay: settings.retryDelayS,
-        retryBackoff: true,
-        expireInSeconds: settings.timeoutS,
-        deadLetter: OPERATIONS_FAILED_QUEUE,
+        retryLimit: job.retryLimit,
+        retryDelay: job.retryDelayS,
+        retryBackoff: job.retryBackoff,
+        expireInSeconds: job.expireInS,
+        deadLetter: job.deadLetter,
       } as PgBoss.SendOptions);
     },
+    operationJob: jobOf,
   };
 }
 

@@ -32,12 +32,17 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
     throw e;
   }
   if (row) {
-    afterCommit(db, { kind: 'billing', type, accountId, cents, balanceAfterCents: row.balance_after_cents, transactionId: row.id, description, resource: resource ?? null });
+    reportLedgerRow(db, { accountId, type, cents, description, resource, transactionId: row.id, balanceAfterCents: row.balance_after_cents });
     return row;
   }
   const account = await findAccount(db, accountId);
   if (!account) throw notFound('Account');
   throw insufficient(account.balance_cents, cents);
+}
+
+/** Reports a ledger row once `db`'s work commits (at once outside a transaction): metrics, notifications. */
+export function reportLedgerRow(db: Db, r: { accountId: string; type: TransactionType; cents: Cents; description: string; resource?: string; transactionId: number; balanceAfterCents: Cents }): void {
+  afterCommit(db, { kind: 'billing', type: r.type, accountId: r.accountId, cents: r.cents, balanceAfterCents: r.balanceAfterCents, transactionId: r.transactionId, description: r.description, resource: r.resource ?? null });
 }
 
 /** "Balance 12.00 USD is less than the 25.00 USD this costs": both figures, so the client knows the top-up. */

@@ -19,7 +19,10 @@ export function freeOf(node: Pick<Node, 'cpu_cores' | 'ram_mb' | 'storage_gb' | 
   return { cpu: node.cpu_cores - node.used_cpu, ramMb: node.ram_mb - node.used_ram_mb, storageGb: node.storage_gb - node.used_storage_gb };
 }
 
-export function fits(node: Node, spec: MachineSpec): boolean {
+/** What placement reads of a node. */
+export type Placeable = Pick<Node, 'id' | 'status' | 'cpu_vendor' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'used_cpu' | 'used_ram_mb' | 'used_storage_gb'>;
+
+export function fits(node: Placeable, spec: MachineSpec): boolean {
   const free = freeOf(node);
   return free.cpu >= spec.cpuCores && free.ramMb >= spec.ramMb && free.storageGb >= spec.storageGb;
 }
@@ -32,7 +35,7 @@ export interface PickOptions {
 }
 
 /** The policy itself, on nodes already read: undefined when none fits. */
-export function pickNode(nodes: Node[], spec: MachineSpec, opts: PickOptions = {}): Node | undefined {
+export function pickNode<N extends Placeable>(nodes: N[], spec: MachineSpec, opts: PickOptions = {}): N | undefined {
   const candidates = nodes.filter((n) => n.status === 'active' && n.id !== opts.exclude && (!opts.vendor || n.cpu_vendor === opts.vendor) && fits(n, spec));
   candidates.sort((a, b) => {
     const fa = freeOf(a);

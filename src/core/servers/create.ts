@@ -5,7 +5,7 @@ import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findServerReferences, insertServer } from '../../db/queries/servers.ts';
 import { pgCode, pgConstraint } from '../../db/connection.ts';
-import type { Operation, Server } from '../../db/schema.ts';
+import type { Location, OperatingSystem, Operation, Plan, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { isServerLocation } from '../catalog/customer-lists.ts';
 import { resolveSshKeys } from '../ssh-keys/service.ts';
@@ -37,7 +37,7 @@ export interface CreateServerInput {
   ssh_key_ids?: number[];
 }
 
-type Mode =
+export type Mode =
   | { kind: 'package'; planId: number; osVersionId: number }
   | { kind: 'custom'; spec: MachineSpec; osVersionId: number }
   | { kind: 'source'; snapshotId: number | null; backupId: number | null };
@@ -88,13 +88,15 @@ interface Resolved {
   discountBp: number;
 }
 
-async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
-  const refs = await findServerReferences(db, {
-    accountId: ctx.accountId,
-    planId: mode.kind === 'package' ? mode.planId : null,
-    locationId: input.location_id,
-    osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
-  });
+/** The catalog rows a create names, as read (findServerReferences, readServerCreateBasis). */
+export interface References {
+  plan: Pick<Plan, 'id' | 'name' | 'available' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'price_cents'> | null;
+  location: Pick<Location, 'available' | 'provider'> | null;
+  os: Pick<OperatingSystem, 'slug' | 'available'> | null;
+}
+
+/** The reference checks, in DESIGN.md's order: plan, location, OS (a source is checked after). */
+export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode): void {
   if (mode.kind === 'package' && !refs.plan) {
     throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);
   }
@@ -109,6 +111,16 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
   if (mode.kind !== 'source' && (!refs.os || !refs.os.available)) {
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
+}
+
+async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
+  const refs = await findServerReferences(db, {
+    accountId: ctx.accountId,
+    planId: mode.kind === 'package' ? mode.planId : null,
+    locationId: input.location_id,
+    osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
+  });
+  checkReferences(refs, input, mode);
   const osSlug = refs.os?.slug ?? null;
   const discountBp = refs.tier_discount === null ? 0 : basisPoints(refs.tier_discount);
   const sshKeys = input.ssh_key_ids?.length ? await resolveSshKeys(db, ctx.accountId, input.ssh_key_ids) : [];

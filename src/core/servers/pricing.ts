@@ -13,17 +13,32 @@ export async function unitPrice(db: Db, unit: Unit): Promise<Cents> {
 
 /** Several units' prices in one query. */
 async function unitPricesOf<U extends Unit>(db: Db, units: U[]): Promise<Record<U, Cents>> {
-  const rows = await findUnitPrices(db, units);
+  return pricesOf(units, await findUnitPrices(db, units));
+}
+
+/** The units customPriceAt needs. */
+export const CUSTOM_UNITS = ['cpu_core', 'ram_gb', 'disk_gb'] as const satisfies Unit[];
+/** The units extraIpsPriceAt needs. */
+export const IP_UNITS = ['ipv4', 'ipv6'] as const satisfies Unit[];
+
+/** Prices of units as read (unit_prices rows); a unit missing is free (see unitPrice). */
+export function pricesOf<U extends Unit>(units: readonly U[], rows: readonly { unit: string; price_cents: number }[]): Record<U, Cents> {
   return Object.fromEntries(units.map((u) => [u, rows.find((r) => r.unit === u)?.price_cents ?? 0])) as Record<U, Cents>;
 }
 
-export async function customPrice(db: Db, spec: MachineSpec): Promise<Cents> {
-  const p = await unitPricesOf(db, ['cpu_core', 'ram_gb', 'disk_gb']);
+export function customPriceAt(spec: MachineSpec, p: Record<(typeof CUSTOM_UNITS)[number], Cents>): Cents {
   // RAM of an old plan or snapshot may not be whole GB: a part GB is charged up to the next cent.
   return spec.cpuCores * p.cpu_core + Math.ceil((spec.ramMb * p.ram_gb) / 1024) + spec.storageGb * p.disk_gb;
 }
 
+export async function customPrice(db: Db, spec: MachineSpec): Promise<Cents> {
+  return customPriceAt(spec, await unitPricesOf(db, [...CUSTOM_UNITS]));
+}
+
+export function extraIpsPriceAt(extraIpv4: number, extraIpv6: number, p: Record<(typeof IP_UNITS)[number], Cents>): { ipv4: Cents; ipv6: Cents; total: Cents } {
+  return { ipv4: p.ipv4, ipv6: p.ipv6, total: extraIpv4 * p.ipv4 + extraIpv6 * p.ipv6 };
+}
+
 export async function extraIpsPrice(db: Db, extraIpv4: number, extraIpv6: number): Promise<{ ipv4: Cents; ipv6: Cents; total: Cents }> {
-  const { ipv4, ipv6 } = await unitPricesOf(db, ['ipv4', 'ipv6']);
-  return { ipv4, ipv6, total: extraIpv4 * ipv4 + extraIpv6 * ipv6 };
+  return extraIpsPriceAt(extraIpv4, extraIpv6, await unitPricesOf(db, [...IP_UNITS]));
 }

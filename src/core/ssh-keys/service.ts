@@ -46,8 +46,12 @@ export async function deleteSshKey(s: Pick<Ctx, 'db' | 'accountId'>, id: number)
  * keys, or of none, are refused naming `ssh_key_ids` (a reference the customer got wrong).
  */
 export async function resolveSshKeys(db: Db, accountId: string, ids: readonly number[]): Promise<string[]> {
+  return sshKeysOf(ids, await findAccountSshKeys(db, accountId, [...new Set(ids)]));
+}
+
+/** The public keys of `ids` among the account's keys `found`, in the order asked; 422 naming those not found. */
+export function sshKeysOf(ids: readonly number[], found: readonly { id: number; public_key: string }[]): string[] {
   const unique = [...new Set(ids)];
-  const found = await findAccountSshKeys(db, accountId, unique);
   const missing = unique.filter((id) => !found.some((k) => k.id === id));
   if (missing.length) {
     throw invalid('ssh_key_ids', `no SSH key ${missing.join(', ')} in this account (see GET /ssh-keys)`);

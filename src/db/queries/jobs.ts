@@ -1,6 +1,27 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import type { OperationJob } from '../../core/context.ts';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
+
+/**
+ * The INSERT of an operation's job row as pg-boss 10's `send` writes it (plans.js insertJob, with
+ * no singleton, priority 0, starting now, no retention configured on the sender: the queue's, else
+ * 14 days), for a statement that writes the job together with what it is for (a server create's
+ * CTE). test/jobs/job-row.test.ts compares the row with one `send` wrote, so an upgrade of pg-boss
+ * that changes its rows fails there. Returns the job's id; no row when the queue does not exist.
+ */
+export function insertOperationJob(job: OperationJob): RawBuilder<{ id: string }> {
+  const delay = job.retryBackoff ? Math.max(job.retryDelayS, 1) : job.retryDelayS;
+  return sql<{ id: string }>`
+    INSERT INTO ${sql.table(`${JOB_SCHEMA}.job`)} (id, name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+    SELECT gen_random_uuid(), q.name, ${JSON.stringify(job.data)}::jsonb, 0, now(), ${job.deadLetter}::text,
+           ${job.expireInS}::int * interval '1s',
+           now() + CAST(COALESCE((q.retention_minutes * 60)::text, '14 days') AS interval),
+           ${job.retryLimit}::int, ${delay}::int, ${job.retryBackoff}::bool, q.policy
+      FROM ${sql.table(`${JOB_SCHEMA}.queue`)} q
+     WHERE q.name = ${job.queue}::text
+    RETURNING id`;
+}
 
 export interface QueueStat {
   queue: string;

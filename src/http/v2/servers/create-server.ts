@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { createServer } from '../../../core/servers/create.ts';
+import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { createServerRequest } from '../../../core/servers/create-request.ts';
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
@@ -78,10 +78,8 @@ a request that fails validation never reports \`INSUFFICIENT_BALANCE\`.`,
   }, async (request, reply) => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const fingerprint = requestFingerprint('POST', '/v2/servers', request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { view, operation } = await createServer(ctx, trx, request.body);
-      return { status: 201, body: { ...serverView(view), operation: operationView(operation) } };
-    }));
+    const result = await withCtx(deps, request, (ctx) => createServerRequest(ctx, key, fingerprint, request.body,
+      ({ view, operation }) => ({ ...serverView(view), operation: operationView(operation) })));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
