@@ -11,7 +11,7 @@ import { PASSWORD, serverBody } from '../helpers/servers.ts';
 import { pgCode } from '../../src/db/connection.ts';
 import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
 import { insertOperationJob } from '../../src/db/queries/jobs.ts';
-import { writeServerCreate } from '../../src/db/queries/server-create.ts';
+import { writeBillableCreate } from '../../src/db/queries/billable-create.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
 
 let t: TestApp;
@@ -104,12 +104,12 @@ test('a failed check raises HC002 and leaves no row behind', async () => {
   const write = (accountId: string, opts: { key?: string; nodeId?: number; cents?: number }) => {
     const id = `srv_check${randomUUID().slice(0, 8)}`;
     const opId = `op_check${randomUUID().slice(0, 8)}`;
-    return writeServerCreate(t.database.db, {
+    return writeBillableCreate(t.database.db, {
       record: opts.key ? { key: opts.key, requestHash: 'x', expiresAt: new Date(now.getTime() + 60_000), status: 201, response: {} } : undefined,
-      server: {
+      resource: { table: 'servers', row: {
         id, account_id: accountId, name: `${id}.example.com`, location_id: 1, node_id: opts.nodeId ?? node.id, os_version_id: 1, plan_id: 1,
         cpu_cores: 1, ram_mb: 1024, storage_gb: 25, price_cents: 500, period_started_at: now, next_billing_at: now, created_at: now,
-      },
+      } },
       charge: { accountId, cents: opts.cents ?? 500, description: 'check' },
       operation: { id: opId, account_id: accountId, type: 'server.create', resource_type: 'server', resource_id: id, params: {}, detail: 'Queued', created_at: now, updated_at: now },
       job: queue.operationJob!(opId),

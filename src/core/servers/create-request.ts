@@ -12,7 +12,8 @@
 // describe its job row, charges of nothing or beyond the ledger's maximum.
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { pgCode } from '../../db/connection.ts';
-import { readServerCreateBasis, writeServerCreate } from '../../db/queries/server-create.ts';
+import { writeBillableCreate } from '../../db/queries/billable-create.ts';
+import { readServerCreateBasis } from '../../db/queries/server-create.ts';
 import type { Operation, Server } from '../../db/schema.ts';
 import { MAX_AMOUNT_CENTS, reportLedgerRow } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
@@ -150,9 +151,9 @@ async function createInOneStatement(
 
   let written;
   try {
-    written = await writeServerCreate(ctx.db, {
+    written = await writeBillableCreate(ctx.db, {
       record: key === undefined ? undefined : { key, requestHash: fingerprint, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: body },
-      server: { ...server, network: null, node_id: node.id },
+      resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
       charge: { accountId: ctx.accountId, cents: quote.chargedCents, description: quote.description },
       operation: { ...operation, detail: operation.detail, created_at: now, updated_at: now },
       job: jobOf(operation.id),
