@@ -114,10 +114,27 @@ export function parseDomainName(input: string, opts: DomainNameOptions): Parsed<
 export async function resolveDomainName(
   db: Db, input: string, field = 'domain', opts: { allowSubdomains?: boolean } = {},
 ): Promise<{ domain: DomainName; price: TldPrice }> {
+  const host = hostNameOf(input, field);
+  return domainNameAt(host, await findTldPrices(db, tldsToPrice(host)), field, opts);
+}
+
+/** The host name typed, normalised; 422 naming `field` when it is none. */
+export function hostNameOf(input: string, field = 'domain'): HostName {
   const host = parseHostName(input);
   if (!host.ok) throw invalid(field, host.problem);
-  const prices = await findTldPrices(db, [`.${host.value.name}`, ...tldCandidates(host.value.labels)]);
-  const parsed = parseDomainName(host.value.name, { tlds: new Set(prices.map((p) => p.tld)), allowSubdomains: opts.allowSubdomains });
+  return host.value;
+}
+
+/** The price-list rows resolveDomainName reads for `host`: its possible TLDs (and itself, to refuse a bare TLD). */
+export function tldsToPrice(host: HostName): string[] {
+  return [`.${host.name}`, ...tldCandidates(host.labels)];
+}
+
+/** resolveDomainName on rows already read (tldsToPrice's). */
+export function domainNameAt(
+  host: HostName, prices: readonly TldPrice[], field = 'domain', opts: { allowSubdomains?: boolean } = {},
+): { domain: DomainName; price: TldPrice } {
+  const parsed = parseDomainName(host.name, { tlds: new Set(prices.map((p) => p.tld)), allowSubdomains: opts.allowSubdomains });
   if (!parsed.ok) throw invalid(field, parsed.problem);
   return { domain: parsed.value, price: prices.find((p) => p.tld === parsed.value.tld)! };
 }

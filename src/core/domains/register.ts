@@ -8,18 +8,16 @@
 // cancels it and refunds the charge.
 import { pgCode, pgConstraint } from '../../db/connection.ts';
 import { activateDomain, cancelWaitingDomain, type DomainRow, findDomainById, findLiveNames, forgetOperationSecrets, insertDomain } from '../../db/queries/domains.ts';
-import type { Operation, TldPrice } from '../../db/schema.ts';
+import type { Domain, Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
 import { charge, getBalance, insufficient, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { ApiError, invalid } from '../errors.ts';
-import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { invalid } from '../errors.ts';
 import { type Cents, formatCents } from '../money.ts';
 import type { Runner } from '../operations/runner.ts';
-import { startOperation } from '../operations/service.ts';
+import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { resolveDomainName } from './names.ts';
-import { registryAvailability } from './read.ts';
 import { PARKING_NAMESERVERS, checkContact, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
 import { registrarOf } from './upstream.ts';
 
@@ -59,6 +57,11 @@ const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
 /** 422 naming `domain` when a live domain holds the name: the caller's own, or anyone's. */
 export async function requireFreeWithUs(ctx: Ctx, db: Db, name: string): Promise<void> {
   const [held] = await findLiveNames(db, [name]);
+  checkFreeWithUs(ctx, name, held);
+}
+
+/** requireFreeWithUs on the live domain already read (undefined: none holds the name). */
+export function checkFreeWithUs(ctx: Pick<Ctx, 'accountId'>, name: string, held: { account_id: string } | undefined | null): void {
   if (!held) return;
   throw invalid('domain', held.account_id === ctx.accountId ? `${name} is already in your account` : `${name} is not available: it is registered already`);
 }
@@ -66,15 +69,26 @@ export async function requireFreeWithUs(ctx: Ctx, db: Db, name: string): Promise
 /** INSUFFICIENT_BALANCE before anything else is asked of anyone; the charge itself checks again. */
 export async function requireBalance(ctx: Ctx, db: Db, cents: Cents): Promise<void> {
   if (cents <= 0) return;
-  const balance = await getBalance(db, ctx.accountId);
-  if (balance < cents) throw insufficient(balance, cents);
+  checkBalance(await getBalance(db, ctx.accountId), cents);
+}
+
+export function checkBalance(balanceCents: Cents, cents: Cents): void {
+  if (cents > 0 && balanceCents < cents) throw insufficient(balanceCents, cents);
 }
 
 /** Everything the registration can be checked for without the registrar. */
 export async function prepareRegistration(ctx: Ctx, db: Db, input: RegisterInput): Promise<RegistrationOrder> {
   const { domain, price } = await resolveDomainName(db, input.domain);
-  const order: RegistrationOrder = {
-    name: domain.name,
+  const order = orderOf(input, domain.name, price);
+  await requireFreeWithUs(ctx, db, order.name);
+  await requireBalance(ctx, db, order.cents);
+  return order;
+}
+
+/** The input's checks against the TLD's price-list row (no state read). */
+export function orderOf(input: RegisterInput, name: string, price: TldPrice): RegistrationOrder {
+  return {
+    name,
     price,
     years: checkYears(input.years, price),
     nameservers: input.nameservers === undefined ? PARKING_NAMESERVERS : checkNameservers(input.nameservers),
@@ -83,9 +97,6 @@ export async function prepareRegistration(ctx: Ctx, db: Db, input: RegisterInput
     contact: checkContact(input.contact, price),
     cents: price.register_cents * input.years,
   };
-  await requireFreeWithUs(ctx, db, order.name);
-  await requireBalance(ctx, db, order.cents);
-  return order;
 }
 
 /** Inserts a domain, a taken name (the unique index: another account won a race) being 422 naming `domain`. */
@@ -98,44 +109,36 @@ export async function insertDomainChecked(trx: Db, row: Parameters<typeof insert
   }
 }
 
+/** The pending domain a registration inserts. */
+export function pendingDomainRow(ctx: Ctx, order: RegistrationOrder, id: string, serviceId: string): Domain {
+  return {
+    id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'pending', auto_renew: order.autoRenew, transfer_lock: true,
+    whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers, service_id: serviceId,
+    registrar: ctx.registrar.name, provider_ref: null, auth_code: null, registered_at: null, expires_at: null, created_at: ctx.now, updated_at: ctx.now,
+  };
+}
+
+/** The ledger's words for a registration's charge. */
+export function registrationCharge(order: RegistrationOrder, serviceId: string): string {
+  return `Domain ${order.name} (${serviceId}): registration for ${years(order.years)}, ${formatCents(order.cents)} USD`;
+}
+
+/** The domain.register operation of a registration. */
+export function registrationOperation(order: RegistrationOrder, domainId: string): StartOperation {
+  return {
+    type: 'domain.register', resourceType: 'domain', resourceId: domainId, detail: `Queued for registration of ${order.name}`,
+    params: { charged_cents: order.cents, contact: order.contact },
+  };
+}
+
 /** The transaction of a registration: pending domain, charge, operation and job. */
 export async function placeRegistration(ctx: Ctx, trx: Db, order: RegistrationOrder): Promise<Placed> {
   const id = newDomainId();
   const serviceId = newServiceId();
-  const domain = await insertDomainChecked(trx, {
-    id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'pending', auto_renew: order.autoRenew, transfer_lock: true,
-    whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers, service_id: serviceId,
-    registrar: ctx.registrar.name, created_at: ctx.now, updated_at: ctx.now,
-  });
-  if (order.cents > 0) {
-    await charge(trx, ctx.accountId, order.cents, `Domain ${order.name} (${serviceId}): registration for ${years(order.years)}, ${formatCents(order.cents)} USD`, `domain/${id}`);
-  }
-  const operation = await startOperation(ctx, trx, {
-    type: 'domain.register', resourceType: 'domain', resourceId: id, detail: `Queued for registration of ${order.name}`,
-    params: { charged_cents: order.cents, contact: order.contact },
-  });
+  const domain = await insertDomainChecked(trx, pendingDomainRow(ctx, order, id, serviceId));
+  if (order.cents > 0) await charge(trx, ctx.accountId, order.cents, registrationCharge(order, serviceId), `domain/${id}`);
+  const operation = await startOperation(ctx, trx, registrationOperation(order, id));
   return { domain: { ...domain, price: order.price }, operation };
-}
-
-/** POST /domains, with its Idempotency-Key: the 201 answer `present` makes of the placed order, or the stored one. */
-export async function registerDomain(
-  ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
-  let order: RegistrationOrder | undefined;
-  // The checks and the registrar's word come before the transaction; a retry whose first answer is
-  // stored is replayed without them (its name is taken by now — by that very first request).
-  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
-    // Unchecked only when another request's expired record under this key vanished meanwhile.
-    if (!order) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    return { status: 201, body: present(await placeRegistration(ctx, trx, order)) };
-  }, {
-    beforeTransaction: async () => {
-      order = await prepareRegistration(ctx, ctx.db, input);
-      if (!(await registryAvailability(ctx, [order.name])).get(order.name)) {
-        throw invalid('domain', `${order.name} is not available: it is registered already`);
-      }
-    },
-  });
 }
 
 interface RegisterParams {

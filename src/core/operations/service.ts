@@ -72,6 +72,19 @@ export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): 
   return op;
 }
 
+/**
+ * The queued operation row for a write that inserts it in a statement of its own making (a
+ * billable create in one statement): the row insertOperation would return, with a new id. Live
+ * requests only (the sandbox's ids are its own).
+ */
+export function queuedOperation(ctx: Pick<Ctx, 'accountId' | 'now'>, start: StartOperation): Operation {
+  return {
+    id: newId('op'), account_id: ctx.accountId, type: start.type, status: 'queued', resource_type: start.resourceType, resource_id: start.resourceId,
+    progress_pct: 0, detail: start.detail ?? 'Queued', params: start.params ?? {}, attempts: 0, lease_until: null, last_error: null,
+    created_at: ctx.now, updated_at: ctx.now, finished_at: null,
+  };
+}
+
 /** The caller's operation; another account's id is simply not found. */
 export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
   const sandboxed = readSandboxOperationId(id);

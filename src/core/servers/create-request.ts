@@ -21,6 +21,7 @@ import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS, type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { newId } from '../ids.ts';
 import { pickNode } from '../nodes/placement.ts';
+import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
 import { quoteAt } from './charge.ts';
@@ -121,14 +122,10 @@ async function createInOneStatement(
     resize_hold_ram_mb: 0,
     resize_hold_storage_gb: 0,
   };
-  const operation: Operation = {
-    id: newId('op'),
-    account_id: ctx.accountId,
+  const operation = queuedOperation(ctx, {
     type: 'server.create',
-    status: 'queued',
-    resource_type: 'server',
-    resource_id: id,
-    progress_pct: 0,
+    resourceType: 'server',
+    resourceId: id,
     detail: 'Queued for provisioning',
     params: {
       password: input.password,
@@ -140,13 +137,7 @@ async function createInOneStatement(
       charged_cents: quote.chargedCents,
       ssh_keys: sshKeys,
     },
-    attempts: 0,
-    lease_until: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-    finished_at: null,
-  };
+  });
   const body = present({ view: { server, plan: plan && { id: plan.id, name: plan.name }, power: server.power_state, os: basis.os?.slug ?? null, extraIps: [] }, operation });
 
   let written;
@@ -155,7 +146,7 @@ async function createInOneStatement(
       record: key === undefined ? undefined : { key, requestHash: fingerprint, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: body },
       resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
       charge: { accountId: ctx.accountId, cents: quote.chargedCents, description: quote.description },
-      operation: { ...operation, detail: operation.detail, created_at: now, updated_at: now },
+      operation,
       job: jobOf(operation.id),
     });
   } catch (e) {

@@ -59,6 +59,19 @@ export async function consumeFaultAndFindVmByToken(db: Db, call: string, token: 
   return { mode: fault_mode, vm: found ? vm as SimVm : undefined };
 }
 
+/**
+ * consumeFault('registrar', 'check') and which of `names` the registry holds, in one round trip:
+ * every registration asks the registry first, and the fault switch is almost always off.
+ */
+export async function consumeCheckFaultAndFindRegistryNames(db: Db, names: string[]): Promise<{ mode: SimFaultMode | null; taken: string[] }> {
+  const r = await sql<{ mode: SimFaultMode | null; taken: string[] }>`
+    WITH f AS (${consumeStatement('registrar', 'check')})
+    SELECT (SELECT mode FROM f) AS mode,
+           ARRAY(SELECT name FROM sim_registry_domains WHERE name = ANY(${names}::text[])) AS taken
+  `.execute(db);
+  return r.rows[0]!;
+}
+
 function consumeStatement(provider: string, call: string) {
   return sql<{ mode: SimFaultMode }>`
     UPDATE sim_settings

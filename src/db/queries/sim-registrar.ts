@@ -8,11 +8,6 @@ import type { SimRegistryDomain, SimRegistryTransfer } from '../schema.ts';
 /** The sponsor of names registered through this installation. */
 export const US = 'us';
 
-export function findRegistryNames(db: Db, names: string[]): Promise<{ name: string }[]> {
-  if (names.length === 0) return Promise.resolve([]);
-  return db.selectFrom('sim_registry_domains').select('name').where('name', 'in', names).execute();
-}
-
 export function findRegistryDomain(db: Db, name: string): Promise<SimRegistryDomain | undefined> {
   return db.selectFrom('sim_registry_domains').selectAll().where('name', '=', name).executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { registerDomain } from '../../../core/domains/register.ts';
+import { registerDomain } from '../../../core/domains/register-request.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';

@@ -7,11 +7,12 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import { findRequest, insertRequest } from '../../../db/queries/sim.ts';
 import {
-  US, extendRegistryDomain, findPendingTransfer, findRegistryDomain, findRegistryDomainCreatedBy, findRegistryNames, finishTransfer,
+  US, extendRegistryDomain, findPendingTransfer, findRegistryDomain, findRegistryDomainCreatedBy, finishTransfer,
   insertRegistryDomain, insertTransfer, isApprovalDue, renewalTooFar, lockRegistryDomain, lockTransferByToken, takeOverRegistryDomain, updateRegistryDomain,
 } from '../../../db/queries/sim-registrar.ts';
 import type { SimRegistryDomain, SimRegistryTransfer } from '../../../db/schema.ts';
-import { obeyFault, sleep } from '../../simulated/fault.ts';
+import { consumeCheckFaultAndFindRegistryNames } from '../../../db/queries/sim-faults.ts';
+import { failAs, obeyFault, sleep } from '../../simulated/fault.ts';
 import { type Registrar, type RegistrarCall, RegistrarError, type RegistryDomain, type TransferStatus } from '../types.ts';
 
 export interface SimulatedRegistrarOptions {
@@ -95,9 +96,13 @@ export function createSimulatedRegistrar({ db, delayMs }: SimulatedRegistrarOpti
     name: SIMULATED_REGISTRAR_NAME,
 
     async check(names) {
-      await call('check');
-      const taken = new Set((await findRegistryNames(db, names)).map((r) => r.name));
-      return names.map((name) => ({ name, available: !taken.has(name) }));
+      // The fault switch and the registry in one statement (a registration's hot path); a fault,
+      // when set, still fails the call before it answers.
+      const { mode, taken } = await consumeCheckFaultAndFindRegistryNames(db, names);
+      await failAs('registrar', 'check', mode, delayMs);
+      await sleep(delayMs);
+      const held = new Set(taken);
+      return names.map((name) => ({ name, available: !held.has(name) }));
     },
 
     async register(req) {

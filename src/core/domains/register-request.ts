@@ -1,0 +1,102 @@
+// POST /domains in three database round trips when it can: one read of everything the checks need
+// (db/queries/domain-register.ts), the registrar's availability check, then one statement writing
+// the idempotency record (with its answer), the pending domain, the charge, the operation and its
+// job (db/queries/billable-create.ts) — atomic on its own, no BEGIN or COMMIT. It was fourteen
+// (issue 13). Whenever that statement cannot be sure — a key already used, the name taken
+// meanwhile, the balance short — it writes nothing and the request goes the transaction way below,
+// which answers exactly. The checks are register.ts's, in the same order, in both ways.
+//
+// Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), a queue
+// that cannot describe its job row, free registrations and charges beyond the ledger's maximum.
+import { isDatabaseUnavailable } from '../../db/failures.ts';
+import { pgCode } from '../../db/connection.ts';
+import { writeBillableCreate } from '../../db/queries/billable-create.ts';
+import { readRegistrationBasis } from '../../db/queries/domain-register.ts';
+import { MAX_AMOUNT_CENTS, reportLedgerRow } from '../billing/ledger.ts';
+import type { Ctx } from '../context.ts';
+import { ApiError, invalid } from '../errors.ts';
+import { IDEMPOTENCY_TTL_MS, type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { queuedOperation } from '../operations/service.ts';
+import { domainNameAt, hostNameOf, tldsToPrice } from './names.ts';
+import { registryAvailability } from './read.ts';
+import {
+  type Idempotency, type Placed, type RegisterInput, type RegistrationOrder, checkBalance, checkFreeWithUs, orderOf, pendingDomainRow,
+  placeRegistration, prepareRegistration, registrationCharge, registrationOperation,
+} from './register.ts';
+import { newDomainId, newServiceId } from './rules.ts';
+
+/** POST /domains, with its Idempotency-Key: the 201 answer `present` makes of the placed order, or the stored one. */
+export async function registerDomain(
+  ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown,
+): Promise<StoredResponse & { replayed: boolean }> {
+  const body = await registerInOneStatement(ctx, input, idem, present);
+  if (body !== undefined) return { status: 201, body, replayed: false };
+  let order: RegistrationOrder | undefined;
+  // The checks and the registrar's word come before the transaction; a retry whose first answer is
+  // stored is replayed without them (its name is taken by now — by that very first request).
+  return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+    // Unchecked only when another request's expired record under this key vanished meanwhile.
+    if (!order) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    return { status: 201, body: present(await placeRegistration(ctx, trx, order)) };
+  }, {
+    beforeTransaction: async () => {
+      order = await prepareRegistration(ctx, ctx.db, input);
+      await requireRegistryAvailable(ctx, order.name);
+    },
+  });
+}
+
+async function requireRegistryAvailable(ctx: Ctx, name: string): Promise<void> {
+  if (!(await registryAvailability(ctx, [name])).get(name)) throw invalid('domain', `${name} is not available: it is registered already`);
+}
+
+/** SQLSTATEs after which the transaction way decides: a check of the write failed, a race lost. */
+const DECLINED = new Set(['HC002', '23505', '40P01', '40001']);
+
+/** The 201 body, or undefined when the registration must go the transaction way (nothing was written). */
+async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown): Promise<unknown> {
+  const jobOf = ctx.jobs.operationJob;
+  if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
+  const host = hostNameOf(input.domain);
+  const basis = await readRegistrationBasis(ctx.db, { accountId: ctx.accountId, key: idem.key ?? null, tlds: tldsToPrice(host), name: host.name });
+  // A key in use replays or conflicts; a vanished account is the transaction way's 404.
+  if (basis.key_taken || basis.balance_cents === null) return undefined;
+  const { domain, price } = domainNameAt(host, basis.prices);
+  // The live-name row was read for the name as typed: only good for the same name.
+  if (domain.name !== host.name) return undefined;
+  const order = orderOf(input, domain.name, price);
+  checkFreeWithUs(ctx, order.name, basis.held);
+  checkBalance(basis.balance_cents, order.cents);
+  if (order.cents <= 0 || order.cents > MAX_AMOUNT_CENTS) return undefined;
+  await requireRegistryAvailable(ctx, order.name);
+
+  const id = newDomainId();
+  const serviceId = newServiceId();
+  const row = pendingDomainRow(ctx, order, id, serviceId);
+  const operation = queuedOperation(ctx, registrationOperation(order, id));
+  const body = present({ domain: { ...row, price: order.price }, operation });
+  const description = registrationCharge(order, serviceId);
+  let written;
+  try {
+    written = await writeBillableCreate(ctx.db, {
+      record: idem.key === undefined ? undefined : {
+        key: idem.key, requestHash: idem.fingerprint, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: body,
+      },
+      resource: { table: 'domains', row },
+      charge: { accountId: ctx.accountId, cents: order.cents, description },
+      operation,
+      job: jobOf(operation.id),
+    });
+  } catch (e) {
+    if (isDatabaseUnavailable(e)) throw e;
+    // A twin with the same key held it past lock_timeout: the transaction way would wait again.
+    if (pgCode(e) === '55P03') throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    if (DECLINED.has(pgCode(e) ?? '')) return undefined;
+    throw e;
+  }
+  reportLedgerRow(ctx.db, {
+    accountId: ctx.accountId, type: 'withdraw', cents: order.cents, description, resource: `domain/${id}`,
+    transactionId: written.transactionId, balanceAfterCents: written.balanceAfterCents,
+  });
+  return body;
+}
