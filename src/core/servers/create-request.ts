@@ -25,7 +25,7 @@ import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
 import { quoteAt } from './charge.ts';
-import { type CreateServerInput, checkReferences, createServer, modeOf } from './create.ts';
+import { type CreateServerInput, checkReferences, createServer, modeOf, provisioning } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, extraIpsPriceAt, pricesOf } from './pricing.ts';
 import type { ServerView } from './read.ts';
 import { addMonth, checkHostname, checkPassword } from './rules.ts';
@@ -122,22 +122,7 @@ async function createInOneStatement(
     resize_hold_ram_mb: 0,
     resize_hold_storage_gb: 0,
   };
-  const operation = queuedOperation(ctx, {
-    type: 'server.create',
-    resourceType: 'server',
-    resourceId: id,
-    detail: 'Queued for provisioning',
-    params: {
-      password: input.password,
-      extra_ipv4: extraIpv4,
-      extra_ipv6: extraIpv6,
-      ipv6: ipv6Count > 0,
-      ipv4_price_cents: ipPrices.ipv4,
-      ipv6_price_cents: ipPrices.ipv6,
-      charged_cents: quote.chargedCents,
-      ssh_keys: sshKeys,
-    },
-  });
+  const operation = queuedOperation(ctx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys }));
   const body = present({ view: { server, plan: plan && { id: plan.id, name: plan.name }, power: server.power_state, os: basis.os?.slug ?? null, extraIps: [] }, operation });
 
   let written;

@@ -13,7 +13,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
-import { startOperation } from '../operations/service.ts';
+import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
 import { payServerCharge, quoteAt } from './charge.ts';
@@ -157,6 +157,28 @@ export function hostnameInUse(name: string): ApiError {
   return new ApiError('HOSTNAME_IN_USE', `A server named ${name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another live server of the account has this host name' }]);
 }
 
+/** The server.create operation: what provisioning needs and what a failure refunds. */
+export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count'>, p: {
+  extraIpv4: number; extraIpv6: number; ipPrices: { ipv4: number; ipv6: number }; chargedCents: number; sshKeys: string[];
+}): StartOperation {
+  return {
+    type: 'server.create',
+    resourceType: 'server',
+    resourceId: serverId,
+    detail: 'Queued for provisioning',
+    params: {
+      password: input.password,
+      extra_ipv4: p.extraIpv4,
+      extra_ipv6: p.extraIpv6,
+      ipv6: (input.ipv6_count ?? 1) > 0,
+      ipv4_price_cents: p.ipPrices.ipv4,
+      ipv6_price_cents: p.ipPrices.ipv6,
+      charged_cents: p.chargedCents,
+      ssh_keys: p.sshKeys,
+    },
+  };
+}
+
 /**
  * Creates the server (pending), charges its first cycle and queues provisioning, in `trx`.
  * Returns the view too: everything it needs was read on the way, so no query is repeated.
@@ -198,21 +220,6 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     created_at: ctx.now,
   });
   await payServerCharge(trx, quote);
-  const operation = await startOperation(ctx, trx, {
-    type: 'server.create',
-    resourceType: 'server',
-    resourceId: id,
-    detail: 'Queued for provisioning',
-    params: {
-      password: input.password,
-      extra_ipv4: extraIpv4,
-      extra_ipv6: extraIpv6,
-      ipv6: ipv6Count > 0,
-      ipv4_price_cents: ipPrices.ipv4,
-      ipv6_price_cents: ipPrices.ipv6,
-      charged_cents: quote.chargedCents,
-      ssh_keys: resolved.sshKeys,
-    },
-  });
+  const operation = await startOperation(ctx, trx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys: resolved.sshKeys }));
   return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };
 }
