@@ -57,8 +57,9 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     lock_timeout: LOCK_TIMEOUT_MS,
     idle_in_transaction_session_timeout: 60_000,
   });
-  guardPool(pool);
+  // Named first, so that guardPool's read timeout wraps the naming and sees its promise.
   if (opts.preparedStatements ?? true) pool.on('connect', (client) => nameStatements(client));
+  guardPool(pool);
   // Every failure to get a connection is tagged, so it answers 503 whatever the server said
   // (55000 "not accepting connections", 3D000, 28P01 …; see failures.ts).
   const connecting = {

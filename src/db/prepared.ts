@@ -15,7 +15,7 @@
 // - Transaction-mode poolers before PgBouncer 1.21 cannot carry named statements:
 //   DATABASE_PREPARED_STATEMENTS=false turns them off.
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Distinct statements one connection prepares at most; later ones run unnamed. */
 export const MAX_PER_CONNECTION = 250;
@@ -43,6 +43,20 @@ export function isStalePlan(e: unknown): boolean {
 type Query = (...args: unknown[]) => unknown;
 
 /**
+ * A named statement sent as a Query made from its text: given a config object ({ name, text,
+ * values }), pg copies it through its property descriptors, ~1.4 µs per statement on the hot path.
+ * pg answers a Query it is handed through the Query's callback, not with a promise.
+ */
+function send(query: Query, name: string, text: string, values: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const q = new pg.Query(text, values, (err: Error | undefined, res: unknown) => (err ? reject(err) : resolve(res)));
+    // Not in pg's types, but what makes pg parse the statement once per connection.
+    (q as unknown as { name: string }).name = name;
+    query(q);
+  });
+}
+
+/**
  * Sends the client's parameterized statements (text + values, as Kysely does) named. Statements
  * without parameters (BEGIN, COMMIT, LISTEN, DDL) are sent as they are.
  */
@@ -66,7 +80,7 @@ export function nameStatements(client: pg.PoolClient): void {
     if (stale.has(name) || (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION)) return query(text, values);
     prepared.add(name);
     const sentInTransaction = inTransaction;
-    return (query({ name, text, values }) as Promise<unknown>).catch((e: unknown) => {
+    return send(query, name, text as string, values as unknown[]).catch((e: unknown) => {
       if (!isStalePlan(e)) throw e;
       stale.add(name);
       if (sentInTransaction) throw e;

@@ -97,3 +97,18 @@ test(`at most ${MAX_PER_CONNECTION} statements are prepared per connection; late
   const names = await preparedNames(d);
   assert.equal(names.filter((n) => n.startsWith('hc_')).length, MAX_PER_CONNECTION);
 });
+
+test('a named statement that outlasts the read timeout drops its connection (the next query gets a fresh one, not the stuck one)', { timeout: 30_000 }, async () => {
+  // Statement timeout 100 ms: the client gives up READ_TIMEOUT_MARGIN_MS (2 s) later. The session
+  // then turns the server's own timeout off, as a frozen server would never enforce it.
+  const d = connect(url, { max: 1, statementTimeoutMs: 100 });
+  opened.push(d);
+  const pid = async () => (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(d.db)).rows[0]!.pid;
+  const first = await pid();
+  await sql`SET statement_timeout = 0`.execute(d.db);
+  const stuck = await sql`SELECT pg_sleep(${6}::float8)`.execute(d.db).then(() => null, (e: unknown) => e);
+  assert.match(String((stuck as Error | null)?.message), /Query read timeout/);
+  const t0 = Date.now();
+  assert.notEqual(await pid(), first, 'a new connection');
+  assert.ok(Date.now() - t0 < 2_000, 'without waiting behind the sleeping statement');
+});

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
+import { precompile } from '../precompiled.ts';
 import type { Account, AccountUpdate, NewAccount } from '../schema.ts';
 
 export function insertAccount(db: Db, row: NewAccount): Promise<Account> {
@@ -7,8 +8,11 @@ export function insertAccount(db: Db, row: NewAccount): Promise<Account> {
 }
 
 export function findAccount(db: Db, id: string): Promise<Account | undefined> {
-  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return accountById.executeTakeFirst(db, { id });
 }
+
+// Precompiled: GET /v2/billing/balance and much else read it (see precompiled.ts).
+const accountById = precompile((db: Db, p: { id: string }) => db.selectFrom('accounts').selectAll().where('id', '=', p.id));
 
 export function updateAccountRow(db: Db, id: string, patch: AccountUpdate): Promise<Account | undefined> {
   return db.updateTable('accounts').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
 import { tierDiscountOf } from './reseller.ts';
+import { precompile } from '../precompiled.ts';
 import type { Insertable } from 'kysely';
 import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
 
@@ -180,26 +181,28 @@ export interface ServerDetailRow extends Server {
 
 /** A live server of the account with what its detail shows, its next charge's facts included, in one round trip. */
 export async function findAccountServerDetail(db: Db, accountId: string, id: string): Promise<ServerDetailRow | undefined> {
-  const row = await db.selectFrom(serverById(db, id))
-    .leftJoin('plans', 'plans.id', 'servers.plan_id')
-    .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
-    .leftJoinLateral((eb) => eb.selectFrom('billing_charges as bc')
-      .select(['bc.description as due_description', 'bc.amount_cents as due_amount_cents', 'bc.due_since', 'bc.period_start as due_period_start', 'bc.period_end as due_period_end'])
-      // The account narrows it to billing_charges_due (account_id, due_since) WHERE status = 'due'.
-      .whereRef('bc.account_id', '=', 'servers.account_id').where('bc.status', '=', 'due').where('bc.resource_type', '=', 'server').whereRef('bc.resource_id', '=', 'servers.id')
-      .orderBy('bc.due_since').limit(1).as('dc'), (join) => join.onTrue())
-    .selectAll('servers')
-    .select(['plans.name as plan_name', 'operating_systems.slug as os_slug'])
-    .select(['dc.due_description', 'dc.due_amount_cents', 'dc.due_since', 'dc.due_period_start', 'dc.due_period_end'])
-    .select(sql<{ address: string; version: 4 | 6 }[]>`coalesce((
-      SELECT json_agg(json_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
-        FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
-    .select(sql<string>`(SELECT coalesce(sum(sn.monthly_fee_cents), 0) FROM snapshots sn WHERE sn.server_id = servers.id AND sn.deleted_at IS NULL)`.as('snapshot_fees_cents'))
-    .select(tierDiscountOf(sql.ref<string>('servers.account_id')).as('tier_discount'))
-    .where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await serverDetail.executeTakeFirst(db, { accountId, id });
   return row && { ...row, snapshot_fees_cents: Number(row.snapshot_fees_cents) };
 }
+
+// Precompiled: every GET /v2/servers/{id} runs it (see precompiled.ts).
+const serverDetail = precompile((db: Db, p: { accountId: string; id: string }) => db.selectFrom(serverById(db, p.id))
+  .leftJoin('plans', 'plans.id', 'servers.plan_id')
+  .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
+  .leftJoinLateral((eb) => eb.selectFrom('billing_charges as bc')
+    .select(['bc.description as due_description', 'bc.amount_cents as due_amount_cents', 'bc.due_since', 'bc.period_start as due_period_start', 'bc.period_end as due_period_end'])
+    // The account narrows it to billing_charges_due (account_id, due_since) WHERE status = 'due'.
+    .whereRef('bc.account_id', '=', 'servers.account_id').where('bc.status', '=', 'due').where('bc.resource_type', '=', 'server').whereRef('bc.resource_id', '=', 'servers.id')
+    .orderBy('bc.due_since').limit(1).as('dc'), (join) => join.onTrue())
+  .selectAll('servers')
+  .select(['plans.name as plan_name', 'operating_systems.slug as os_slug'])
+  .select(['dc.due_description', 'dc.due_amount_cents', 'dc.due_since', 'dc.due_period_start', 'dc.due_period_end'])
+  .select(sql<{ address: string; version: 4 | 6 }[]>`coalesce((
+    SELECT json_agg(json_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
+      FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::json)`.as('extra_ips'))
+  .select(sql<string>`(SELECT coalesce(sum(sn.monthly_fee_cents), 0) FROM snapshots sn WHERE sn.server_id = servers.id AND sn.deleted_at IS NULL)`.as('snapshot_fees_cents'))
+  .select(tierDiscountOf(sql.ref<string>('servers.account_id')).as('tier_discount'))
+  .where('servers.account_id', '=', p.accountId).where('servers.deleted_at', 'is', null));
 
 /**
  * The catalog rows a server create refers to (absent ids → null) and the discount of the account's
