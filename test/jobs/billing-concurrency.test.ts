@@ -19,12 +19,34 @@ let t: TestApp;
 before(async () => { t = await startApp(); });
 
 /** `hostcloud worker` on this file's database, billing every second. */
+/** The file's database, its connections named so that a dead worker's can be waited out. */
+function workerUrl(): string {
+  const u = new URL(t.databaseUrl);
+  u.searchParams.set('application_name', WORKER_APP);
+  return u.toString();
+}
+const WORKER_APP = 'hc-billing-test-worker';
+
+/**
+ * Until PostgreSQL has closed every connection of the workers: a COMMIT a worker sent just
+ * before its SIGKILL still completes on the server, after the client is gone.
+ */
+async function workerConnectionsGone(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${WORKER_APP}`.execute(t.database.db);
+    if (rows[0]!.n === 0) return;
+    if (Date.now() > deadline) throw new Error('the killed worker\'s connections never closed');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function spawnWorker(): { child: ChildProcess; output: () => string } {
   const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
   let out = '';
   const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
     cwd: root,
-    env: { ...env, DATABASE_URL: t.databaseUrl, BILLING_INTERVAL_S: '1', SIM_DELAY_MS: '0', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '1' },
+    env: { ...env, DATABASE_URL: workerUrl(), BILLING_INTERVAL_S: '1', SIM_DELAY_MS: '0', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -113,6 +135,7 @@ test('a worker SIGKILLed mid-pass: the next pass finishes, nothing is charged tw
   }
   child.kill('SIGKILL');
   await exited;
+  await workerConnectionsGone();
   const afterKill = await chargeCounts(c.accountId);
   ctx.diagnostic(`killed with ${atKill} charges seen; committed at death: ${afterKill.paid} of ${n}`);
   assert.ok(afterKill.paid < n, 'killed mid-pass');

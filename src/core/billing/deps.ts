@@ -28,6 +28,9 @@ export interface PassReport {
   deferred: number;
 }
 
+/** Runs one step of a pass with a report of its own, added to the pass's if the step succeeds. */
+export type Guarded = (what: string, fn: (r: PassReport) => Promise<void>) => Promise<void>;
+
 export function emptyReport(): PassReport {
   return { charged: 0, charged_cents: 0, unpaid: 0, suspended: 0, resumed: 0, cancelled: 0, domains_renewed: 0, domains_expired: 0, notices: 0, deferred: 0 };
 }

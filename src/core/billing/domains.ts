@@ -20,7 +20,7 @@ import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { ts } from '../time.ts';
 import { noticeChargeFailed } from './lifecycle.ts';
-import { type BillingDeps, type PassReport, ctxFor } from './deps.ts';
+import { type BillingDeps, type Guarded, type PassReport, ctxFor } from './deps.ts';
 import { addDays, periodLabel } from './periods.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 
@@ -28,12 +28,11 @@ const DAY_MS = 86_400_000;
 /** Days before expiry at which a notice is sent, widest first. */
 export const EXPIRY_NOTICE_DAYS = [30, 7] as const;
 
-type Guarded = (what: string, fn: () => Promise<void>) => Promise<void>;
 
-export async function billDomains(deps: BillingDeps, now: Date, r: PassReport, guarded: Guarded, accountId?: string): Promise<void> {
+export async function billDomains(deps: BillingDeps, now: Date, guarded: Guarded, accountId?: string): Promise<void> {
   const horizon = addDays(now, Math.max(EXPIRY_NOTICE_DAYS[0], deps.domainRenewDays));
   for (const d of await domainsExpiringBy(deps.db, horizon, accountId)) {
-    await guarded(`domain/${d.id}`, () => billDomain(deps, now, d.id, r));
+    await guarded(`domain/${d.id}`, (r) => billDomain(deps, now, d.id, r));
   }
 }
 

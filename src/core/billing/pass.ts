@@ -21,7 +21,7 @@ import type { Db } from '../types.ts';
 import { billDomains } from './domains.ts';
 import { cancelHostingUnpaid, cancelServer, noticeChargeFailed, resumeHosting, resumeServer, suspendHosting, suspendServer } from './lifecycle.ts';
 import { addDays, periodEnd, periodLabel } from './periods.ts';
-import { type BillingDeps, type PassReport, ctxFor, emptyReport } from './deps.ts';
+import { type BillingDeps, type Guarded, type PassReport, ctxFor, emptyReport } from './deps.ts';
 
 export type { BillingDeps, BillingSettings, PassReport } from './deps.ts';
 
@@ -195,11 +195,16 @@ export async function runBillingPass(deps: BillingDeps, now: Date, opts: { accou
   const { accountId } = opts;
   // Each service once per pass: one that is overdue is tried with the oldest debts first, not again later.
   const seen = new Set<string>();
-  const guarded = async (what: string, fn: () => Promise<void>) => {
+  // Each step counts into a report of its own, added to the pass's only once the step succeeded:
+  // a step counts inside its transaction, and a transaction that then fails (a deadlock with a
+  // racing pass, a lost connection) committed nothing it counted.
+  const guarded: Guarded = async (what, fn) => {
     if (seen.has(what)) return;
     seen.add(what);
+    const step = emptyReport();
     try {
-      await fn();
+      await fn(step);
+      for (const k of Object.keys(step) as (keyof PassReport)[]) r[k] += step[k];
     } catch (e) {
       r.deferred++;
       opts.onError?.(e, what);
@@ -208,13 +213,13 @@ export async function runBillingPass(deps: BillingDeps, now: Date, opts: { accou
   // What is owed already, oldest first, before any new period is charged.
   for (const due of await listDueCharges(deps.db, accountId)) {
     const step = STEPS[due.resource_type];
-    if (step) await guarded(`${due.resource_type}/${due.resource_id}`, () => step(deps, now, due.resource_id, r));
+    if (step) await guarded(`${due.resource_type}/${due.resource_id}`, (sr) => step(deps, now, due.resource_id, sr));
   }
-  for (const s of await dueServers(deps.db, now, accountId)) await guarded(`server/${s.id}`, () => billServer(deps, now, s.id, r));
-  for (const h of await dueWebHosting(deps.db, now, accountId)) await guarded(`web_hosting/${h.id}`, () => billWebHosting(deps, now, h.id, r));
-  for (const p of await duePools(deps.db, now, accountId)) await guarded(`vdc_pool/${p.id}`, () => billPool(deps, now, p.id, r));
-  await billDomains(deps, now, r, guarded, accountId);
-  await guarded('resuming paid services', () => resumePaid(deps, now, r, accountId));
+  for (const s of await dueServers(deps.db, now, accountId)) await guarded(`server/${s.id}`, (sr) => billServer(deps, now, s.id, sr));
+  for (const h of await dueWebHosting(deps.db, now, accountId)) await guarded(`web_hosting/${h.id}`, (sr) => billWebHosting(deps, now, h.id, sr));
+  for (const p of await duePools(deps.db, now, accountId)) await guarded(`vdc_pool/${p.id}`, (sr) => billPool(deps, now, p.id, sr));
+  await billDomains(deps, now, guarded, accountId);
+  await guarded('resuming paid services', (sr) => resumePaid(deps, now, sr, accountId));
   return r;
 }
 
