@@ -17,15 +17,57 @@ export interface RunContext {
   registrar?: Registrar;
   progress: Progress;
   now: () => Date;
+  /**
+   * What the runner's `load` read for this operation with the rest of its batch; undefined when it
+   * was not loaded so (a run outside a worker's batch, or one retried after an outage).
+   */
+  loaded?: unknown;
 }
 
 export interface RunResult {
   /** The operation's final `detail`. */
   detail: string;
   apply?: (trx: Db) => Promise<void>;
+  /** Changes applied together with those of other completions committed in the same transaction. */
+  batched?: BatchedChange;
+}
+
+/**
+ * Changes of one kind that completions committed together apply at once (one statement for the
+ * batch rather than one per operation). `applyAll` gets the items of every completion of its
+ * transaction that did complete, in any order.
+ */
+export interface BatchApplier<T> {
+  applyAll(trx: Db, items: T[]): Promise<void>;
+}
+
+export interface BatchedChange {
+  readonly applier: BatchApplier<never>;
+  readonly item: unknown;
+}
+
+/** A result's change as an item of `applier`'s batch. */
+export function batched<T>(applier: BatchApplier<T>, item: T): BatchedChange {
+  return { applier: applier as BatchApplier<never>, item };
+}
+
+/** Applies the batched changes of completed results: each applier once, with all of its items. */
+export async function applyBatched(trx: Db, changes: BatchedChange[]): Promise<void> {
+  const byApplier = new Map<BatchApplier<never>, unknown[]>();
+  for (const c of changes) {
+    const items = byApplier.get(c.applier);
+    if (items) items.push(c.item);
+    else byApplier.set(c.applier, [c.item]);
+  }
+  for (const [applier, items] of byApplier) await applier.applyAll(trx, items as never[]);
 }
 
 export interface Runner {
+  /**
+   * Reads what the runs of a worker's claimed batch of this type need, for all of them in one
+   * statement rather than one each, by operation id (each run gets its entry as `rc.loaded`).
+   */
+  load?(db: Db, ops: Operation[]): Promise<Map<string, unknown>>;
   run(rc: RunContext, op: Operation): Promise<RunResult>;
   compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
   /**
