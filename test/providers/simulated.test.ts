@@ -8,7 +8,7 @@ import { createCatalogRow } from '../../src/core/catalog/service.ts';
 import { addIpPool } from '../../src/core/compute-admin/service.ts';
 import { type FaultInput, getFaultSwitch as getSwitch, setFaultSwitch as setSwitch } from '../../src/core/providers/fault-switch.ts';
 import type { Db } from '../../src/db/connection.ts';
-import * as m0018 from '../../src/db/migrations/0018_sim_create_vm.ts';
+import * as m0018 from '../../src/db/migrations/0018_worker_hot_path.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
 import { type CreateRequest, ProviderError } from '../../src/providers/compute/types.ts';
 import { startApp } from '../helpers/app.ts';
