@@ -104,3 +104,25 @@ test('a batch whose batched change is refused falls back to one by one: only the
   assert.equal((await statusOf(ops[2]!.id)).status, 'running');
   assert.deepEqual(calls.flat().sort(), [ops[0]!.id, ops[1]!.id, ops[3]!.id].sort(), 'each of the others applied once');
 });
+
+/** A change made by the completing statement itself: a marker row per completed operation. */
+const markers: BatchApplier<string> = {
+  async applyAll() {
+    throw new Error('applied in a transaction of its own, not by the completing statement');
+  },
+  onCompletion: (items) => (name) => sql`${sql.raw(name)} AS (
+    INSERT INTO sim_settings (name, value)
+    SELECT 'mark:' || i.id, '{}'::jsonb FROM unnest(${items.map((i) => i.item)}::text[]) i(id) JOIN completed ON completed.id = i.id)`,
+};
+const markedIds = async (ops: Operation[]) => (await db.selectFrom('sim_settings').select('name').where('name', 'in', ops.map((o) => `mark:${o.id}`)).execute())
+  .map((r) => r.name.slice('mark:'.length)).sort();
+
+test('changes that can be part of the completing statement are made by it, only for the operations it completed', async () => {
+  const complete = batchCompletions(db);
+  const ops = await runningOps(4);
+  await finishOperation(db, ops[2]!.id, 'failed', 'Failed elsewhere');
+  await Promise.all(ops.map((op) => complete(op, { detail: `done ${op.id}`, batched: batched(markers, op.id) })));
+  assert.deepEqual(await markedIds(ops), [ops[0]!.id, ops[1]!.id, ops[3]!.id].sort());
+  assert.equal((await statusOf(ops[2]!.id)).status, 'failed');
+  for (const i of [0, 1, 3]) assert.equal((await statusOf(ops[i]!.id)).status, 'completed');
+});

@@ -12,7 +12,7 @@ import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerFor } from './registry.ts';
-import { type BatchedChange, type RunResult, applyBatched } from './runner.ts';
+import { type BatchedChange, type RunResult, applyBatched, completionChanges } from './runner.ts';
 
 export interface ExecuteDeps {
   db: Db;
@@ -100,6 +100,13 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date()): Co
   let queue: Pending[] = [];
   let inFlight: Promise<void> | null = null;
   const commit = async (batch: Pending[]) => {
+    // Changes that can be part of the completing statement: one statement, no transaction to open.
+    const changes = completionChanges(batch.map((p) => ({ operationId: p.op.id, result: p.result })));
+    if (changes) {
+      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), changes);
+      for (const p of batch) if (completed.has(p.op.id)) afterCommit(db, completedEvent(p.op, now));
+      return;
+    }
     if (batch.length === 1) return alone(batch[0]!.op, batch[0]!.result);
     await inTransaction(db, async (trx) => {
       const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })));

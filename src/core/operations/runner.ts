@@ -3,6 +3,7 @@
 // token) and returns the database changes to commit with the completion. `compensate` undoes the
 // customer-visible effects when the operation finally fails (refund, release), in the same
 // transaction that marks it failed.
+import type { CompletionChange } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
@@ -39,6 +40,11 @@ export interface RunResult {
  */
 export interface BatchApplier<T> {
   applyAll(trx: Db, items: T[]): Promise<void>;
+  /**
+   * The same change made by the very statement that completes the operations (no transaction of
+   * its own, no further round trip): it applies only the items of the operations it completed.
+   */
+  onCompletion?(items: { operationId: string; item: T }[]): CompletionChange;
 }
 
 export interface BatchedChange {
@@ -49,6 +55,23 @@ export interface BatchedChange {
 /** A result's change as an item of `applier`'s batch. */
 export function batched<T>(applier: BatchApplier<T>, item: T): BatchedChange {
   return { applier: applier as BatchApplier<never>, item };
+}
+
+/**
+ * The changes of a batch of completions as parts of the statement that completes them; null when
+ * one of them cannot be (a change of its own, `apply`, or an applier without `onCompletion`).
+ */
+export function completionChanges(results: { operationId: string; result: RunResult }[]): CompletionChange[] | null {
+  const byApplier = new Map<BatchApplier<never>, { operationId: string; item: never }[]>();
+  for (const { operationId, result } of results) {
+    if (result.apply || (result.batched && !result.batched.applier.onCompletion)) return null;
+    if (!result.batched) continue;
+    const entry = { operationId, item: result.batched.item as never };
+    const items = byApplier.get(result.batched.applier);
+    if (items) items.push(entry);
+    else byApplier.set(result.batched.applier, [entry]);
+  }
+  return [...byApplier].map(([applier, items]) => applier.onCompletion!(items));
 }
 
 /** Applies the batched changes of completed results: each applier once, with all of its items. */

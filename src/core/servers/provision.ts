@@ -4,7 +4,8 @@
 // leaves the active list and frees its host name.
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import {
-  type ProvisionedServer, type ProvisioningServer, findServerById, findServerForProvisioning, findServersForProvisioning, markServersProvisioned, updateServerRow,
+  type ProvisionedServer, type ProvisioningServer, findServerById, findServerForProvisioning, findServersForProvisioning, markServersProvisioned,
+  serversProvisionedOnCompletion, updateServerRow,
 } from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
@@ -24,7 +25,10 @@ interface CreateParams {
 const paramsOf = (op: Operation) => op.params as CreateParams;
 
 /** The servers of the completions committed together go active in one statement. */
-const serversProvisioned: BatchApplier<ProvisionedServer> = { applyAll: (trx, servers) => markServersProvisioned(trx, servers) };
+const serversProvisioned: BatchApplier<ProvisionedServer> = {
+  applyAll: (trx, servers) => markServersProvisioned(trx, servers),
+  onCompletion: (items) => serversProvisionedOnCompletion(items.map(({ operationId, item }) => ({ ...item, operationId }))),
+};
 
 export const serverCreateRunner: Runner = {
   // The servers of a worker's batch in one read; null: the server is gone.

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
+import type { CompletionChange } from './operations.ts';
 import { tierDiscountOf } from './reseller.ts';
 import type { Insertable } from 'kysely';
 import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
@@ -122,22 +123,35 @@ export interface ProvisionedServer extends ProvisionedFields {
  */
 export async function markServersProvisioned(db: Db, servers: ProvisionedServer[]): Promise<void> {
   if (servers.length === 0) return;
+  await sql`WITH ${provisioned('p', servers.map((s) => ({ ...s, operationId: null })))} SELECT 1`.execute(db);
+}
+
+/** markServersProvisioned as part of the statement that completes their operations: only for those it completed. */
+export function serversProvisionedOnCompletion(servers: (ProvisionedServer & { operationId: string })[]): CompletionChange {
+  return (name) => provisioned(name, servers);
+}
+
+/** The CTEs `<name>_marked` and `<name>_ips`; with operation ids, only the servers of those in `completed`. */
+function provisioned(name: string, servers: (ProvisionedServer & { operationId: string | null })[]) {
   const ips = servers.flatMap((s) => s.ips.map((ip) => ({ server_id: s.id, ...ip })));
-  await sql`
-    WITH v AS (
-      SELECT * FROM unnest(${servers.map((s) => s.id)}::text[], ${servers.map((s) => s.providerRef)}::text[],
-        ${servers.map((s) => JSON.stringify(s.network))}::jsonb[]) AS v(id, provider_ref, network)
-    ), marked AS (
+  const marked = sql.raw(`${name}_marked`);
+  const gate = servers.some((s) => s.operationId !== null) ? sql`JOIN completed ON completed.id = v.operation_id` : sql``;
+  return sql`
+    ${marked} AS (
       UPDATE servers s SET status = 'active', power_state = 'running', provider_ref = v.provider_ref, network = v.network, updated_at = ${new Date()}
-      FROM v WHERE s.id = v.id AND s.status = 'pending' AND s.deleted_at IS NULL
+      FROM unnest(${servers.map((s) => s.id)}::text[], ${servers.map((s) => s.operationId)}::text[], ${servers.map((s) => s.providerRef)}::text[],
+        ${servers.map((s) => JSON.stringify(s.network))}::jsonb[]) AS v(id, operation_id, provider_ref, network)
+      ${gate}
+      WHERE s.id = v.id AND s.status = 'pending' AND s.deleted_at IS NULL
       RETURNING s.id
-    )
-    INSERT INTO server_ips (server_id, version, address, price_cents)
-    SELECT i.server_id, i.version, i.address, i.price_cents
-    FROM unnest(${ips.map((i) => i.server_id)}::text[], ${ips.map((i) => i.version)}::int[], ${ips.map((i) => i.address)}::inet[],
-      ${ips.map((i) => i.price_cents)}::bigint[]) WITH ORDINALITY AS i(server_id, version, address, price_cents, n)
-    WHERE i.server_id IN (SELECT id FROM marked)
-    ORDER BY i.n`.execute(db);
+    ), ${sql.raw(`${name}_ips`)} AS (
+      INSERT INTO server_ips (server_id, version, address, price_cents)
+      SELECT i.server_id, i.version, i.address, i.price_cents
+      FROM unnest(${ips.map((i) => i.server_id)}::text[], ${ips.map((i) => i.version)}::int[], ${ips.map((i) => i.address)}::inet[],
+        ${ips.map((i) => i.price_cents)}::bigint[]) WITH ORDINALITY AS i(server_id, version, address, price_cents, n)
+      WHERE i.server_id IN (SELECT id FROM ${marked})
+      ORDER BY i.n
+    )`;
 }
 
 export async function updateServerRow(db: Db, id: string, patch: Partial<{
