@@ -212,7 +212,7 @@ async function main() {
     for (const procs of runs('worker') ? WORKERS : []) {
       await makeBacklog(database.db, compute, data.customers, BACKLOG, `${procs}`);
       const w = await workerRun(root, database.db, url, procs, DURATION * 2);
-      out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})`);
+      out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms` : ''}`);
     }
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

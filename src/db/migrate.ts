@@ -16,6 +16,7 @@ import * as m0014 from './migrations/0014_perf.ts';
 import * as m0015 from './migrations/0015_server_node_holds.ts';
 import * as m0016 from './migrations/0016_sim_lease_function.ts';
 import * as m0017 from './migrations/0017_node_holds_when_changed.ts';
+import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0015_server_node_holds': m0015,
   '0016_sim_lease_function': m0016,
   '0017_node_holds_when_changed': m0017,
+  '0018_worker_hot_path': m0018,
   '0019_abort_statement': m0019,
 };
 

@@ -326,6 +326,18 @@ export interface SimVmsTable {
   ssh_keys: ColumnType<string[], string[] | undefined, string[]>;
   /** The host it runs on (the node's name); null for machines made before nodes existed. */
   node: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its firewall rules by position (0018); null: they are rows of sim_firewall_rules (older machines). */
+  firewall: ColumnType<SimFirewallRuleValue[] | null, string | null | undefined, string | null>;
+}
+
+/** A rule of a simulated machine's firewall, as sim_vms.firewall holds it. */
+export interface SimFirewallRuleValue {
+  position: number;
+  direction: string;
+  protocol: string;
+  port: string | null;
+  source: string;
+  action: string;
 }
 
 export interface SimRequestsTable {

@@ -12,7 +12,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { batchCompletions, executeOperation, failOperation } from '../core/operations/execute.ts';
+import { batchCompletions, executeOperation, failOperation, loadBatch } from '../core/operations/execute.ts';
 import type { Db } from '../core/types.ts';
 import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
@@ -157,14 +157,18 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     return completions(op, result);
   };
   const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
-  /** `claimed`: the batch's claim of its operation (null: finished already); undefined: claim it here. */
-  const runOperation = async (job: Job<OperationJob>, claimed?: Operation | null) => {
+  /**
+   * `claimed`: the batch's claim of its operation (null: finished already); undefined: claim it
+   * here. `loaded`: what its runner read for it with the batch (Runner.load).
+   */
+  const runOperation = async (job: Job<OperationJob>, claimed?: Operation | null, loaded?: unknown) => {
     const id = job.data.operation_id;
     const last = job.retryCount >= job.retryLimit;
     for (let attempt = 0; ; attempt++) {
       try {
-        // After an outage the claim is made again: the batch's may predate a lease that lapsed.
-        await executeOperation(execDeps, id, last, attempt === 0 ? claimed : undefined);
+        // After an outage the claim is made again (the batch's may predate a lease that lapsed),
+        // and the run reads afresh what it needs.
+        await executeOperation(execDeps, id, last, attempt === 0 ? claimed : undefined, attempt === 0 ? loaded : undefined);
         completed.add(job.id);
         return;
       } catch (err) {
@@ -272,7 +276,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         else await Promise.race([nap(POLL_MS.operations), new Promise<void>((resolve) => { freed = resolve; })]);
         continue;
       }
-      const claimed = await claimBatch(jobs);
+      const batch = await claimBatch(jobs);
       for (const job of jobs) {
         const id = job.data.operation_id;
         const slot = {};
@@ -281,7 +285,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
           if (slots.delete(slot)) wake();
         };
         slotReleases.set(id, release);
-        const run: Promise<void> = withinTimeout(runOperation(job, claimed?.get(id) ?? (claimed ? null : undefined)), job.id)
+        const claimed = batch ? batch.claimed.get(id) ?? null : undefined;
+        const run: Promise<void> = withinTimeout(runOperation(job, claimed, batch?.loaded.get(id)), job.id)
           .catch((err: unknown) => logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'job handler failed'))
           .finally(() => {
             if (slotReleases.get(id) === release) slotReleases.delete(id);
@@ -298,17 +303,23 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }
 
   /**
-   * The batch's operations claimed in one statement, by id; undefined when that failed (each run
-   * then claims its own, after the outage if it was one).
+   * The batch's operations claimed in one statement, by id, and what their runners read for them
+   * (loadBatch); undefined when the claim failed (each run then claims its own, after the outage if
+   * it was one). A failed read only costs each run its own.
    */
-  async function claimBatch(jobs: Job<OperationJob>[]): Promise<Map<string, Operation> | undefined> {
+  async function claimBatch(jobs: Job<OperationJob>[]): Promise<{ claimed: Map<string, Operation>; loaded: Map<string, unknown> } | undefined> {
+    let ops: Operation[];
     try {
-      const ops = await claimOperations(db, jobs.map((j) => j.data.operation_id), deps.config.operationLeaseS);
-      return new Map(ops.map((op) => [op.id, op]));
+      ops = await claimOperations(db, jobs.map((j) => j.data.operation_id), deps.config.operationLeaseS);
     } catch (err) {
       if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'claiming a batch of operations failed');
       return undefined;
     }
+    const loaded = await loadBatch(db, ops).catch((err: unknown) => {
+      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'reading for a batch of operations failed');
+      return new Map<string, unknown>();
+    });
+    return { claimed: new Map(ops.map((op) => [op.id, op])), loaded };
   }
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');

@@ -3,10 +3,12 @@
 // calls they name and no others, console tickets work once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
 import { createCatalogRow } from '../../src/core/catalog/service.ts';
 import { addIpPool } from '../../src/core/compute-admin/service.ts';
 import { type FaultInput, getFaultSwitch as getSwitch, setFaultSwitch as setSwitch } from '../../src/core/providers/fault-switch.ts';
 import type { Db } from '../../src/db/connection.ts';
+import * as m0018 from '../../src/db/migrations/0018_worker_hot_path.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
 import { type CreateRequest, ProviderError } from '../../src/providers/compute/types.ts';
 import { startApp } from '../helpers/app.ts';
@@ -365,4 +367,22 @@ test('metrics and traffic: plausible and repeatable', async () => {
 
   await sim.power(m.ref, 'stop', 'metrics-stop', quiet);
   assert.equal((await fixed.metrics(m.ref)).cpu_pct, 0, 'a stopped machine uses no CPU');
+});
+
+test('firewall rules survive 0018 down and up: a machine made before it, or by an older process, keeps its rows', async () => {
+  const loc = await location({ v4Prefix: 29, v6: true });
+  const m = await sim.create(request(loc, { ipv6: true }), quiet);
+  const rules = await sim.firewallRules(m.ref);
+  assert.equal(rules.length, 10);
+  const migration = db as unknown as Kysely<unknown>;
+  await m0018.down(migration);
+  const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sim_firewall_rules WHERE vm_id = ${m.ref}`.execute(db);
+  assert.equal(rows.rows[0]!.n, 10, 'down moves the column into rows');
+  await m0018.up(migration);
+  assert.deepEqual(await sim.firewallRules(m.ref), rules, 'read from the rows while the column is empty');
+  // An older process creates through 0016's function, which still writes rows.
+  const old = await sql<{ id: string }>`
+    SELECT id FROM sim_provision_vm('vm-older-process', 'op_older_process', ${loc}::int, 'older.example.com', 1, 1024, 20, 'debian-12', '{}'::text[],
+      NULL, ${JSON.stringify(rules)}::jsonb, 1, 0, false)`.execute(db);
+  assert.deepEqual(await sim.firewallRules(old.rows[0]!.id), rules);
 });

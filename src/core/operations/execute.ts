@@ -12,7 +12,7 @@ import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerFor } from './registry.ts';
-import type { RunResult } from './runner.ts';
+import { type BatchedChange, type RunResult, applyBatched, completionChanges } from './runner.ts';
 
 export interface ExecuteDeps {
   db: Db;
@@ -56,7 +56,7 @@ export function describeFailure(e: unknown): string {
  * Runs operation `id`. Throws (so the queue retries later) when the failure is retryable and
  * this was not the last attempt; otherwise records the failure and compensates.
  */
-export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean, claimed?: Operation | null): Promise<void> {
+export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean, claimed?: Operation | null, loaded?: unknown): Promise<void> {
   const now = deps.now ?? (() => new Date());
   const leaseS = deps.leaseS ?? DEFAULT_LEASE_S;
   // `claimed`: the caller claimed it already (claimOperations, for a worker's batch); null: it was finished.
@@ -65,7 +65,7 @@ export async function executeOperation(deps: ExecuteDeps, id: string, lastAttemp
   // Renewed well before it lapses, so only a dead (or frozen) worker lets it pass.
   const lease = holdLease(deps.db, id, leaseS);
   try {
-    await runClaimed(deps, op, lastAttempt, now);
+    await runClaimed(deps, op, lastAttempt, now, claimed === undefined ? undefined : loaded);
   } finally {
     lease.release();
   }
@@ -80,13 +80,15 @@ export function completeAlone(db: Db, now: () => Date = () => new Date()): Compl
     // finished first (or a failure recorded meanwhile) leaves nothing for this one to apply.
     if (!(await finishOperation(trx, op.id, 'completed', result.detail))) return;
     await result.apply?.(trx);
+    if (result.batched) await applyBatched(trx, [result.batched]);
     afterCommit(trx, completedEvent(op, now));
   });
 }
 
 /**
  * Completions that arrive while one commit is on its way go together in the next: one
- * transaction, one statement completing every operation, then each result's changes — a worker's
+ * transaction, one statement completing every operation, then each result's changes (its batched
+ * change in one call per kind for the whole batch: RunResult.batched) — a worker's
  * completions cost a round trip or two each instead of four, and one WAL flush per batch. Should a
  * batch fail (a result's changes refused, a deadlock, the database away), each of its completions
  * is tried on its own, so one bad result never fails the others. `flush()` waits for every
@@ -98,14 +100,24 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date()): Co
   let queue: Pending[] = [];
   let inFlight: Promise<void> | null = null;
   const commit = async (batch: Pending[]) => {
+    // Changes that can be part of the completing statement: one statement, no transaction to open.
+    const changes = completionChanges(batch.map((p) => ({ operationId: p.op.id, result: p.result })));
+    if (changes) {
+      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), changes);
+      for (const p of batch) if (completed.has(p.op.id)) afterCommit(db, completedEvent(p.op, now));
+      return;
+    }
     if (batch.length === 1) return alone(batch[0]!.op, batch[0]!.result);
     await inTransaction(db, async (trx) => {
       const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })));
+      const changes: BatchedChange[] = [];
       for (const p of batch) {
         if (!completed.has(p.op.id)) continue;
         await p.result.apply?.(trx);
+        if (p.result.batched) changes.push(p.result.batched);
         afterCommit(trx, completedEvent(p.op, now));
       }
+      await applyBatched(trx, changes);
     });
   };
   const drain = async () => {
@@ -136,7 +148,26 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date()): Co
   });
 }
 
-async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean, now: () => Date): Promise<void> {
+/**
+ * What the runners of a claimed batch read for it in advance (Runner.load: one statement per
+ * operation type rather than one per run), by operation id. Rejects if a read fails.
+ */
+export async function loadBatch(db: Db, ops: Operation[]): Promise<Map<string, unknown>> {
+  const byType = new Map<string, Operation[]>();
+  for (const op of ops) {
+    if (!runnerFor(op.type)?.load) continue;
+    const same = byType.get(op.type);
+    if (same) same.push(op);
+    else byType.set(op.type, [op]);
+  }
+  const loaded = new Map<string, unknown>();
+  for (const [type, same] of byType) {
+    for (const [id, value] of await runnerFor(type)!.load!(db, same)) loaded.set(id, value);
+  }
+  return loaded;
+}
+
+async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean, now: () => Date, loaded: unknown): Promise<void> {
   const id = op.id;
   const runner = runnerFor(op.type);
   if (!runner) {
@@ -153,7 +184,7 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
   };
   try {
-    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now }, op);
+    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op);
     await (deps.complete ?? completeAlone(deps.db, now))(op, result);
   } catch (e) {
     // The database away (its connections refused or cut): not the operation's fault, whichever

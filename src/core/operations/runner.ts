@@ -3,6 +3,7 @@
 // token) and returns the database changes to commit with the completion. `compensate` undoes the
 // customer-visible effects when the operation finally fails (refund, release), in the same
 // transaction that marks it failed.
+import type { CompletionChange } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
@@ -17,15 +18,79 @@ export interface RunContext {
   registrar?: Registrar;
   progress: Progress;
   now: () => Date;
+  /**
+   * What the runner's `load` read for this operation with the rest of its batch; undefined when it
+   * was not loaded so (a run outside a worker's batch, or one retried after an outage).
+   */
+  loaded?: unknown;
 }
 
 export interface RunResult {
   /** The operation's final `detail`. */
   detail: string;
   apply?: (trx: Db) => Promise<void>;
+  /** Changes applied together with those of other completions committed in the same transaction. */
+  batched?: BatchedChange;
+}
+
+/**
+ * Changes of one kind that completions committed together apply at once (one statement for the
+ * batch rather than one per operation). `applyAll` gets the items of every completion of its
+ * transaction that did complete, in any order.
+ */
+export interface BatchApplier<T> {
+  applyAll(trx: Db, items: T[]): Promise<void>;
+  /**
+   * The same change made by the very statement that completes the operations (no transaction of
+   * its own, no further round trip): it applies only the items of the operations it completed.
+   */
+  onCompletion?(items: { operationId: string; item: T }[]): CompletionChange;
+}
+
+export interface BatchedChange {
+  readonly applier: BatchApplier<never>;
+  readonly item: unknown;
+}
+
+/** A result's change as an item of `applier`'s batch. */
+export function batched<T>(applier: BatchApplier<T>, item: T): BatchedChange {
+  return { applier: applier as BatchApplier<never>, item };
+}
+
+/**
+ * The changes of a batch of completions as parts of the statement that completes them; null when
+ * one of them cannot be (a change of its own, `apply`, or an applier without `onCompletion`).
+ */
+export function completionChanges(results: { operationId: string; result: RunResult }[]): CompletionChange[] | null {
+  const byApplier = new Map<BatchApplier<never>, { operationId: string; item: never }[]>();
+  for (const { operationId, result } of results) {
+    if (result.apply || (result.batched && !result.batched.applier.onCompletion)) return null;
+    if (!result.batched) continue;
+    const entry = { operationId, item: result.batched.item as never };
+    const items = byApplier.get(result.batched.applier);
+    if (items) items.push(entry);
+    else byApplier.set(result.batched.applier, [entry]);
+  }
+  return [...byApplier].map(([applier, items]) => applier.onCompletion!(items));
+}
+
+/** Applies the batched changes of completed results: each applier once, with all of its items. */
+export async function applyBatched(trx: Db, changes: BatchedChange[]): Promise<void> {
+  const byApplier = new Map<BatchApplier<never>, unknown[]>();
+  for (const c of changes) {
+    const items = byApplier.get(c.applier);
+    if (items) items.push(c.item);
+    else byApplier.set(c.applier, [c.item]);
+  }
+  for (const [applier, items] of byApplier) await applier.applyAll(trx, items as never[]);
 }
 
 export interface Runner {
+  /**
+   * Reads what the runs of a worker's claimed batch of this type need, for all of them in one
+   * statement rather than one each, by operation id (each run gets its entry as `rc.loaded`).
+   */
+  load?(db: Db, ops: Operation[]): Promise<Map<string, unknown>>;
   run(rc: RunContext, op: Operation): Promise<RunResult>;
   compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
   /**

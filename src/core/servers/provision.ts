@@ -3,11 +3,13 @@
 // addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
 // leaves the active list and frees its host name.
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
-import { findServerById, findServerForProvisioning, insertServerIps, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
+import {
+  type ProvisionedServer, type ProvisioningServer, findServerById, findServerForProvisioning, findServersForProvisioning, markServersProvisioned,
+  serversProvisionedOnCompletion, updateServerRow,
+} from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
-import type { RunContext, Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
+import { type BatchApplier, type RunContext, type Runner, batched } from '../operations/runner.ts';
 
 interface CreateParams {
   password?: string;
@@ -22,9 +24,21 @@ interface CreateParams {
 
 const paramsOf = (op: Operation) => op.params as CreateParams;
 
+/** The servers of the completions committed together go active in one statement. */
+const serversProvisioned: BatchApplier<ProvisionedServer> = {
+  applyAll: (trx, servers) => markServersProvisioned(trx, servers),
+  onCompletion: (items) => serversProvisionedOnCompletion(items.map(({ operationId, item }) => ({ ...item, operationId }))),
+};
+
 export const serverCreateRunner: Runner = {
+  // The servers of a worker's batch in one read; null: the server is gone.
+  async load(db, ops) {
+    const rows = new Map((await findServersForProvisioning(db, ops.map((op) => op.resource_id))).map((s) => [s.id, s]));
+    return new Map(ops.map((op) => [op.id, rows.get(op.resource_id) ?? null]));
+  },
+
   async run(rc, op) {
-    const server = await findServerForProvisioning(rc.db, op.resource_id);
+    const server = rc.loaded === undefined ? await findServerForProvisioning(rc.db, op.resource_id) : rc.loaded as ProvisioningServer | null;
     if (!server || server.deleted_at || server.status !== 'pending') {
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }
@@ -49,15 +63,16 @@ export const serverCreateRunner: Runner = {
     }, rc.progress);
     return {
       detail: 'Server is running',
-      apply: async (trx: Db) => {
-        if (!(await markServerProvisioned(trx, server.id, { providerRef: machine.ref, network: machine.network }))) return;
-        await insertServerIps(trx, machine.extraIps.map((ip) => ({
-          server_id: server.id,
+      batched: batched(serversProvisioned, {
+        id: server.id,
+        providerRef: machine.ref,
+        network: machine.network,
+        ips: machine.extraIps.map((ip) => ({
           version: ip.version,
           address: ip.address,
           price_cents: (ip.version === 4 ? p.ipv4_price_cents : p.ipv6_price_cents) ?? 0,
-        })));
-      },
+        })),
+      }),
     };
   },
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
 import type { Operation, OperationStatus } from '../schema.ts';
@@ -52,23 +52,33 @@ export function claimOperations(db: Db, ids: string[], leaseS: number): Promise<
 }
 
 /**
- * finishOperation(…, 'completed', …) for many in one statement: the ids it completed (those still
- * unfinished; each row locked until the transaction ends).
+ * A change made by the statement that completes operations (completeOperations), in the same
+ * implicit transaction: top-level CTEs whose names start with `name`, which read `completed` (the
+ * ids that statement completed) so as to change only what belongs to those.
  */
-export async function completeOperations(db: Db, done: { id: string; detail: string }[]): Promise<Set<string>> {
+export type CompletionChange = (name: string) => RawBuilder<unknown>;
+
+/**
+ * finishOperation(…, 'completed', …) for many in one statement: the ids it completed (those still
+ * unfinished; each row locked until the transaction ends), and `changes` made for those.
+ */
+export async function completeOperations(db: Db, done: { id: string; detail: string }[], changes: CompletionChange[] = []): Promise<Set<string>> {
   if (done.length === 0) return new Set();
   const now = new Date();
+  const more = changes.length === 0 ? sql`` : sql`, ${sql.join(changes.map((c, i) => c(`change${i}`)), sql`, `)}`;
   // The rows are locked first, in id order, so two batches that share an operation (a duplicate
   // run) cannot deadlock on it; the update's join order would not guarantee any.
   const r = await sql<{ id: string }>`
     WITH v AS (SELECT * FROM unnest(${done.map((d) => d.id)}::text[], ${done.map((d) => d.detail)}::text[]) AS v(id, detail)),
-         locked AS (SELECT o.id FROM operations o WHERE o.id IN (SELECT id FROM v) AND o.status IN ('queued', 'running') ORDER BY o.id FOR UPDATE)
-    UPDATE operations o
-    SET status = 'completed', detail = v.detail, progress_pct = 100, finished_at = ${now}, updated_at = ${now}, lease_until = NULL,
-        params = o.params - 'password'
-    FROM locked JOIN v ON v.id = locked.id
-    WHERE o.id = locked.id
-    RETURNING o.id`.execute(db);
+         locked AS (SELECT o.id FROM operations o WHERE o.id IN (SELECT id FROM v) AND o.status IN ('queued', 'running') ORDER BY o.id FOR UPDATE),
+         completed AS (
+           UPDATE operations o
+           SET status = 'completed', detail = v.detail, progress_pct = 100, finished_at = ${now}, updated_at = ${now}, lease_until = NULL,
+               params = o.params - 'password'
+           FROM locked JOIN v ON v.id = locked.id
+           WHERE o.id = locked.id
+           RETURNING o.id)${more}
+    SELECT id FROM completed`.execute(db);
   return new Set(r.rows.map((row) => row.id));
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
+import type { CompletionChange } from './operations.ts';
 import { tierDiscountOf } from './reseller.ts';
 import { precompile } from '../precompiled.ts';
 import type { Insertable } from 'kysely';
@@ -44,15 +45,23 @@ export function findServerById(db: Db, id: string): Promise<Server | undefined> 
   return db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export type ProvisioningServer = Server & { os_slug: string | null; node_name: string | null };
+
+const provisioningServers = (db: Db) => db.selectFrom('servers')
+  .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
+  .leftJoin('nodes', 'nodes.id', 'servers.node_id')
+  .selectAll('servers')
+  .select(['operating_systems.slug as os_slug', 'nodes.name as node_name']);
+
 /** A server with its OS slug and its node's host name, as provisioning needs them, in one round trip. */
-export function findServerForProvisioning(db: Db, id: string): Promise<(Server & { os_slug: string | null; node_name: string | null }) | undefined> {
-  return db.selectFrom('servers')
-    .leftJoin('operating_systems', 'operating_systems.id', 'servers.os_version_id')
-    .leftJoin('nodes', 'nodes.id', 'servers.node_id')
-    .selectAll('servers')
-    .select(['operating_systems.slug as os_slug', 'nodes.name as node_name'])
-    .where('servers.id', '=', id)
-    .executeTakeFirst();
+export function findServerForProvisioning(db: Db, id: string): Promise<ProvisioningServer | undefined> {
+  return provisioningServers(db).where('servers.id', '=', id).executeTakeFirst();
+}
+
+/** findServerForProvisioning for many servers in one round trip (a worker's batch); missing ones are left out. */
+export function findServersForProvisioning(db: Db, ids: string[]): Promise<ProvisioningServer[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return provisioningServers(db).where('servers.id', '=', sql<string>`ANY(${ids}::text[])`).execute();
 }
 
 export interface ServerListRow extends Server {
@@ -101,6 +110,49 @@ export async function markServerProvisioned(db: Db, id: string, f: ProvisionedFi
     .where('id', '=', id).where('status', '=', 'pending').where('deleted_at', 'is', null)
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
+}
+
+export interface ProvisionedServer extends ProvisionedFields {
+  id: string;
+  /** Its extra addresses, in the order they are listed. */
+  ips: { version: 4 | 6; address: string | null; price_cents: number }[];
+}
+
+/**
+ * markServerProvisioned and insertServerIps for many servers in one statement (a worker's batch of
+ * completions): each server still pending goes active, and only those get their extra addresses.
+ */
+export async function markServersProvisioned(db: Db, servers: ProvisionedServer[]): Promise<void> {
+  if (servers.length === 0) return;
+  await sql`WITH ${provisioned('p', servers.map((s) => ({ ...s, operationId: null })))} SELECT 1`.execute(db);
+}
+
+/** markServersProvisioned as part of the statement that completes their operations: only for those it completed. */
+export function serversProvisionedOnCompletion(servers: (ProvisionedServer & { operationId: string })[]): CompletionChange {
+  return (name) => provisioned(name, servers);
+}
+
+/** The CTEs `<name>_marked` and `<name>_ips`; with operation ids, only the servers of those in `completed`. */
+function provisioned(name: string, servers: (ProvisionedServer & { operationId: string | null })[]) {
+  const ips = servers.flatMap((s) => s.ips.map((ip) => ({ server_id: s.id, ...ip })));
+  const marked = sql.raw(`${name}_marked`);
+  const gate = servers.some((s) => s.operationId !== null) ? sql`JOIN completed ON completed.id = v.operation_id` : sql``;
+  return sql`
+    ${marked} AS (
+      UPDATE servers s SET status = 'active', power_state = 'running', provider_ref = v.provider_ref, network = v.network, updated_at = ${new Date()}
+      FROM unnest(${servers.map((s) => s.id)}::text[], ${servers.map((s) => s.operationId)}::text[], ${servers.map((s) => s.providerRef)}::text[],
+        ${servers.map((s) => JSON.stringify(s.network))}::jsonb[]) AS v(id, operation_id, provider_ref, network)
+      ${gate}
+      WHERE s.id = v.id AND s.status = 'pending' AND s.deleted_at IS NULL
+      RETURNING s.id
+    ), ${sql.raw(`${name}_ips`)} AS (
+      INSERT INTO server_ips (server_id, version, address, price_cents)
+      SELECT i.server_id, i.version, i.address, i.price_cents
+      FROM unnest(${ips.map((i) => i.server_id)}::text[], ${ips.map((i) => i.version)}::int[], ${ips.map((i) => i.address)}::inet[],
+        ${ips.map((i) => i.price_cents)}::bigint[]) WITH ORDINALITY AS i(server_id, version, address, price_cents, n)
+      WHERE i.server_id IN (SELECT id FROM ${marked})
+      ORDER BY i.n
+    )`;
 }
 
 export async function updateServerRow(db: Db, id: string, patch: Partial<{

@@ -27,7 +27,7 @@ export async function saveFault(db: Db, provider: string, fault: SimFault): Prom
  * exactly N times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
  */
 export async function consumeFault(db: Db, provider: string, call: string): Promise<SimFaultMode | null> {
-  const r = await sql<{ mode: SimFaultMode }>`${consumeStatement(provider, call)}`.execute(db);
+  const r = await sql<{ mode: SimFaultMode }>`${faultConsumption(provider, call)}`.execute(db);
   return r.rows[0]?.mode ?? null;
 }
 
@@ -39,7 +39,7 @@ export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb
 
 export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<{ mode: SimFaultMode | null; vm: VmState | undefined }> {
   const r = await sql<VmState & { mode: SimFaultMode | null; found: boolean }>`
-    WITH f AS (${consumeStatement('compute', 'status')})
+    WITH f AS (${faultConsumption('compute', 'status')})
     SELECT (SELECT mode FROM f) AS mode, v.id IS NOT NULL AS found,
            v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
     FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${ref}
@@ -48,31 +48,21 @@ export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<
   return { mode, vm: found ? vm : undefined };
 }
 
-/** consumeFault('compute', call) and the machine made for request `token`, in one round trip (a create's first step). */
-export async function consumeFaultAndFindVmByToken(db: Db, call: string, token: string): Promise<{ mode: SimFaultMode | null; vm: SimVm | undefined }> {
-  const r = await sql<SimVm & { fault_mode: SimFaultMode | null; found: boolean }>`
-    WITH f AS (${consumeStatement('compute', call)})
-    SELECT (SELECT mode FROM f) AS fault_mode, v.id IS NOT NULL AS found, v.*
-    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.request_token = ${token}
-  `.execute(db);
-  const { fault_mode, found, ...vm } = r.rows[0]!;
-  return { mode: fault_mode, vm: found ? vm as SimVm : undefined };
-}
-
 /**
  * consumeFault('registrar', 'check') and which of `names` the registry holds, in one round trip:
  * every registration asks the registry first, and the fault switch is almost always off.
  */
 export async function consumeCheckFaultAndFindRegistryNames(db: Db, names: string[]): Promise<{ mode: SimFaultMode | null; taken: string[] }> {
   const r = await sql<{ mode: SimFaultMode | null; taken: string[] }>`
-    WITH f AS (${consumeStatement('registrar', 'check')})
+    WITH f AS (${faultConsumption('registrar', 'check')})
     SELECT (SELECT mode FROM f) AS mode,
            ARRAY(SELECT name FROM sim_registry_domains WHERE name = ANY(${names}::text[])) AS taken
   `.execute(db);
   return r.rows[0]!;
 }
 
-function consumeStatement(provider: string, call: string) {
+/** The statement of consumeFault, to spend a fault within a larger statement (as a CTE); it returns the mode spent, if any. */
+export function faultConsumption(provider: string, call: string) {
   return sql<{ mode: SimFaultMode }>`
     UPDATE sim_settings
     SET value = CASE WHEN value->>'remaining' IS NULL THEN value

@@ -4,9 +4,9 @@
 // switches of every simulated provider are in sim-faults.ts.
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { DB, PowerState, SimIpPool, SimVm } from '../schema.ts';
+import type { DB, PowerState, SimFaultMode, SimFirewallRuleValue, SimIpPool, SimVm } from '../schema.ts';
+import { faultConsumption } from './sim-faults.ts';
 
-export type SimFirewallRule = Selectable<DB['sim_firewall_rules']>;
 export type SimSnapshot = Selectable<DB['sim_snapshots']>;
 
 // --- address pools ---------------------------------------------------------------------------
@@ -125,19 +125,30 @@ export interface NewSimVm {
   node?: string | null;
 }
 
+/** What a create needs of its machine. */
+export type CreatedVm = Pick<SimVm, 'id' | 'power' | 'ipv4' | 'ipv6' | 'destroyed_at'>;
+
 /**
- * The machine of a create request, made in one statement (sim_provision_vm, migration 0016): the
- * row, its firewall and its addresses (`v4` and `v6` of each family; the first of each is the
- * primary, IPv6 only when `primaryV6`). A token already seen answers its machine untouched. The
- * location's address pools are locked for this statement only.
+ * A create request in one statement (sim_create_vm, migration 0018): the compute fault switch is
+ * consulted for `create` (a mode it answers fails the request, which then makes nothing), then the
+ * machine of the token is made — the row with its firewall and its addresses (`v4` and `v6` of
+ * each family; the first of each is the primary, IPv6 only when `primaryV6`) — or, for a token
+ * already seen, the existing one answered untouched. The location's address pools are locked for
+ * this statement only.
  */
-export async function provisionVm(db: Db, row: NewSimVm, firewall: NewFirewallRule[], addresses: { v4: number; v6: number; primaryV6: boolean }): Promise<SimVm | LeaseShortfall> {
+export async function createVm(
+  db: Db, row: NewSimVm, firewall: NewFirewallRule[], addresses: { v4: number; v6: number; primaryV6: boolean },
+): Promise<{ fault: SimFaultMode; vm?: undefined } | { fault: null; vm: CreatedVm } | LeaseShortfall> {
   try {
-    const r = await sql<SimVm>`
-      SELECT * FROM sim_provision_vm(${row.id}, ${row.request_token}, ${row.location_id}::int, ${row.hostname}, ${row.cpu_cores}::int, ${row.ram_mb}::int,
-        ${row.storage_gb}::int, ${row.os_slug}, ${row.ssh_keys ?? []}::text[], ${row.node ?? null}, ${JSON.stringify(firewall)}::jsonb,
-        ${addresses.v4}::int, ${addresses.v6}::int, ${addresses.primaryV6}::boolean)`.execute(db);
-    return r.rows[0]!;
+    const r = await sql<CreatedVm & { fault: SimFaultMode | null }>`
+      WITH f AS (${faultConsumption('compute', 'create')})
+      SELECT c.fault, v.id, v.power, v.ipv4, v.ipv6, v.destroyed_at
+      FROM (SELECT (SELECT mode FROM f) AS fault) c
+      LEFT JOIN LATERAL sim_create_vm(c.fault, ${row.id}, ${row.request_token}, ${row.location_id}::int, ${row.hostname}, ${row.cpu_cores}::int,
+        ${row.ram_mb}::int, ${row.storage_gb}::int, ${row.os_slug}, ${row.ssh_keys ?? []}::text[], ${row.node ?? null}, ${JSON.stringify(firewall)}::jsonb,
+        ${addresses.v4}::int, ${addresses.v6}::int, ${addresses.primaryV6}::boolean) v ON true`.execute(db);
+    const { fault, ...vm } = r.rows[0]!;
+    return fault === null ? { fault, vm } : { fault };
   } catch (e) {
     const short = shortfallOf(e);
     if (short) return short;
@@ -182,14 +193,17 @@ export async function markVmDestroyed(db: Db, id: string): Promise<void> {
 
 // --- firewall, snapshots ---------------------------------------------------------------------
 
-export type NewFirewallRule = Omit<SimFirewallRule, 'id' | 'vm_id'>;
+export type NewFirewallRule = SimFirewallRuleValue;
 
-export async function insertFirewallRules(trx: Db, vmId: string, rules: NewFirewallRule[]): Promise<void> {
-  if (rules.length) await trx.insertInto('sim_firewall_rules').values(rules.map((r) => ({ ...r, vm_id: vmId }))).execute();
-}
-
-export function listFirewallRules(db: Db, vmId: string): Promise<SimFirewallRule[]> {
-  return db.selectFrom('sim_firewall_rules').selectAll().where('vm_id', '=', vmId).orderBy('position').execute();
+/** A machine's firewall by position: its own column, or for a machine made before 0018, its rows. */
+export async function listFirewallRules(db: Db, vmId: string): Promise<SimFirewallRuleValue[]> {
+  const r = await sql<{ rules: SimFirewallRuleValue[] | null }>`
+    SELECT coalesce(v.firewall, (
+      SELECT jsonb_agg(jsonb_build_object('position', position, 'direction', direction, 'protocol', protocol, 'port', port, 'source', source, 'action', action)
+        ORDER BY position)
+      FROM sim_firewall_rules WHERE vm_id = v.id)) AS rules
+    FROM sim_vms v WHERE v.id = ${vmId}`.execute(db);
+  return r.rows[0]?.rules ?? [];
 }
 
 export async function insertSnapshot(trx: Db, row: { id: string; vm_id: string; size_gb: number; os_slug: string | null }): Promise<void> {

@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  advanceVmPowerAndListLeases, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
-  insertSnapshot, listFirewallRules, provisionVm, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
+  type CreatedVm, advanceVmPowerAndListLeases, createVm, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
+  insertSnapshot, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
   skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
 import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
-import { consumeFaultAndFindVmByToken, consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
+import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
 import { parseAddress } from './ip-math.ts';
@@ -77,27 +77,30 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     }
   };
 
-  /** The machine row with its firewall and addresses, in one statement; an existing machine of the token wins. */
-  const provision = async (req: CreateRequest): Promise<SimVm> => {
-    const vm = await provisionVm(db, {
+  /**
+   * The fault switch, then the machine row with its firewall and addresses, in one statement (a
+   * create is the worker's hottest call); an existing machine of the token wins.
+   */
+  const provision = async (req: CreateRequest): Promise<CreatedVm> => {
+    const made = await createVm(db, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
       cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [], node: req.node ?? null,
     }, defaultFirewall(req.ipv6), { v4: 1 + req.extraIpv4, v6: (req.ipv6 ? 1 : 0) + req.extraIpv6, primaryV6: req.ipv6 });
-    if ('shortfall' in vm) throw new ProviderError('CAPACITY_UNAVAILABLE', vm.shortfall, false);
-    return vm;
+    if ('shortfall' in made) throw new ProviderError('CAPACITY_UNAVAILABLE', made.shortfall, false);
+    if (made.fault !== null) {
+      await failAs('compute', 'create', made.fault, delayMs);
+      throw new Error('unreachable: a fault mode always fails the call');
+    }
+    return made.vm;
   };
 
   return {
     async create(req, progress) {
-      // The fault switch and a machine of an earlier attempt, in one statement (a create is the
-      // worker's hottest call).
-      const earlier = await consumeFaultAndFindVmByToken(db, 'create', req.token);
-      await failAs('compute', 'create', earlier.mode, delayMs);
       if (req.fromSnapshotRef && !(await findSnapshot(db, req.fromSnapshotRef))) {
         throw new ProviderError('UPSTREAM_ERROR', `Snapshot ${req.fromSnapshotRef} does not exist`, false);
       }
       await step(progress, 10, 'Allocating addresses');
-      const vm = earlier.vm ?? (await provision(req));
+      const vm = await provision(req);
       if (vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `The machine of request ${req.token} was destroyed`, false);
       // A retry after a crash resumes here: the machine exists, only the remaining steps run.
       const booting = vm.power === 'provisioning';

@@ -5,7 +5,7 @@ import type { ServerNetwork, SimVm } from '../../../db/schema.ts';
 import type { Machine } from '../types.ts';
 import { netmask, parseBlock } from './ip-math.ts';
 
-export function machineOf(vm: SimVm, leases: VmLease[]): Machine {
+export function machineOf(vm: Pick<SimVm, 'id' | 'ipv4' | 'ipv6'>, leases: VmLease[]): Machine {
   const primary4 = leases.find((l) => l.address === vm.ipv4);
   const primary6 = leases.find((l) => l.address === vm.ipv6);
   const network: ServerNetwork = {
