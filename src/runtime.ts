@@ -44,6 +44,8 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
   const database = connect(url, {
     max: (opts.servesRequests === false ? 0 : config.databasePoolMax) + (opts.runsWorker ? config.workerConcurrency + 2 : 0),
     connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, preparedStatements: config.databasePreparedStatements,
+    // A worker alone (`hostcloud worker`) runs only by-id statements: generic plans (see PoolOptions).
+    genericPlans: opts.servesRequests === false && opts.runsWorker === true,
   });
   try {
     await migrateToLatest(database.db);
