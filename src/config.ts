@@ -36,7 +36,12 @@ export interface Config {
   worker: 'embedded' | 'off';
   /** SIM_DELAY_MS — base delay of each simulated provider step. Default 2000 (realistic). */
   simDelayMs: number;
-  /** WORKER_CONCURRENCY — operations one worker process runs at once. Default 10. */
+  /**
+   * WORKER_CONCURRENCY — operations one worker process runs at once. Default 16: one worker
+   * completes ~1,000 simulated creates a second (10 gave ~810); each slot may hold a connection,
+   * and `serve` plus four workers at 16 need 82, under PostgreSQL's default max_connections (100,
+   * 3 of them reserved for superusers); at 20 they would need 98.
+   */
   workerConcurrency: number;
   /** JOB_RETRY_LIMIT — retries of an operation after a retryable provider error. Default 5. */
   jobRetryLimit: number;
@@ -207,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: proxies,
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 10, 1, 100),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 16, 1, 100),
     jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
     jobRetryDelayS: int(env, 'JOB_RETRY_DELAY_S', 5, 1, 3600),
     jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),

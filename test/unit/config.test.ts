@@ -36,7 +36,7 @@ test('worker and job settings: documented defaults, read, and refused when out o
   const d = loadConfig({});
   assert.deepEqual(
     [d.workerConcurrency, d.jobRetryLimit, d.jobRetryDelayS, d.jobTimeoutS, d.jobMaintenanceS, d.operationLeaseS, d.providerTimeoutMs, d.simDelayMs],
-    [10, 5, 5, 900, 60, 30, 2000, 2000],
+    [16, 5, 5, 900, 60, 30, 2000, 2000],
   );
   const c = loadConfig({ WORKER_CONCURRENCY: '3', JOB_RETRY_LIMIT: '0', JOB_RETRY_DELAY_S: '2', JOB_TIMEOUT_S: '30', JOB_MAINTENANCE_S: '5', PROVIDER_TIMEOUT_MS: '500' });
   assert.deepEqual([c.workerConcurrency, c.jobRetryLimit, c.jobRetryDelayS, c.jobTimeoutS, c.jobMaintenanceS, c.providerTimeoutMs], [3, 0, 2, 30, 5, 500]);
