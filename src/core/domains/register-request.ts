@@ -8,14 +8,12 @@
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), a queue
 // that cannot describe its job row, free registrations and charges beyond the ledger's maximum.
-import { isDatabaseUnavailable } from '../../db/failures.ts';
-import { pgCode } from '../../db/connection.ts';
-import { writeBillableCreate } from '../../db/queries/billable-create.ts';
 import { readRegistrationBasis } from '../../db/queries/domain-register.ts';
-import { MAX_AMOUNT_CENTS, reportLedgerRow } from '../billing/ledger.ts';
+import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts';
+import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
-import { IDEMPOTENCY_TTL_MS, type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { domainNameAt, hostNameOf, tldsToPrice } from './names.ts';
 import { registryAvailability } from './read.ts';
@@ -50,9 +48,6 @@ async function requireRegistryAvailable(ctx: Ctx, name: string): Promise<void> {
   if (!(await registryAvailability(ctx, [name])).get(name)) throw invalid('domain', `${name} is not available: it is registered already`);
 }
 
-/** SQLSTATEs after which the transaction way decides: a check of the write failed, a race lost. */
-const DECLINED = new Set(['HC002', '23505', '40P01', '40001']);
-
 /** The 201 body, or undefined when the registration must go the transaction way (nothing was written). */
 async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown): Promise<unknown> {
   const jobOf = ctx.jobs.operationJob;
@@ -76,27 +71,9 @@ async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idem
   const operation = queuedOperation(ctx, registrationOperation(order, id));
   const body = present({ domain: { ...row, price: order.price }, operation });
   const description = registrationCharge(order, serviceId);
-  let written;
-  try {
-    written = await writeBillableCreate(ctx.db, {
-      record: idem.key === undefined ? undefined : {
-        key: idem.key, requestHash: idem.fingerprint, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: body,
-      },
-      resource: { table: 'domains', row },
-      charge: { accountId: ctx.accountId, cents: order.cents, description },
-      operation,
-      job: jobOf(operation.id),
-    });
-  } catch (e) {
-    if (isDatabaseUnavailable(e)) throw e;
-    // A twin with the same key held it past lock_timeout: the transaction way would wait again.
-    if (pgCode(e) === '55P03') throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    if (DECLINED.has(pgCode(e) ?? '')) return undefined;
-    throw e;
-  }
-  reportLedgerRow(ctx.db, {
-    accountId: ctx.accountId, type: 'withdraw', cents: order.cents, description, resource: `domain/${id}`,
-    transactionId: written.transactionId, balanceAfterCents: written.balanceAfterCents,
+  const written = await writeCreateInOneStatement(ctx, {
+    key: idem.key, fingerprint: idem.fingerprint, body, resource: { table: 'domains', row },
+    charge: { cents: order.cents, description, resource: `domain/${id}` }, operation, job: jobOf(operation.id),
   });
-  return body;
+  return written ? body : undefined;
 }

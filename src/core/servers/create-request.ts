@@ -10,15 +10,12 @@
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), creates
 // from a snapshot (rare; the snapshot is read and checked in the transaction), a queue that cannot
 // describe its job row, charges of nothing or beyond the ledger's maximum.
-import { isDatabaseUnavailable } from '../../db/failures.ts';
-import { pgCode } from '../../db/connection.ts';
-import { writeBillableCreate } from '../../db/queries/billable-create.ts';
 import { readServerCreateBasis } from '../../db/queries/server-create.ts';
 import type { Operation, Server } from '../../db/schema.ts';
-import { MAX_AMOUNT_CENTS, reportLedgerRow } from '../billing/ledger.ts';
+import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts';
+import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { IDEMPOTENCY_TTL_MS, type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type StoredResponse, idempotent } from '../idempotency/service.ts';
 import { newId } from '../ids.ts';
 import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
@@ -46,9 +43,6 @@ export async function createServerRequest(
   if (body !== undefined) return { status: 201, body, replayed: false };
   return idempotent(ctx, key, fingerprint, async (trx) => ({ status: 201, body: present(await createServer(ctx, trx, input)) }));
 }
-
-/** SQLSTATEs after which the transaction way decides: a check of the write failed, a race lost. */
-const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001']);
 
 /** The 201 body, or undefined when the create must go the transaction way (nothing was written). */
 async function createInOneStatement(
@@ -125,25 +119,9 @@ async function createInOneStatement(
   const operation = queuedOperation(ctx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys }));
   const body = present({ view: { server, plan: plan && { id: plan.id, name: plan.name }, power: server.power_state, os: basis.os?.slug ?? null, extraIps: [] }, operation });
 
-  let written;
-  try {
-    written = await writeBillableCreate(ctx.db, {
-      record: key === undefined ? undefined : { key, requestHash: fingerprint, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: body },
-      resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
-      charge: { accountId: ctx.accountId, cents: quote.chargedCents, description: quote.description },
-      operation,
-      job: jobOf(operation.id),
-    });
-  } catch (e) {
-    if (isDatabaseUnavailable(e)) throw e;
-    // A twin with the same key held it past lock_timeout: the transaction way would wait again.
-    if (pgCode(e) === '55P03') throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    if (DECLINED.has(pgCode(e) ?? '')) return undefined;
-    throw e;
-  }
-  reportLedgerRow(ctx.db, {
-    accountId: ctx.accountId, type: 'withdraw', cents: quote.chargedCents, description: quote.description, resource: quote.resource,
-    transactionId: written.transactionId, balanceAfterCents: written.balanceAfterCents,
+  const written = await writeCreateInOneStatement(ctx, {
+    key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
+    charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
   });
-  return body;
+  return written ? body : undefined;
 }

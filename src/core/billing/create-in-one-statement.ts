@@ -1,0 +1,60 @@
+// The write of a billable create made in one statement (server creates, domain registrations;
+// db/queries/billable-create.ts), and what its outcome means. The statement either commits the
+// idempotency record with its answer, the resource, the charge, the operation and its job, or
+// writes nothing: then the caller goes its transaction way, which answers exactly.
+import { pgCode } from '../../db/connection.ts';
+import { isDatabaseUnavailable } from '../../db/failures.ts';
+import { type BillableCreateWrite, writeBillableCreate } from '../../db/queries/billable-create.ts';
+import type { Operation } from '../../db/schema.ts';
+import type { Ctx, OperationJob } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { IDEMPOTENCY_TTL_MS } from '../idempotency/service.ts';
+import type { Cents } from '../money.ts';
+import { reportLedgerRow } from './ledger.ts';
+
+/**
+ * SQLSTATEs after which the transaction way decides: a check of the write failed (HC002), a
+ * unique index (a name taken), a node's capacity, a race lost (deadlock, serialization).
+ */
+const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001']);
+
+export interface CreateInOneStatement {
+  /** The request's Idempotency-Key and fingerprint; the record stores `body` as its 201 answer. */
+  key: string | undefined;
+  fingerprint: string;
+  body: unknown;
+  resource: BillableCreateWrite['resource'];
+  charge: { cents: Cents; description: string; resource: string };
+  operation: Operation;
+  job: OperationJob;
+}
+
+/**
+ * Writes the create; true when it committed (its charge reported), false when nothing was written
+ * and the caller must go its transaction way. A database outage rejects (503); a twin request
+ * holding the key past lock_timeout is IDEMPOTENCY_KEY_CONFLICT, as the transaction way answers.
+ */
+export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatement): Promise<boolean> {
+  let written;
+  try {
+    written = await writeBillableCreate(ctx.db, {
+      record: c.key === undefined ? undefined : {
+        key: c.key, requestHash: c.fingerprint, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: c.body,
+      },
+      resource: c.resource,
+      charge: { accountId: ctx.accountId, cents: c.charge.cents, description: c.charge.description },
+      operation: c.operation,
+      job: c.job,
+    });
+  } catch (e) {
+    if (isDatabaseUnavailable(e)) throw e;
+    if (pgCode(e) === '55P03') throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    if (DECLINED.has(pgCode(e) ?? '')) return false;
+    throw e;
+  }
+  reportLedgerRow(ctx.db, {
+    accountId: ctx.accountId, type: 'withdraw', cents: c.charge.cents, description: c.charge.description, resource: c.charge.resource,
+    transactionId: written.transactionId, balanceAfterCents: written.balanceAfterCents,
+  });
+  return true;
+}
