@@ -346,15 +346,10 @@ export interface SimRequestsTable {
   created_at: CreatedAt;
 }
 
-export interface SimFirewallRulesTable {
+/** Rules of machines made before 0018 (newer ones keep them in sim_vms.firewall). */
+export interface SimFirewallRulesTable extends SimFirewallRuleValue {
   id: Generated<number>;
   vm_id: string;
-  position: number;
-  direction: string;
-  protocol: string;
-  port: string | null;
-  source: string;
-  action: string;
 }
 
 export interface SimSnapshotsTable {
