@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type Customer, type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { PASSWORD, serverBody } from '../helpers/servers.ts';
+import { countStatements, fewestStatements } from '../helpers/statements.ts';
 import { pgCode } from '../../src/db/connection.ts';
 import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
 import { insertOperationJob } from '../../src/db/queries/jobs.ts';
@@ -16,45 +16,25 @@ import { createJobQueue } from '../../src/jobs/queue.ts';
 
 let t: TestApp;
 let c: Customer;
-/** Statements the process's pg clients send, while recording (set before the pools connect). */
-let sent: string[] | undefined;
 
 before(async () => {
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0];
-    sent?.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+  countStatements();
   t = await startApp();
   c = await createCustomer(t, { deposit: '500.00' });
 });
-
-async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  sent = [];
-  try {
-    await fn();
-    return sent;
-  } finally {
-    sent = undefined;
-  }
-}
 
 const post = (body: unknown, key = randomUUID()) => call(t.app, 'POST', '/v2/servers', { key: c.key, body, headers: { 'idempotency-key': key } });
 
 test('a create is one read and one write, with no BEGIN or COMMIT', async () => {
   await post(serverBody()); // warm: the key is cached after its first use
   // The least of three, as the bench counts: the key's last_used_at is written now and then.
-  let least: string[] | undefined;
-  for (let i = 0; i < 3; i++) {
-    let res;
-    const sent = await statementsOf(async () => { res = await post(serverBody()); });
-    assert.equal(res!.statusCode, 201, res!.body);
-    if (!least || sent.length < least.length) least = sent;
-  }
-  assert.equal(least!.length, 2, least!.join('\n---\n'));
-  assert.ok(!least!.some((s) => /^\s*(begin|commit)/i.test(s)), 'no transaction statements');
-  assert.match(least![1]!, /insert into "servers"/i);
+  const least = await fewestStatements(3, async () => {
+    const res = await post(serverBody());
+    assert.equal(res.statusCode, 201, res.body);
+  });
+  assert.equal(least.length, 2, least.join('\n---\n'));
+  assert.ok(!least.some((s) => /^\s*(begin|commit)/i.test(s)), 'no transaction statements');
+  assert.match(least[1]!, /insert into "servers"/i);
 });
 
 test('the answer is the server as read back; the operation and its job are queued', async () => {
