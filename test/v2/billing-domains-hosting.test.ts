@@ -200,3 +200,18 @@ test('a domain detail shows its auto-renewal as its next charge', async () => {
   await t.database.db.updateTable('domains').set({ auto_renew: false }).where('id', '=', d.id).execute();
   assert.equal(json(await call(t.app, 'GET', `/v2/domains/${d.id}`, { key: c.key })).data.next_charge, undefined, 'no auto-renewal, no charge');
 });
+
+test('a charge another account owes is never shown as the next charge of my resource, whatever it names', async () => {
+  const c = await createCustomer(t, { deposit: '50.00' });
+  const other = await createCustomer(t);
+  const d = await activeDomain(t, c, { domain: freshName('com') });
+  const now = new Date();
+  // A row only a bug elsewhere could write: the other account owing for my domain's id.
+  await t.database.db.insertInto('billing_charges').values({
+    account_id: other.accountId, resource_type: 'domain', resource_id: d.id, period_start: now, period_end: plusDays(now, 365),
+    amount_cents: 4_242, description: 'Not yours', status: 'due', transaction_id: null, due_since: now, last_error: null, paid_at: null,
+  }).execute();
+  const res = json(await call(t.app, 'GET', `/v2/domains/${d.id}`, { key: c.key })).data;
+  assert.equal(res.next_charge.status, 'scheduled', 'my own auto-renewal, not the other account\'s due charge');
+  assert.notEqual(res.next_charge.description, 'Not yours');
+});

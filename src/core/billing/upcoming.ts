@@ -143,7 +143,7 @@ export function serverNextCharge(s: Server, facts: ServerChargeFacts): UpcomingC
  * will make; null when none is planned (a domain without auto-renewal, a cancelled service).
  */
 export async function nextChargeOf(ctx: Ctx, type: 'server' | 'web_hosting' | 'domain', id: string, domainRenewDays: number): Promise<UpcomingCharge | null> {
-  const due = await findDueCharge(ctx.db, type, id);
+  const due = await findDueCharge(ctx.db, ctx.accountId, type, id);
   if (due) {
     return {
       resourceType: type, resourceId: id, name: '', description: due.description, amountCents: due.amount_cents, dueAt: due.due_since,

@@ -143,9 +143,10 @@ export function listDueCharges(db: Db, accountId?: string): Promise<BillingCharg
   return q.orderBy('due_since').orderBy('id').execute();
 }
 
-export function findDueCharge(db: Db, type: BillableType, id: string): Promise<BillingCharge | undefined> {
+/** The oldest charge still due for one of the account's resources (another account's never, whatever the id). */
+export function findDueCharge(db: Db, accountId: string, type: BillableType, id: string): Promise<BillingCharge | undefined> {
   return db.selectFrom('billing_charges').selectAll()
-    .where('resource_type', '=', type).where('resource_id', '=', id).where('status', '=', 'due')
+    .where('account_id', '=', accountId).where('resource_type', '=', type).where('resource_id', '=', id).where('status', '=', 'due')
     .orderBy('due_since').executeTakeFirst();
 }
 
