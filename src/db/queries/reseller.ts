@@ -14,6 +14,10 @@ export interface StandingRow {
   tier_discount: string | null;
 }
 
+/** Whether the tier `alias` holds a count of `servers` active servers (its max null: no upper bound). */
+const tierHolds = (alias: string, servers: RawBuilder<number>) =>
+  sql<boolean>`(${sql.ref(`${alias}.min_servers`)} <= ${servers} AND (${sql.ref(`${alias}.max_servers`)} IS NULL OR ${sql.ref(`${alias}.max_servers`)} >= ${servers}))`;
+
 export function findStanding(db: Db, accountId: string): Promise<StandingRow | undefined> {
   return db.selectFrom('accounts as a')
     .innerJoinLateral(
@@ -21,9 +25,7 @@ export function findStanding(db: Db, accountId: string): Promise<StandingRow | u
         .whereRef('s.account_id', '=', 'a.id').where('s.status', '=', 'active').where('s.deleted_at', 'is', null).as('c'),
       (join) => join.onTrue(),
     )
-    .leftJoin('reseller_tiers as t', (join) => join
-      .on('t.min_servers', '<=', sql<number>`c.n`)
-      .on((eb) => eb.or([eb('t.max_servers', 'is', null), eb('t.max_servers', '>=', sql<number>`c.n`)])))
+    .leftJoin('reseller_tiers as t', (join) => join.on(tierHolds('t', sql<number>`c.n`)))
     .select(['a.is_reseller', 'a.discount_type', 'c.n as active_servers', 't.min_servers as tier_min', 't.max_servers as tier_max', 't.discount_percentage as tier_discount'])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
@@ -39,7 +41,7 @@ export const tierDiscountOf = (accountId: RawBuilder<string>) => sql<string | nu
   SELECT CASE WHEN ra.is_reseller THEN (
     SELECT rt.discount_percentage::text FROM reseller_tiers rt,
       (SELECT count(*)::int AS n FROM servers rs WHERE rs.account_id = ra.id AND rs.status = 'active' AND rs.deleted_at IS NULL) rc
-    WHERE rt.min_servers <= rc.n AND (rt.max_servers IS NULL OR rt.max_servers >= rc.n)
+    WHERE ${tierHolds('rt', sql<number>`rc.n`)}
     ORDER BY rt.min_servers DESC LIMIT 1) END
   FROM accounts ra WHERE ra.id = ${accountId})`;
 
