@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/core/types.ts';
+import { type CpuSample, cpuSample, cpuSpent } from './cpu.ts';
 
 const BIN = (root: string) => path.join(root, 'bin/hostcloud.js');
 
@@ -39,37 +40,6 @@ export interface WorkerRun {
 /** What the workers' connections call themselves (PGAPPNAME), so their backends can be found. */
 const WORKER_APP = 'hostcloud-bench-worker';
 
-/** CPU seconds (user + system) a process has used; null once it is gone or where /proc is not there. */
-async function cpuSeconds(pid: number): Promise<number | null> {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (!stat) return null;
-  // Fields after the command (which may hold spaces): utime and stime are the 14th and 15th, in USER_HZ (100 on Linux).
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / 100;
-}
-
-/**
- * CPU seconds so far of the worker processes and of their database backends, by pid. A machine
- * shared with other work slows a run down, but hardly changes the CPU each operation costs.
- */
-async function cpuSample(db: Db, workers: number[]): Promise<Map<string, number>> {
-  const backends = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${WORKER_APP} AND datname = current_database()`.execute(db);
-  const out = new Map<string, number>();
-  for (const [kind, pids] of [['w', workers], ['d', backends.rows.map((r) => r.pid)]] as const) {
-    for (const pid of pids) {
-      const s = await cpuSeconds(pid);
-      if (s !== null) out.set(`${kind}${pid}`, s);
-    }
-  }
-  return out;
-}
-
-function cpuSpent(before: Map<string, number>, after: Map<string, number>, kind: 'w' | 'd'): number {
-  let sum = 0;
-  for (const [k, v] of after) if (k.startsWith(kind)) sum += v - (before.get(k) ?? 0);
-  return sum;
-}
-
 /**
  * `processes` worker processes (SIM_DELAY_MS=0) on the queued backlog. The clock starts at the
  * first completion (so process start-up is not counted) and stops when the backlog is drained or
@@ -88,23 +58,24 @@ export async function workerRun(root: string, db: Db, url: string, processes: nu
   try {
     let t0 = 0;
     let base = doneBefore;
-    let cpu0 = new Map<string, number>();
+    let cpu0: CpuSample | undefined;
     const pids = kids.map((k) => k.pid!);
     for (;;) {
       await new Promise((r) => setTimeout(r, 100));
       const done = await count(db, 'completed');
       if (!t0) {
-        if (done > doneBefore) { t0 = Date.now(); base = done; cpu0 = await cpuSample(db, pids); }
+        if (done > doneBefore) { t0 = Date.now(); base = done; cpu0 = await cpuSample(db, WORKER_APP, pids); }
         continue;
       }
       const queued = await count(db, 'queued') + await count(db, 'running');
       const seconds = (Date.now() - t0) / 1000;
       if (queued === 0 || seconds >= maxS) {
-        const cpu1 = await cpuSample(db, pids);
+        const cpu1 = await cpuSample(db, WORKER_APP, pids);
         const final = await count(db, 'completed');
         const failed = (await count(db, 'failed')) - failedBefore;
-        const ms = (kind: 'w' | 'd') => (cpuSpent(cpu0, cpu1, kind) * 1000) / Math.max(1, final - base);
-        return { processes, opsPerS: (done - base) / seconds, completed: done - base, seconds, failed, cpuMsPerOp: cpu1.size ? { worker: ms('w'), database: ms('d') } : null };
+        const spent = cpuSpent(cpu0!, cpu1);
+        const ms = (s: number) => (s * 1000) / Math.max(1, final - base);
+        return { processes, opsPerS: (done - base) / seconds, completed: done - base, seconds, failed, cpuMsPerOp: cpu1.byPid.size ? { worker: ms(spent.process), database: ms(spent.database) } : null };
       }
     }
   } finally {

@@ -10,6 +10,8 @@
 // runs), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
+// Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
+// PostgreSQL backends, the load generator and the whole machine, and what that leaves reachable.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -25,7 +27,9 @@ import { seedDemoCatalog } from '../src/db/seed.ts';
 import { computeFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
+import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, unfinishedOperations, workerRun } from './processes.ts';
+import type { Db } from '../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = Boolean(process.env.BENCH_QUICK);
@@ -53,9 +57,12 @@ async function buildTarget(): Promise<void> {
     .once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/build.mjs exited with ${code}`)))));
 }
 
-function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; counter?: string }> {
+interface Target { url: string; pid: number; counter?: string; /** What its connections call themselves, so their backends can be found. */ app: string }
+
+function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Promise<Target> {
   const nodeArgs = mode === 'app' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, TARGET, mode], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const app = `hostcloud-bench-${mode}`;
+  const child = spawn(process.execPath, [...nodeArgs, TARGET, mode], { cwd: root, env: { ...process.env, PGAPPNAME: app, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let said = '';
@@ -63,13 +70,19 @@ function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Pro
       said += String(d);
       if (!said.includes('\n')) return;
       const ports = said.trim().split(' ');
-      resolve({ url: `http://127.0.0.1:${ports.at(-1)}`, pid: child.pid!, counter: ports.length > 1 ? `http://127.0.0.1:${ports[0]}/queries` : undefined });
+      resolve({ url: `http://127.0.0.1:${ports.at(-1)}`, pid: child.pid!, app, counter: ports.length > 1 ? `http://127.0.0.1:${ports[0]}/queries` : undefined });
     });
     child.once('exit', (code) => reject(new Error(`bench target ${mode} exited with ${code}`)));
   });
 }
 
-interface Figures { name: string; rps: number; p50: number; p99: number; errors: number }
+interface Figures {
+  name: string; rps: number; p50: number; p99: number; errors: number;
+  /** CPU µs per request: the process under load, its PostgreSQL backends, the load generator, the whole machine (null without /proc). */
+  cpu: { process: number; database: number; load: number; machine: number | null } | null;
+  /** Share of the machine's cores busy during the run (null without /proc). */
+  busy: number | null;
+}
 
 function key(name: string): string {
   if (name.includes('hello')) return 'hello';
@@ -80,13 +93,40 @@ function key(name: string): string {
   return 'post';
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Figures> {
-  if (!name.startsWith('db1') && !runs(key(name))) return { name, rps: NaN, p50: NaN, p99: NaN, errors: 0 };
+async function load(db: Db, name: string, target: Target, opts: autocannon.Options): Promise<Figures> {
+  if (!name.startsWith('db1') && !runs(key(name))) return { name, rps: NaN, p50: NaN, p99: NaN, errors: 0, cpu: null, busy: null };
+  const before = await cpuSample(db, target.app, [target.pid]);
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const spent = cpuSpent(before, await cpuSample(db, target.app, [target.pid]));
   const bad = r.non2xx + r.errors + r.timeouts;
-  const f = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
-  out(`bench: ${name}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${bad} (load ${os.loadavg()[0]!.toFixed(2)})`);
+  const us = (s: number) => (s * 1e6) / Math.max(1, r.requests.total);
+  const cpu = before.byPid.size ? { process: us(spent.process), database: us(spent.database), load: us(spent.self), machine: spent.machine === null ? null : us(spent.machine) } : null;
+  const busy = spent.machine === null ? null : spent.machine / r.duration / os.cpus().length; // duration: seconds
+  const f = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad, cpu, busy };
+  out(`bench: ${name}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${bad} (load ${os.loadavg()[0]!.toFixed(2)})${cpu ? `; CPU per request: ${cpuLine(cpu)}` : ''}`);
   return f;
+}
+
+/**
+ * Where each request's CPU goes, and what that allows: with the cores busy, requests/s is about
+ * cores ÷ CPU per request, so a route can reach at most db1's CPU per request ÷ its own × db1. The
+ * last column is that bound if the route's process cost no more than db1's process: what its
+ * database work and the load generator alone leave room for.
+ */
+function cpuTable(results: Figures[], base: Figures): string {
+  const total = (c: NonNullable<Figures['cpu']>) => c.machine ?? c.process + c.database + c.load;
+  if (!base.cpu) return 'CPU per request: n/a (no /proc)';
+  const rows = results.filter((r) => r.cpu).map((r) => {
+    const c = r.cpu!;
+    const bound = total(base.cpu!) / (total(c) - c.process + base.cpu!.process);
+    return `| ${r.name} | ${c.process.toFixed(0)} | ${c.database.toFixed(0)} | ${c.load.toFixed(0)} | ${c.machine === null ? 'n/a' : c.machine.toFixed(0)} | ${r.busy === null ? 'n/a' : `${(r.busy * 100).toFixed(0)} %`} | ${(total(base.cpu!) / total(c)).toFixed(2)} | ${bound.toFixed(2)} |`;
+  });
+  return `\nCPU per request, µs (process under load, its PostgreSQL backends, the load generator, the whole machine)\n`
+    + `| endpoint | process | database | load gen. | machine | cores busy | db1's ÷ this | × db1 at db1's process cost |\n|---|---:|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}\n`;
+}
+
+function cpuLine(c: NonNullable<Figures['cpu']>): string {
+  return `process ${c.process.toFixed(0)} µs, its database backends ${c.database.toFixed(0)} µs, load generator ${c.load.toFixed(0)} µs${c.machine === null ? '' : `, whole machine ${c.machine.toFixed(0)} µs`}`;
 }
 
 /** PostgreSQL round trips of one request (the second of two, so caches are warm). */
@@ -139,19 +179,19 @@ async function main() {
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
     const results: Figures[] = [];
-    results.push(await load('bare Fastify hello-world', { url: `${hello.url}/hello` }));
-    const base = await load('db1: bare Fastify + ONE indexed SELECT (pg)', { url: `${db1.url}/db1/${data.listAccount}` });
+    results.push(await load(database.db, 'bare Fastify hello-world', hello, { url: `${hello.url}/hello` }));
+    const base = await load(database.db, 'db1: bare Fastify + ONE indexed SELECT (pg)', db1, { url: `${db1.url}/db1/${data.listAccount}` });
     results.push(base);
-    results.push(await load('GET /v2/billing/balance', { url: `${app.url}/v2/billing/balance`, headers: auth(data.listKey) }));
-    results.push(await load('GET /v2/servers/{id}', { url: `${app.url}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
-    const page1 = await load(`GET /v2/servers page 1 (${PER_ACCOUNT} of the account's)`, { url: `${app.url}/v2/servers?page=1`, headers: auth(data.listKey) });
+    results.push(await load(database.db, 'GET /v2/billing/balance', app, { url: `${app.url}/v2/billing/balance`, headers: auth(data.listKey) }));
+    results.push(await load(database.db, 'GET /v2/servers/{id}', app, { url: `${app.url}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
+    const page1 = await load(database.db, `GET /v2/servers page 1 (${PER_ACCOUNT} of the account's)`, app, { url: `${app.url}/v2/servers?page=1`, headers: auth(data.listKey) });
     results.push(page1);
     const lastPage = Math.ceil(PER_ACCOUNT / 25);
-    const late = await load(`GET /v2/servers page ${lastPage} (late page)`, { url: `${app.url}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) });
+    const late = await load(database.db, `GET /v2/servers page ${lastPage} (late page)`, app, { url: `${app.url}/v2/servers?page=${lastPage}`, headers: auth(data.listKey) });
     results.push(late);
     let n = 0;
     const customerFor = () => data.customers[n++ % data.customers.length]!;
-    results.push(await load('POST /v2/servers with Idempotency-Key', {
+    results.push(await load(database.db, 'POST /v2/servers with Idempotency-Key', app, {
       url: `${app.url}/v2/servers`,
       requests: [{
         method: 'POST',
@@ -165,7 +205,7 @@ async function main() {
         },
       }],
     }));
-    results.push(await load('POST /v2/domains with Idempotency-Key', {
+    results.push(await load(database.db, 'POST /v2/domains with Idempotency-Key', app, {
       url: `${app.url}/v2/domains`,
       requests: [{
         method: 'POST',
@@ -196,6 +236,7 @@ async function main() {
     out(`\n| endpoint | requests/s | p50 ms | p99 ms | × db1 | non-2xx |\n|---|---:|---:|---:|---:|---:|`);
     for (const r of results) out(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.rps / base.rps).toFixed(2)} | ${r.errors} |`);
     out('');
+    out(cpuTable(results, base));
     out(`late page vs page 1: ${(late.rps / page1.rps).toFixed(2)} × page 1`);
     out(`PostgreSQL round trips per request (warm): ${trips.map(([k, v]) => `${k} ${v}`).join(', ')} (db1: 1)`);
     out(`API peak RSS under load: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
