@@ -15,12 +15,17 @@ function stop(child: ChildProcess): Promise<unknown> {
   return new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
 }
 
-/** Peak resident set (VmHWM) of a live process, in MB; null where /proc is not there. */
-export async function peakRssMb(pid: number): Promise<number | null> {
+async function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number | null> {
   const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
-  const kb = status && /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  const kb = status && new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
   return kb ? Number(kb) / 1024 : null;
 }
+
+/** Peak resident set (VmHWM) of a live process, in MB; null where /proc is not there. */
+export const peakRssMb = (pid: number) => statusMb(pid, 'VmHWM');
+
+/** Resident set now (VmRSS) of a live process, in MB; null where /proc is not there. */
+export const rssMb = (pid: number) => statusMb(pid, 'VmRSS');
 
 async function count(db: Db, status: string): Promise<number> {
   return (await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = ${status}`.execute(db)).rows[0]!.n;

@@ -28,7 +28,7 @@ import { computeFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
-import { coldStart, peakRssMb, unfinishedOperations, workerRun } from './processes.ts';
+import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
 import type { Db } from '../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,14 +96,17 @@ function key(name: string): string {
 async function load(db: Db, name: string, target: Target, opts: autocannon.Options): Promise<Figures> {
   if (!name.startsWith('db1') && !runs(key(name))) return { name, rps: NaN, p50: NaN, p99: NaN, errors: 0, cpu: null, busy: null };
   const before = await cpuSample(db, target.app, [target.pid]);
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  // The process's largest resident set during the run (VmHWM says it for the whole life only).
+  let rssMax = 0;
+  const sampler = setInterval(() => void rssMb(target.pid).then((mb) => { rssMax = Math.max(rssMax, mb ?? 0); }), 100);
+  const r = await Promise.resolve(autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts })).finally(() => clearInterval(sampler));
   const spent = cpuSpent(before, await cpuSample(db, target.app, [target.pid]));
   const bad = r.non2xx + r.errors + r.timeouts;
   const us = (s: number) => (s * 1e6) / Math.max(1, r.requests.total);
   const cpu = before.byPid.size ? { process: us(spent.process), database: us(spent.database), load: us(spent.self), machine: spent.machine === null ? null : us(spent.machine) } : null;
   const busy = spent.machine === null ? null : spent.machine / r.duration / os.cpus().length; // duration: seconds
   const f = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad, cpu, busy };
-  out(`bench: ${name}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${bad} (load ${os.loadavg()[0]!.toFixed(2)})${cpu ? `; CPU per request: ${cpuLine(cpu)}` : ''}`);
+  out(`bench: ${name}: ${Math.round(f.rps)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${bad}, RSS up to ${rssMax.toFixed(0)} MB (load ${os.loadavg()[0]!.toFixed(2)})${cpu ? `; CPU per request: ${cpuLine(cpu)}` : ''}`);
   return f;
 }
 
