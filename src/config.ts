@@ -43,6 +43,11 @@ export interface Config {
    * 3 of them reserved for superusers); at 20 they would need 98.
    */
   workerConcurrency: number;
+  /**
+   * WORKER_METRICS_PORT — where `hostcloud worker` serves GET /metrics (admin token, on HOST).
+   * Default: none (no listener; `hostcloud serve` serves its own /metrics on PORT).
+   */
+  workerMetricsPort: number | null;
   /** JOB_RETRY_LIMIT — retries of an operation after a retryable provider error. Default 5. */
   jobRetryLimit: number;
   /** JOB_RETRY_DELAY_S — first retry delay; later ones back off exponentially. Default 5. */
@@ -213,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 16, 1, 100),
+    workerMetricsPort: str(env, 'WORKER_METRICS_PORT') === undefined ? null : int(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
     jobRetryDelayS: int(env, 'JOB_RETRY_DELAY_S', 5, 1, 3600),
     jobTimeoutS: int(env, 'JOB_TIMEOUT_S', 900, 1, 86_400),

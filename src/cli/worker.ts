@@ -5,7 +5,8 @@ import { ConfigError } from '../config.ts';
 import { createLogger } from '../http/logger.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { computeFor, hostingFor, openStore, registrarFor } from '../runtime.ts';
+import { serveWorkerMetrics } from './worker-metrics.ts';
+import { computeFor, hostingFor, openStore, registrarFor, resolveAdminToken } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
@@ -15,9 +16,12 @@ export async function work(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config, undefined, { runsWorker: true, servesRequests: false });
-  // Logs of the work; its metrics are counted but only `hostcloud serve` serves /metrics.
   const telemetry = createTelemetry(logger);
   observeDatabase(telemetry, store.database);
+  const metrics = config.workerMetricsPort === null ? null : await serveWorkerMetrics(telemetry.metrics, {
+    host: config.host, port: config.workerMetricsPort, adminToken: (await resolveAdminToken(config)).token, publicUrl: config.publicUrl,
+  });
+  if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'worker metrics listening');
   const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), config, logger });
   let stopping = false;
   const stop = async (signal: string) => {
@@ -25,6 +29,7 @@ export async function work(config: Config): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
     await worker.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
+    await metrics?.close();
     await store.close();
     process.exit(0);
   };

@@ -1,12 +1,12 @@
 // The onRequest hook that runs before any body is read, in the order of DESIGN.md:
 // identify the key → rate limit (headers on every response) → refuse if not authorised.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
 import type { KeyCache } from '../core/api-keys/key-cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Area, Caller, Db } from '../core/types.ts';
+import { bearerOf, sameSecret } from './bearer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export type AuthMode = 'customer' | 'admin' | 'none';
@@ -34,11 +34,9 @@ declare module 'fastify' {
 }
 
 function bearer(request: FastifyRequest): string | null | undefined {
-  const h = request.headers.authorization;
-  if (h === undefined) return undefined;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h);
-  return m ? m[1]! : null;
+  return bearerOf(request.headers.authorization);
 }
+
 
 /**
  * The budget an unauthenticated caller draws on: its IPv4 address, or its IPv6 /64 (one host
@@ -88,11 +86,6 @@ function notBearer(header: string): ApiError {
     : `The Authorization header has no scheme; ${HOW}`);
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
 
 export interface AuthDeps {
   db: Db;

@@ -12,12 +12,12 @@ export function killWorkers(): void {
   for (const c of children) c.kill('SIGKILL');
 }
 
-export function startWorker(databaseUrl: string, simDelayMs: number): { child: ChildProcess; output: () => string } {
+export function startWorker(databaseUrl: string, simDelayMs: number, extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string } {
   let out = '';
   const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
   const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
     cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info' },
+    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => { out += d; });
