@@ -76,7 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     // Sandbox operation ids carry their own description (~120 characters); default is 100.
     routerOptions: { maxParamLength: 200, querystringParser: parseQueryString },
-    return503OnClosing: true,
+    // While closing, Fastify's own 503 has its own body; the hook below answers in the envelope.
+    return503OnClosing: false,
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
       const api = err.code === 'FST_ERR_BAD_URL'
@@ -130,8 +131,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  // A request that still reaches a closing server (pipelined, or on a busy keep-alive connection:
+  // Fastify closes only idle ones and answers with Connection: close) is refused before any work,
+  // so a load balancer sends it elsewhere.
+  let closing = false;
+  app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { 'Retry-After': '1' });
   });
   const keyCache = startKeyCache(deps.db);
   app.addHook('onClose', () => keyCache.close());
