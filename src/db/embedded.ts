@@ -17,6 +17,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -314,12 +315,41 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
     }
   }
 
-  const pid = child.pid!;
+  let pid = child.pid!;
   // A crash of this process must not leave the server running (stop() is the normal path).
   const onExit = () => alive(pid) && process.kill(pid, 'SIGINT');
   process.on('exit', onExit);
   const urlFor = (db: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${db}`;
   let stopped: Promise<void> | undefined;
+
+  // A server that dies under us (killed, out of memory) is started again on the same port, so the
+  // pools' next connections reach it; meanwhile requests get 503. PostgreSQL's own start-up checks
+  // stand guard: while backends of the dead one still hold its shared memory it refuses, and we try
+  // again later (its postmaster.pid is left for that check to read).
+  const restart = async (why: string) => {
+    log(`embedded PostgreSQL exited unexpectedly (${why}); starting it again on port ${port}`);
+    for (let attempt = 1; !stopped; attempt++) {
+      try {
+        const next = await startPostmaster(bins, pgDir, port, user, log);
+        pid = next.pid!;
+        if (stopped) break;
+        watch(next);
+        log(`embedded PostgreSQL is running again (pid ${pid}, attempt ${attempt})`);
+        return;
+      } catch (e) {
+        log(`starting embedded PostgreSQL again failed (attempt ${attempt}): ${(e as Error).message.split('\n')[0]}`);
+        await sleep(Math.min(RESTART_MAX_DELAY_MS, 500 * 2 ** (attempt - 1)), undefined, { signal: stopping.signal, ref: false }).catch(() => {});
+      }
+    }
+  };
+  // stop() waits for a restart under way (and cuts its wait short), then stops whichever server runs.
+  const stopping = new AbortController();
+  let restarting: Promise<void> | undefined;
+  const watch = (c: ChildProcess) => c.once('exit', (code, signal) => {
+    if (!stopped) restarting = restart(signal ?? `exit code ${code}`);
+  });
+  watch(child);
+
   return {
     adminUrl: urlFor('postgres'),
     clusterDir: pgDir,
@@ -327,6 +357,8 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
     stop() {
       stopped ??= (async () => {
         process.off('exit', onExit);
+        stopping.abort();
+        await restarting;
         if (!alive(pid)) return;
         process.kill(pid, 'SIGINT');
         if (!(await waitGone(pid, 30_000))) process.kill(pid, 'SIGKILL');
@@ -335,3 +367,6 @@ export async function startEmbedded(dataDir: string, log: (msg: string) => void 
     },
   };
 }
+
+/** The longest wait between attempts to start a dead embedded server again (the first is 0.5 s, doubling). */
+const RESTART_MAX_DELAY_MS = 15_000;

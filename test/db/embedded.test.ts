@@ -108,6 +108,35 @@ test('a postmaster orphaned by a SIGKILLed process is stopped on the next start'
   }
 });
 
+test('a server that dies under us (SIGKILL) is started again on the same port; stop() stops the new one', { timeout: 120_000 }, async () => {
+  const dir = await tmpDir();
+  const logs: string[] = [];
+  const server = await startEmbedded(dir, (m) => logs.push(m));
+  const db = connect(server.adminUrl, { max: 2, connectTimeoutMs: 2_000 });
+  try {
+    const started = async () => (await db.pool.query<{ t: Date }>('SELECT pg_postmaster_start_time() AS t')).rows[0]!.t.getTime();
+    const first = await started();
+    const killed = await postmasterPid(dir);
+    process.kill(killed, 'SIGKILL');
+    // A backend of the killed server may still answer for a moment: wait for a later start time.
+    let again = 0;
+    for (const end = Date.now() + 60_000; again <= first && Date.now() < end;) {
+      again = await started().catch(() => 0);
+      if (again <= first) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(again > first, `running again at ${server.adminUrl}: ${logs.slice(-5).join(' | ')}`);
+    assert.ok(logs.some((l) => l.includes('exited unexpectedly (SIGKILL)')), 'it says why');
+    const restarted = await postmasterPid(dir);
+    assert.notEqual(restarted, killed);
+    await db.close();
+    await server.stop();
+    assert.equal(running(restarted), false, 'stop() stops the server started again');
+  } finally {
+    await db.close().catch(() => {});
+    await server.stop();
+  }
+});
+
 test('a PostgreSQL that cannot start reports why, without a stack trace in the message', async () => {
   const dir = await tmpDir();
   const first = await startEmbedded(dir);
