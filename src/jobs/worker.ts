@@ -53,6 +53,8 @@ type Job<T> = PgBoss.JobWithMetadata<T>;
 
 /** How long an idle slot waits before asking the queue again. */
 const POLL_MS = { operations: 500, deadLetters: 2_000, maintenance: 5_000 };
+/** How often the operations fetch starts from the head of the queue rather than where the last one did. */
+const FROM_HEAD_EVERY_MS = 1_000;
 /** The maintenance job runs at most once per this many seconds, whatever the number of workers. */
 const MAINTENANCE_EVERY_S = 3_600;
 
@@ -267,9 +269,18 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       freed = null;
       w?.();
     };
+    // Where the last fetch's jobs began in the queue: the next starts there (rather than stepping
+    // over every job taken since the last VACUUM), and at least once a second from the head, for
+    // the jobs that sort before it (retries keep their place).
+    let from: Date | undefined;
+    let fromHeadAt = 0;
     const fetchBatch = async (free: number): Promise<FetchedOperationJob[]> => {
       try {
-        return await fetchAndClaimOperations(db, OPERATIONS_QUEUE, free, deps.config.operationLeaseS, reads);
+        const fromHead = from === undefined || Date.now() - fromHeadAt >= FROM_HEAD_EVERY_MS;
+        if (fromHead) fromHeadAt = Date.now();
+        const jobs = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, free, deps.config.operationLeaseS, reads, fromHead ? undefined : from);
+        if (jobs.length > 0) from = new Date(Math.min(...jobs.map((j) => j.createdOn.getTime())));
+        return jobs;
       } catch (err) {
         if (!gate.noteFailure(err)) logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'fetching jobs failed');
         return [];

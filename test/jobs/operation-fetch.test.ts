@@ -4,7 +4,8 @@
 // and archive read them), and the claim must be claimOperations'.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { claimReads } from '../../src/core/operations/execute.ts';
 import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
@@ -109,4 +110,64 @@ test('a server create is fetched with its server, as findServerForProvisioning r
   await queue.enqueueOperation(db, operation.id as string);
   const [gone] = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, 1, 30, reads);
   assert.equal(gone!.loaded, null);
+});
+
+test('a fetch from where the last began passes over older jobs and priorities; one from the head takes them', async () => {
+  await drain();
+  const old = await queuedOp();
+  await sql`UPDATE ${sql.table(`${JOB_SCHEMA}.job`)} SET created_on = now() - interval '1 minute' WHERE data->>'operation_id' = ${old}`.execute(db);
+  const urgent = await queuedOp();
+  await sql`UPDATE ${sql.table(`${JOB_SCHEMA}.job`)} SET priority = 5 WHERE data->>'operation_id' = ${urgent}`.execute(db);
+  const fresh = await queuedOp();
+  const from = (await jobOf(fresh)).created_on as Date;
+  const bounded = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, 10, 30, reads, from);
+  assert.deepEqual(bounded.map((j) => j.operationId), [fresh]);
+  assert.equal(bounded[0]!.createdOn.getTime(), from.getTime());
+  const head = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, 10, 30, reads);
+  assert.deepEqual(head.map((j) => j.operationId).sort(), [old, urgent].sort());
+});
+
+test('a fetch from where the last began reads the index from there, not every job taken since the last VACUUM', async () => {
+  await drain();
+  // 6,000 jobs queued and taken: their entries stay in the queue's index until a VACUUM.
+  await sql`INSERT INTO ${sql.table(`${JOB_SCHEMA}.job`)} (name, data)
+    SELECT ${OPERATIONS_QUEUE}, jsonb_build_object('operation_id', 'op_taken_' || i) FROM generate_series(1, 6000) i`.execute(db);
+  while ((await fetchAndClaimOperations(db, OPERATIONS_QUEUE, 1000, 30, reads)).length > 0);
+  const ids = [await queuedOp(), await queuedOp()];
+  const from = (await jobOf(ids[0]!)).created_on as Date;
+  // The statement's text and values, as sent (a connection that only records them and rolls back).
+  const client = new pg.Client(t.databaseUrl);
+  await client.connect();
+  try {
+    const buffers = async (start?: Date) => {
+      let sent: { text: string; values: unknown[] } | undefined;
+      const recorder = { query: async (text: string, values: unknown[]) => { sent = { text, values }; return { rows: [] }; }, release() {} };
+      const recording = new Kysely<never>({ dialect: new PostgresDialect({ pool: { connect: async () => recorder, end: async () => {} } as never }) });
+      await fetchAndClaimOperations(recording as never, OPERATIONS_QUEUE, 10, 30, reads, start);
+      await client.query('BEGIN');
+      try {
+        await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await client.query(`PREPARE fetch_plan AS ${sent!.text}`);
+        const args = sent!.values.map((v) => (v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'number' ? String(v) : `'${String(v)}'`));
+        const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE fetch_plan(${args.join(', ')})`);
+        const found: number[] = [];
+        const walk = (n: { 'Node Type': string; 'Index Name'?: string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; 'Actual Rows': number; Plans?: never[] }) => {
+          if (n['Index Name']?.endsWith('created_on_id_idx')) found.push(n['Shared Hit Blocks'] + n['Shared Read Blocks']);
+          (n.Plans ?? []).forEach(walk);
+        };
+        walk(plan.rows[0]['QUERY PLAN'][0].Plan);
+        return found[0]!;
+      } finally {
+        await client.query('ROLLBACK');
+        await client.query('DEALLOCATE ALL');
+      }
+    };
+    const fromHead = await buffers();
+    const fromLast = await buffers(from);
+    process.stdout.write(`# queue index pages read by a fetch: ${fromHead} from the head, ${fromLast} from where the last began\n`);
+    assert.ok(fromLast <= 5, `from where the last began: ${fromLast} index pages read`);
+    assert.ok(fromHead > 5 * fromLast, `from the head: ${fromHead} index pages read (the 6,000 taken jobs' entries)`);
+  } finally {
+    await client.end();
+  }
 });

@@ -28,6 +28,8 @@ export interface FetchedOperationJob {
   operation: Operation | null;
   /** What its type's ClaimedRead read for it; undefined when its type reads nothing so. */
   loaded: unknown;
+  /** When the job was queued (its place in the queue's order). */
+  createdOn: Date;
 }
 
 interface Row extends Operation {
@@ -36,6 +38,7 @@ interface Row extends Operation {
   job_retry_count: number;
   job_retry_limit: number;
   job_loaded: unknown;
+  job_created_on: Date;
 }
 
 /**
@@ -44,18 +47,27 @@ interface Row extends Operation {
  * it — and claims their operations as claimOperations does. The singleton and stately grouping of
  * pg-boss's fetch is left out: the operations queue's policy is standard (migration 0002).
  * `reads`: the ClaimedRead of each operation type that has one.
+ *
+ * `from`: only jobs of priority 0 queued at or after it. The queue's index (job_fetch_order,
+ * migration 0018) keeps an entry for every job that was once queued until VACUUM removes it, and
+ * a fetch from the start of the queue steps over all of them: ~1 ms of the database's CPU per
+ * fetch after 60,000 jobs (autovacuum only runs after 20 % of the table changed, and not at all
+ * where it is off). From the first job of the previous fetch, it starts where the live ones
+ * begin. Jobs it passes over (a retry keeps its place, priorities, a job whose transaction began
+ * before `from`) are for a fetch without `from`, which the caller makes now and then.
  */
 export async function fetchAndClaimOperations(
-  db: Db, queue: string, batchSize: number, leaseS: number, reads: ReadonlyMap<string, ClaimedRead<unknown>>,
+  db: Db, queue: string, batchSize: number, leaseS: number, reads: ReadonlyMap<string, ClaimedRead<unknown>>, from?: Date,
 ): Promise<FetchedOperationJob[]> {
   const job = sql.table(`${JOB_SCHEMA}.job`);
+  const after = from === undefined ? sql`` : sql`AND priority = 0 AND created_on >= ${from}::timestamptz`;
   const loaded = reads.size === 0
     ? sql`NULL::json`
     : sql`CASE c.type ${sql.join([...reads].map(([type, read]) => sql`WHEN ${type}::text THEN ${read.expression}`), sql` `)} END`;
   const r = await sql<Row>`
     WITH next AS (
       SELECT id FROM ${job}
-      WHERE name = ${queue}::text AND state < 'active' AND start_after < now()
+      WHERE name = ${queue}::text AND state < 'active' AND start_after < now() ${after}
       ORDER BY priority DESC, created_on, id
       LIMIT ${batchSize}::int
       FOR UPDATE SKIP LOCKED
@@ -64,7 +76,7 @@ export async function fetchAndClaimOperations(
         retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
       FROM next
       WHERE j.name = ${queue}::text AND j.id = next.id
-      RETURNING j.id, j.data->>'operation_id' AS operation_id, j.retry_count, j.retry_limit
+      RETURNING j.id, j.data->>'operation_id' AS operation_id, j.retry_count, j.retry_limit, j.created_on
     ), claimed AS (
       UPDATE operations o SET status = 'running', attempts = o.attempts + 1, lease_until = now() + make_interval(secs => ${leaseS}::int),
         updated_at = ${new Date()}
@@ -72,9 +84,9 @@ export async function fetchAndClaimOperations(
       RETURNING o.*
     )
     SELECT f.id AS job_id, f.operation_id AS job_operation_id, f.retry_count AS job_retry_count, f.retry_limit AS job_retry_limit,
-           ${loaded} AS job_loaded, c.*
+           f.created_on AS job_created_on, ${loaded} AS job_loaded, c.*
     FROM fetched f LEFT JOIN claimed c ON c.id = f.operation_id`.execute(db);
-  return r.rows.map(({ job_id, job_operation_id, job_retry_count, job_retry_limit, job_loaded, ...op }) => {
+  return r.rows.map(({ job_id, job_operation_id, job_retry_count, job_retry_limit, job_created_on, job_loaded, ...op }) => {
     const read = op.id === null ? undefined : reads.get(op.type);
     return {
       id: job_id,
@@ -83,6 +95,7 @@ export async function fetchAndClaimOperations(
       retryLimit: job_retry_limit,
       operation: op.id === null ? null : op,
       loaded: read ? read.revive(job_loaded) : undefined,
+      createdOn: job_created_on,
     };
   });
 }
