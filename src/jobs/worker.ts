@@ -12,11 +12,12 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { batchCompletions, executeOperation, failOperation, loadBatch } from '../core/operations/execute.ts';
+import { batchCompletions, claimReads, executeOperation, failOperation } from '../core/operations/execute.ts';
 import type { Db } from '../core/types.ts';
 import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
-import { claimOperations, findOperation } from '../db/queries/operations.ts';
+import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
+import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
 import type { RunResult } from '../core/operations/runner.ts';
 import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
@@ -52,6 +53,8 @@ type Job<T> = PgBoss.JobWithMetadata<T>;
 
 /** How long an idle slot waits before asking the queue again. */
 const POLL_MS = { operations: 500, deadLetters: 2_000, maintenance: 5_000 };
+/** How often the operations fetch starts from the head of the queue rather than where the last one did. */
+const FROM_HEAD_EVERY_MS = 1_000;
 /** The maintenance job runs at most once per this many seconds, whatever the number of workers. */
 const MAINTENANCE_EVERY_S = 3_600;
 
@@ -147,29 +150,32 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // dies before settling leaves the job active; it runs again and finds its operation finished.
   const completed = batcher((ids) => settle('completing operation jobs', () => boss.complete(OPERATIONS_QUEUE, ids)));
 
-  // Operations completed while one commit is on its way are committed together in the next. A run
-  // gives its slot back as soon as its provider work is done and only its commit remains, so the
-  // slots (WORKER_CONCURRENCY: provider calls at once) never wait on a commit.
-  const completions = batchCompletions(db);
+  // Operations completed while one commit is on its way are committed together in the next, and
+  // their jobs with them (no complete of their own). A run gives its slot back as soon as its
+  // provider work is done and only its commit remains, so the slots (WORKER_CONCURRENCY: provider
+  // calls at once) never wait on a commit.
+  const completions = batchCompletions(db, undefined, OPERATIONS_QUEUE);
   const slotReleases = new Map<string, () => void>();
-  const complete = (op: Operation, result: RunResult) => {
+  /** The job each running operation was fetched with, and the jobs its completion settled. */
+  const jobOfRun = new Map<string, string>();
+  const settledJobs = new Set<string>();
+  const complete = async (op: Operation, result: RunResult) => {
     slotReleases.get(op.id)?.();
-    return completions(op, result);
+    const jobId = jobOfRun.get(op.id);
+    if ((await completions(op, result, jobId)) && jobId !== undefined) settledJobs.add(jobId);
   };
   const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
-  /**
-   * `claimed`: the batch's claim of its operation (null: finished already); undefined: claim it
-   * here. `loaded`: what its runner read for it with the batch (Runner.load).
-   */
-  const runOperation = async (job: Job<OperationJob>, claimed?: Operation | null, loaded?: unknown) => {
-    const id = job.data.operation_id;
+  /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
+  const runOperation = async (job: FetchedOperationJob) => {
+    const id = job.operationId;
     const last = job.retryCount >= job.retryLimit;
+    jobOfRun.set(id, job.id);
     for (let attempt = 0; ; attempt++) {
       try {
         // After an outage the claim is made again (the batch's may predate a lease that lapsed),
         // and the run reads afresh what it needs.
-        await executeOperation(execDeps, id, last, attempt === 0 ? claimed : undefined, attempt === 0 ? loaded : undefined);
-        completed.add(job.id);
+        await executeOperation(execDeps, id, last, attempt === 0 ? job.operation : undefined, attempt === 0 ? job.loaded : undefined);
+        if (!settledJobs.delete(job.id)) completed.add(job.id);
         return;
       } catch (err) {
         if (gate.noteFailure(err)) {
@@ -246,11 +252,13 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
   /**
-   * The operation slots: one fetch for as many jobs as there are free slots (rather than one
-   * fetch per slot and job), each job run in a free slot, and the next fetch as soon as one frees.
+   * The operation slots: one statement fetches as many jobs as there are free slots (rather than
+   * one fetch per slot and job), claims their operations and reads what their runners need
+   * (fetchAndClaimOperations); each job runs in a free slot, and the next fetch goes as soon as one frees.
    */
   async function dispatchOperations(): Promise<void> {
     const concurrency = deps.config.workerConcurrency;
+    const reads = claimReads();
     // Runs in their provider work (slots), and every run not yet settled (some only awaiting their
     // commit: at most twice the slots more, so a slow database cannot pile runs up).
     const slots = new Set<object>();
@@ -261,6 +269,23 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       freed = null;
       w?.();
     };
+    // Where the last fetch's jobs began in the queue: the next starts there (rather than stepping
+    // over every job taken since the last VACUUM), and at least once a second from the head, for
+    // the jobs that sort before it (retries keep their place).
+    let from: Date | undefined;
+    let fromHeadAt = 0;
+    const fetchBatch = async (free: number): Promise<FetchedOperationJob[]> => {
+      try {
+        const fromHead = from === undefined || Date.now() - fromHeadAt >= FROM_HEAD_EVERY_MS;
+        if (fromHead) fromHeadAt = Date.now();
+        const jobs = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, free, deps.config.operationLeaseS, reads, fromHead ? undefined : from);
+        if (jobs.length > 0) from = new Date(Math.min(...jobs.map((j) => j.createdOn.getTime())));
+        return jobs;
+      } catch (err) {
+        if (!gate.noteFailure(err)) logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'fetching jobs failed');
+        return [];
+      }
+    };
     while (!stopping) {
       await gate.ready();
       if (stopping) break;
@@ -269,27 +294,26 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         await new Promise<void>((resolve) => { freed = resolve; });
         continue;
       }
-      const jobs = await fetch<OperationJob>(OPERATIONS_QUEUE, free);
+      const jobs = await fetchBatch(free);
       if (jobs.length === 0) {
         // Idle: wait for the poll interval, or less if a running job frees its slot first.
         if (runs.size === 0) await nap(POLL_MS.operations);
         else await Promise.race([nap(POLL_MS.operations), new Promise<void>((resolve) => { freed = resolve; })]);
         continue;
       }
-      const batch = await claimBatch(jobs);
       for (const job of jobs) {
-        const id = job.data.operation_id;
+        const id = job.operationId;
         const slot = {};
         slots.add(slot);
         const release = () => {
           if (slots.delete(slot)) wake();
         };
         slotReleases.set(id, release);
-        const claimed = batch ? batch.claimed.get(id) ?? null : undefined;
-        const run: Promise<void> = withinTimeout(runOperation(job, claimed, batch?.loaded.get(id)), job.id)
+        const run: Promise<void> = withinTimeout(runOperation(job), job.id)
           .catch((err: unknown) => logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'job handler failed'))
           .finally(() => {
             if (slotReleases.get(id) === release) slotReleases.delete(id);
+            if (jobOfRun.get(id) === job.id) jobOfRun.delete(id);
             release();
             runs.delete(run);
             wake();
@@ -300,26 +324,6 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     await Promise.all(runs);
     await completions.flush();
     await completed.flush();
-  }
-
-  /**
-   * The batch's operations claimed in one statement, by id, and what their runners read for them
-   * (loadBatch); undefined when the claim failed (each run then claims its own, after the outage if
-   * it was one). A failed read only costs each run its own.
-   */
-  async function claimBatch(jobs: Job<OperationJob>[]): Promise<{ claimed: Map<string, Operation>; loaded: Map<string, unknown> } | undefined> {
-    let ops: Operation[];
-    try {
-      ops = await claimOperations(db, jobs.map((j) => j.data.operation_id), deps.config.operationLeaseS);
-    } catch (err) {
-      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'claiming a batch of operations failed');
-      return undefined;
-    }
-    const loaded = await loadBatch(db, ops).catch((err: unknown) => {
-      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'reading for a batch of operations failed');
-      return new Map<string, unknown>();
-    });
-    return { claimed: new Map(ops.map((op) => [op.id, op])), loaded };
   }
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');

@@ -1,7 +1,9 @@
 // Runs one operation for the worker. The job queue delivers at least once, so this must be safe
 // to run twice: claiming refuses finished operations, finishing happens under a row lock and
 // only once, and runners pass stable tokens to the provider.
-import { claimOperation, completeOperations, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
+import { operationJobsCompleted } from '../../db/queries/jobs.ts';
+import type { ClaimedRead } from '../../db/queries/operation-fetch.ts';
+import { type CompletionChange, claimOperation, completeOperations, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { afterCommit, inTransaction, pendingEvents } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
@@ -11,7 +13,7 @@ import type { Registrar } from '../../providers/registrar/types.ts';
 import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
-import { runnerFor } from './registry.ts';
+import { runnerEntries, runnerFor } from './registry.ts';
 import { type BatchedChange, type RunResult, applyBatched, completionChanges } from './runner.ts';
 
 export interface ExecuteDeps {
@@ -93,23 +95,37 @@ export function completeAlone(db: Db, now: () => Date = () => new Date()): Compl
  * batch fail (a result's changes refused, a deadlock, the database away), each of its completions
  * is tried on its own, so one bad result never fails the others. `flush()` waits for every
  * completion handed in so far.
+ *
+ * With `jobQueue`, a completion may name its job of that queue: the job is completed by the same
+ * statement (operationJobsCompleted), and the promise resolves true; false when it was not (the
+ * completion went alone), so the caller completes it itself.
  */
-export function batchCompletions(db: Db, now: () => Date = () => new Date()): Completer & { flush(): Promise<void> } {
+export function batchCompletions(db: Db, now: () => Date = () => new Date(), jobQueue?: string):
+  ((op: Operation, result: RunResult, jobId?: string) => Promise<boolean>) & { flush(): Promise<void> } {
   const alone = completeAlone(db, now);
-  interface Pending { op: Operation; result: RunResult; resolve(): void; reject(e: unknown): void }
+  interface Pending { op: Operation; result: RunResult; jobId: string | undefined; resolve(withJob: boolean): void; reject(e: unknown): void }
   let queue: Pending[] = [];
   let inFlight: Promise<void> | null = null;
-  const commit = async (batch: Pending[]) => {
+  /** The jobs of the batch, settled by its statement; none when the batch names none. */
+  const jobsOf = (batch: Pending[]): CompletionChange[] => {
+    const ids = batch.flatMap((p) => (p.jobId === undefined ? [] : [p.jobId]));
+    return jobQueue === undefined || ids.length === 0 ? [] : [operationJobsCompleted(jobQueue, ids)];
+  };
+  /** Whether the batch's jobs were completed with it. */
+  const commit = async (batch: Pending[]): Promise<boolean> => {
     // Changes that can be part of the completing statement: one statement, no transaction to open.
     const changes = completionChanges(batch.map((p) => ({ operationId: p.op.id, result: p.result })));
     if (changes) {
-      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), changes);
+      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), [...changes, ...jobsOf(batch)]);
       for (const p of batch) if (completed.has(p.op.id)) afterCommit(db, completedEvent(p.op, now));
-      return;
+      return true;
     }
-    if (batch.length === 1) return alone(batch[0]!.op, batch[0]!.result);
+    if (batch.length === 1) {
+      await alone(batch[0]!.op, batch[0]!.result);
+      return false;
+    }
     await inTransaction(db, async (trx) => {
-      const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })));
+      const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), jobsOf(batch));
       const changes: BatchedChange[] = [];
       for (const p of batch) {
         if (!completed.has(p.op.id)) continue;
@@ -119,26 +135,27 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date()): Co
       }
       await applyBatched(trx, changes);
     });
+    return true;
   };
   const drain = async () => {
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
       try {
-        await commit(batch);
-        for (const p of batch) p.resolve();
+        const withJobs = await commit(batch);
+        for (const p of batch) p.resolve(withJobs && p.jobId !== undefined && jobQueue !== undefined);
       } catch (e) {
         if (batch.length === 1) {
           batch[0]!.reject(e);
           continue;
         }
-        await Promise.all(batch.map((p) => alone(p.op, p.result).then(p.resolve, p.reject)));
+        await Promise.all(batch.map((p) => alone(p.op, p.result).then(() => p.resolve(false), p.reject)));
       }
     }
     inFlight = null;
   };
-  const complete = (op: Operation, result: RunResult) => new Promise<void>((resolve, reject) => {
-    queue.push({ op, result, resolve, reject });
+  const complete = (op: Operation, result: RunResult, jobId?: string) => new Promise<boolean>((resolve, reject) => {
+    queue.push({ op, result, jobId, resolve, reject });
     inFlight ??= drain();
   });
   return Object.assign(complete, {
@@ -148,23 +165,11 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date()): Co
   });
 }
 
-/**
- * What the runners of a claimed batch read for it in advance (Runner.load: one statement per
- * operation type rather than one per run), by operation id. Rejects if a read fails.
- */
-export async function loadBatch(db: Db, ops: Operation[]): Promise<Map<string, unknown>> {
-  const byType = new Map<string, Operation[]>();
-  for (const op of ops) {
-    if (!runnerFor(op.type)?.load) continue;
-    const same = byType.get(op.type);
-    if (same) same.push(op);
-    else byType.set(op.type, [op]);
-  }
-  const loaded = new Map<string, unknown>();
-  for (const [type, same] of byType) {
-    for (const [id, value] of await runnerFor(type)!.load!(db, same)) loaded.set(id, value);
-  }
-  return loaded;
+/** The claiming statement's reads of the runners that have one (Runner.claimRead), by operation type. */
+export function claimReads(): Map<string, ClaimedRead<unknown>> {
+  const reads = new Map<string, ClaimedRead<unknown>>();
+  for (const [type, runner] of runnerEntries()) if (runner.claimRead) reads.set(type, runner.claimRead);
+  return reads;
 }
 
 async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean, now: () => Date, loaded: unknown): Promise<void> {

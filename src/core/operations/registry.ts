@@ -72,3 +72,8 @@ const RUNNERS: Record<string, Runner> = {
 export function runnerFor(type: string): Runner | undefined {
   return Object.hasOwn(RUNNERS, type) ? RUNNERS[type] : undefined;
 }
+
+/** Every operation type with its runner. */
+export function runnerEntries(): [string, Runner][] {
+  return Object.entries(RUNNERS);
+}

@@ -3,6 +3,7 @@
 // token) and returns the database changes to commit with the completion. `compensate` undoes the
 // customer-visible effects when the operation finally fails (refund, release), in the same
 // transaction that marks it failed.
+import type { ClaimedRead } from '../../db/queries/operation-fetch.ts';
 import type { CompletionChange } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
@@ -19,8 +20,8 @@ export interface RunContext {
   progress: Progress;
   now: () => Date;
   /**
-   * What the runner's `load` read for this operation with the rest of its batch; undefined when it
-   * was not loaded so (a run outside a worker's batch, or one retried after an outage).
+   * What the runner's `claimRead` read for this operation as a worker claimed it; undefined when it
+   * was not read so (a run outside a worker's batch, or one retried after an outage).
    */
   loaded?: unknown;
 }
@@ -87,10 +88,10 @@ export async function applyBatched(trx: Db, changes: BatchedChange[]): Promise<v
 
 export interface Runner {
   /**
-   * Reads what the runs of a worker's claimed batch of this type need, for all of them in one
-   * statement rather than one each, by operation id (each run gets its entry as `rc.loaded`).
+   * What a run of this type reads before its provider call, read by the statement with which a
+   * worker fetches and claims its batch (no statement of its own); the run gets it as `rc.loaded`.
    */
-  load?(db: Db, ops: Operation[]): Promise<Map<string, unknown>>;
+  claimRead?: ClaimedRead<unknown>;
   run(rc: RunContext, op: Operation): Promise<RunResult>;
   compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
   /**

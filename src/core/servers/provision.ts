@@ -4,9 +4,9 @@
 // leaves the active list and frees its host name.
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import {
-  type ProvisionedServer, type ProvisioningServer, findServerById, findServerForProvisioning, findServersForProvisioning, markServersProvisioned,
-  serversProvisionedOnCompletion, updateServerRow,
+  type ProvisionedServer, findServerById, findServerForProvisioning, markServersProvisioned, serversProvisionedOnCompletion, updateServerRow,
 } from '../../db/queries/servers.ts';
+import { type ServerToProvision, serverToProvisionOnClaim } from '../../db/queries/server-provisioning.ts';
 import type { Operation } from '../../db/schema.ts';
 import { refund } from '../billing/ledger.ts';
 import { type BatchApplier, type RunContext, type Runner, batched } from '../operations/runner.ts';
@@ -31,14 +31,11 @@ const serversProvisioned: BatchApplier<ProvisionedServer> = {
 };
 
 export const serverCreateRunner: Runner = {
-  // The servers of a worker's batch in one read; null: the server is gone.
-  async load(db, ops) {
-    const rows = new Map((await findServersForProvisioning(db, ops.map((op) => op.resource_id))).map((s) => [s.id, s]));
-    return new Map(ops.map((op) => [op.id, rows.get(op.resource_id) ?? null]));
-  },
+  // Its server, read as a worker claims the operation; null: the server is gone.
+  claimRead: serverToProvisionOnClaim,
 
   async run(rc, op) {
-    const server = rc.loaded === undefined ? await findServerForProvisioning(rc.db, op.resource_id) : rc.loaded as ProvisioningServer | null;
+    const server: ServerToProvision | null | undefined = rc.loaded === undefined ? await findServerForProvisioning(rc.db, op.resource_id) : rc.loaded as ServerToProvision | null;
     if (!server || server.deleted_at || server.status !== 'pending') {
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { OperationJob } from '../../core/context.ts';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
+import type { CompletionChange } from './operations.ts';
 
 /**
  * The INSERT of an operation's job row as pg-boss 10's `send` writes it (plans.js insertJob, with
@@ -21,6 +22,19 @@ export function insertOperationJob(job: OperationJob): RawBuilder<{ id: string }
       FROM ${sql.table(`${JOB_SCHEMA}.queue`)} q
      WHERE q.name = ${job.queue}::text
     RETURNING id`;
+}
+
+/**
+ * pg-boss 10's `complete` of jobs without output (plans.js completeJobs: active → completed) as a
+ * change of the statement that completes their operations (completeOperations): the jobs settle
+ * in the same commit, without a statement of their own. Every job given is completed, whether or
+ * not its operation was (a twin run finished it first: as the job's own complete would). Compared
+ * with pg-boss's own in test/jobs/job-completion.test.ts.
+ */
+export function operationJobsCompleted(queue: string, jobIds: string[]): CompletionChange {
+  return (name) => sql`${sql.raw(name)} AS (
+    UPDATE ${sql.table(`${JOB_SCHEMA}.job`)} SET completed_on = now(), state = 'completed', output = NULL
+    WHERE name = ${queue}::text AND id = ANY(${jobIds}::uuid[]) AND state = 'active')`;
 }
 
 export interface QueueStat {
