@@ -2,6 +2,7 @@
 // 'fault:<provider>' (compute, registrar, hosting). A missing row is a switch that is off.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
+import { precompile } from '../precompiled.ts';
 import type { SimFault, SimFaultMode, SimVm } from '../schema.ts';
 
 const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
@@ -43,14 +44,15 @@ export async function consumeFault(db: Db, provider: string, call: string): Prom
 export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'destroyed_at'>;
 
 export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<{ mode: SimFaultMode | null; vm: VmState | undefined }> {
-  const r = await sql<VmState & { armed: boolean; found: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM sim_settings s WHERE ${faultApplies(sql`s`, 'compute', 'status')}) AS armed, v.id IS NOT NULL AS found,
-           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
-    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${ref}
-  `.execute(db);
-  const { armed, found, ...vm } = r.rows[0]!;
+  const { armed, found, ...vm } = (await statusRead.executeTakeFirst(db, { ref }))!;
   return { mode: armed ? await consumeFault(db, 'compute', 'status') : null, vm: found ? vm : undefined };
 }
+
+// Precompiled: every GET /v2/servers/{id} of a live server runs it (see precompiled.ts).
+const statusRead = precompile((_db: Db, p: { ref: string }) => sql<VmState & { armed: boolean; found: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM sim_settings s WHERE ${faultApplies(sql`s`, 'compute', 'status')}) AS armed, v.id IS NOT NULL AS found,
+           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
+    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${p.ref}`);
 
 /**
  * consumeFault('registrar', 'check') and which of `names` the registry holds, in one round trip:
