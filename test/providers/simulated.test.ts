@@ -12,7 +12,9 @@ import * as m0018 from '../../src/db/migrations/0018_worker_hot_path.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
 import { type CreateRequest, ProviderError } from '../../src/providers/compute/types.ts';
 import { startApp } from '../helpers/app.ts';
+import { countStatements, statementsOf } from '../helpers/statements.ts';
 
+countStatements();
 const t = await startApp();
 const db = t.database.db;
 const sim = createSimulatedCompute({ db, delayMs: 0 });
@@ -312,6 +314,26 @@ test('status honours its deadline: a hanging platform rejects after timeoutMs', 
   const took = Date.now() - started;
   assert.ok(took >= 140 && took < 1000, `took ${took} ms`);
   assert.equal((await sim.status(m.ref, 150)).power, 'running', 'the one timeout was spent');
+});
+
+test('status with the switch off is one read, no write; a switch on for status is spent exactly, in parallel too', async () => {
+  const loc = await location();
+  const m = await sim.create(request(loc), quiet);
+  // A switch for other calls is read, not spent.
+  await setFaultSwitch(db, { mode: 'upstream_error', calls: ['metrics'] });
+  try {
+    const sent = await statementsOf(() => sim.status(m.ref, 1000));
+    assert.equal(sent.length, 1, sent.join('\n---\n'));
+    assert.doesNotMatch(sent[0]!, /\bupdate\b/i, 'a detail read writes nothing while no fault applies to it');
+
+    await setFaultSwitch(db, { mode: 'upstream_error', remaining: 3, calls: ['status'] });
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => sim.status(m.ref, 1000)));
+    assert.equal(results.filter((r) => r.status === 'rejected').length, 3);
+    assert.deepEqual(await getFaultSwitch(db), { mode: 'none', remaining: null, calls: [] }, 'spent');
+  } finally {
+    await setFaultSwitch(db, { mode: 'none' });
+  }
+  assert.equal((await sim.status(m.ref, 1000)).power, 'running');
 });
 
 test('steps take delayMs each', async () => {

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { sql } from 'kysely';
 import { activeServer, createServer } from '../helpers/servers.ts';
+import { findAccountServer, findAccountServerDetail } from '../../src/db/queries/servers.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -116,4 +118,36 @@ test('operations: a queued operation has no progress_pct', async () => {
   const created = await createServer(t, other, { name: 'queued.example.com' });
   assert.equal(created.operation.status, 'queued');
   assert.equal('progress_pct' in created.operation, false);
+});
+
+test('detail read: the facts it sends as one JSON value are what pg reads from the rows (instants to the millisecond, cents, network, a due charge)', async () => {
+  const db = t.database.db;
+  // Timestamps with microseconds and a charge still due, as the billing pass leaves them.
+  await sql`UPDATE servers SET next_billing_at = '2031-05-06 07:08:09.123456+00', created_at = '2030-01-02 03:04:05.987654+02' WHERE id = ${running.id}`.execute(db);
+  const [charge] = (await sql<{ id: number }>`
+    INSERT INTO billing_charges (account_id, resource_type, resource_id, period_start, period_end, amount_cents, description, status, due_since)
+    VALUES (${c.accountId}, 'server', ${running.id}, '2031-04-06 07:08:09.5+00', '2031-05-06 07:08:09.5+00', 12345, 'Owed', 'due', '2031-04-06 07:08:09.999999+00')
+    RETURNING id`.execute(db)).rows;
+  await sql`INSERT INTO server_ips (server_id, version, address, price_cents) VALUES (${running.id}, 6, '2001:db8::42', 300), (${running.id}, 4, NULL, 300)`.execute(db);
+  try {
+    const detail = (await findAccountServerDetail(db, c.accountId, running.id))!;
+    const row = (await findAccountServer(db, c.accountId, running.id))!;
+    for (const [k, v] of Object.entries(detail.server)) assert.deepEqual(v, row[k as keyof typeof row], k);
+    assert.ok(detail.server.created_at instanceof Date && detail.server.next_billing_at instanceof Date);
+    const due = await db.selectFrom('billing_charges').selectAll().where('id', '=', charge!.id).executeTakeFirstOrThrow();
+    assert.deepEqual(detail.due, { description: 'Owed', amountCents: 12345, dueSince: due.due_since, periodStart: due.period_start, periodEnd: due.period_end });
+    assert.deepEqual(detail.extra_ips, [{ address: '2001:db8::42', version: 6 }], 'addresses not yet filled are left out');
+    assert.equal(detail.snapshot_fees_cents, 0);
+    assert.equal(detail.plan_name, 'Cloud S');
+    assert.equal(await findAccountServerDetail(db, other.accountId, running.id), undefined, "another account's id");
+    const shown = json(await call(t.app, 'GET', `/v2/servers/${running.id}`, { key: c.key })).data;
+    assert.deepEqual([shown.created_at, shown.billing.next_billing_at], ['2030-01-02T01:04:05Z', '2031-05-06T07:08:09Z']);
+    assert.deepEqual(shown.next_charge, {
+      description: 'Owed', amount: { amount: '123.45', currency: 'USD' }, due_at: '2031-04-06T07:08:09Z',
+      period_start: '2031-04-06T07:08:09Z', period_end: '2031-05-06T07:08:09Z', status: 'overdue',
+    });
+  } finally {
+    await sql`DELETE FROM billing_charges WHERE id = ${charge!.id}`.execute(db);
+    await sql`DELETE FROM server_ips WHERE server_id = ${running.id}`.execute(db);
+  }
 });

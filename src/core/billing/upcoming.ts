@@ -123,7 +123,7 @@ export interface ServerChargeFacts {
 }
 
 /** The server's next charge as its detail shows it, from facts already read (see nextChargeOf). */
-export function serverNextCharge(s: Server, facts: ServerChargeFacts): UpcomingCharge | null {
+export function serverNextCharge(s: Pick<Server, 'id' | 'account_id' | 'name' | 'status' | 'price_cents' | 'next_billing_at' | 'created_at'>, facts: ServerChargeFacts): UpcomingCharge | null {
   const base = { resourceType: 'server' as const, resourceId: s.id, name: '' };
   if (facts.due) {
     const d = facts.due;

@@ -2,7 +2,7 @@
 // a slow or failing provider degrades those fields to what we know (power `unknown`), never to
 // an error, because a customer's dashboard must still load.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
-import { findAccountServer, findAccountServerDetail, findOsSlug, listServerIps, listServersPage, type ServerListRow } from '../../db/queries/servers.ts';
+import { findAccountServer, findAccountServerDetail, findOsSlug, listServerIps, listServersPage, type ServerDetailFacts, type ServerListRow } from '../../db/queries/servers.ts';
 import type { PowerState, Server, ServerStatus } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -12,7 +12,8 @@ import { liveRead } from './platform-read.ts';
 import { type UpcomingCharge, serverNextCharge } from '../billing/upcoming.ts';
 
 export interface ServerView {
-  server: Server;
+  /** The row, or what a detail reads of it. */
+  server: ServerDetailFacts;
   plan: { id: number; name: string } | null;
   /** Only in the detail: live (or last known) power state and OS slug. */
   power: PowerState | null;
@@ -53,17 +54,14 @@ export async function viewOf(db: Db, server: Server, power: PowerState | null = 
 export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
   const row = await findAccountServerDetail(ctx.db, ctx.accountId, id);
   if (!row) throw notFound('Server');
-  const { plan_name, os_slug, extra_ips, due_description, due_amount_cents, due_since, due_period_start, due_period_end, snapshot_fees_cents, tier_discount, ...server } = row;
-  const due = due_description !== null && due_amount_cents !== null && due_since && due_period_start && due_period_end
-    ? { description: due_description, amountCents: due_amount_cents, dueSince: due_since, periodStart: due_period_start, periodEnd: due_period_end }
-    : null;
+  const { server } = row;
   const view: ServerView = {
     server,
-    plan: server.plan_id === null ? null : { id: server.plan_id, name: plan_name ?? '' },
+    plan: server.plan_id === null ? null : { id: server.plan_id, name: row.plan_name ?? '' },
     power: server.power_state,
-    os: os_slug,
-    extraIps: extra_ips,
-    nextCharge: serverNextCharge(server, { due, snapshotFeesCents: snapshot_fees_cents, tierDiscount: tier_discount }),
+    os: row.os_slug,
+    extraIps: row.extra_ips,
+    nextCharge: serverNextCharge(server, { due: row.due, snapshotFeesCents: row.snapshot_fees_cents, tierDiscount: row.tier_discount }),
   };
   // Not provisioned yet (or sandbox): there is nothing live to ask about.
   if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return view;

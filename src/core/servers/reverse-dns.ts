@@ -32,7 +32,7 @@ export function checkReverseDnsName(text: string, field = 'rdns'): string {
 }
 
 /** Address → the name we hold for it, for every address of the server. */
-export async function reverseDnsOf(db: Db, server: Server): Promise<Map<string, string>> {
+export async function reverseDnsOf(db: Db, server: Pick<Server, 'id'>): Promise<Map<string, string>> {
   return new Map((await listServerReverseDns(db, server.id)).map((r) => [r.address, r.hostname]));
 }
 

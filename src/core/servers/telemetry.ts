@@ -52,7 +52,7 @@ export interface TrafficSummary {
  * This month's traffic for a page that must load anyway (v1's server detail): the bytes are null
  * while the server has no machine or the platform does not answer in time.
  */
-export async function trafficIfAvailable(ctx: Ctx, server: Server): Promise<TrafficSummary> {
+export async function trafficIfAvailable(ctx: Ctx, server: Pick<Server, 'id' | 'plan_id'>): Promise<TrafficSummary> {
   try {
     return await getTraffic(ctx, server.id);
   } catch (e) {

@@ -1,7 +1,8 @@
 // The fault switches of the simulated providers: one sim_settings row per provider,
 // 'fault:<provider>' (compute, registrar, hosting). A missing row is a switch that is off.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
+import { precompile } from '../precompiled.ts';
 import type { SimFault, SimFaultMode, SimVm } from '../schema.ts';
 
 const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
@@ -32,21 +33,26 @@ export async function consumeFault(db: Db, provider: string, call: string): Prom
 }
 
 /**
- * consumeFault('compute', 'status') and the machine's row in one round trip: a detail read asks the
- * simulated platform for a machine's state on every request, and the fault switch is almost always off.
+ * consumeFault('compute', 'status') and the machine's row: a detail read asks the simulated
+ * platform for a machine's state on every request, and the fault switch is almost always off. So
+ * the switch is only read alongside the machine (one round trip, no write); only when it is on for
+ * `status` does a second statement spend it, and that UPDATE alone decides, as in consumeFault
+ * (N parallel calls against `remaining: N` still fail exactly N times). A data-modifying CTE in
+ * every read cost the database a sixth of its work per detail (the UPDATE's executor set-up and
+ * locks), for a switch that is off.
  */
 export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'destroyed_at'>;
 
 export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<{ mode: SimFaultMode | null; vm: VmState | undefined }> {
-  const r = await sql<VmState & { mode: SimFaultMode | null; found: boolean }>`
-    WITH f AS (${faultConsumption('compute', 'status')})
-    SELECT (SELECT mode FROM f) AS mode, v.id IS NOT NULL AS found,
-           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
-    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${ref}
-  `.execute(db);
-  const { mode, found, ...vm } = r.rows[0]!;
-  return { mode, vm: found ? vm : undefined };
+  const { armed, found, ...vm } = (await statusRead.executeTakeFirst(db, { ref }))!;
+  return { mode: armed ? await consumeFault(db, 'compute', 'status') : null, vm: found ? vm : undefined };
 }
+
+// Precompiled: every GET /v2/servers/{id} of a live server runs it (see precompiled.ts).
+const statusRead = precompile((_db: Db, p: { ref: string }) => sql<VmState & { armed: boolean; found: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM sim_settings s WHERE ${faultApplies(sql`s`, 'compute', 'status')}) AS armed, v.id IS NOT NULL AS found,
+           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
+    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${p.ref}`);
 
 /**
  * consumeFault('registrar', 'check') and which of `names` the registry holds, in one round trip:
@@ -61,15 +67,20 @@ export async function consumeCheckFaultAndFindRegistryNames(db: Db, names: strin
   return r.rows[0]!;
 }
 
+/** Whether the switch row `s` of `provider` would fail a call of `call` (what faultConsumption spends). */
+function faultApplies(s: RawBuilder<unknown>, provider: string, call: string) {
+  return sql<boolean>`${s}.name = ${rowName(provider)}
+      AND ${s}.value->>'mode' <> 'none'
+      AND (jsonb_array_length(${s}.value->'calls') = 0 OR ${s}.value->'calls' @> jsonb_build_array(${call}::text))
+      AND (${s}.value->>'remaining' IS NULL OR (${s}.value->>'remaining')::int > 0)`;
+}
+
 /** The statement of consumeFault, to spend a fault within a larger statement (as a CTE); it returns the mode spent, if any. */
 export function faultConsumption(provider: string, call: string) {
   return sql<{ mode: SimFaultMode }>`
-    UPDATE sim_settings
+    UPDATE sim_settings s
     SET value = CASE WHEN value->>'remaining' IS NULL THEN value
                      ELSE jsonb_set(value, '{remaining}', to_jsonb((value->>'remaining')::int - 1)) END
-    WHERE name = ${rowName(provider)}
-      AND value->>'mode' <> 'none'
-      AND (jsonb_array_length(value->'calls') = 0 OR value->'calls' @> jsonb_build_array(${call}::text))
-      AND (value->>'remaining' IS NULL OR (value->>'remaining')::int > 0)
+    WHERE ${faultApplies(sql`s`, provider, call)}
     RETURNING value->>'mode' AS mode`;
 }

@@ -103,11 +103,11 @@ export const ServerCreatedSchema = component('ServerCreated', Type.Intersect([
   Type.Object({ operation: ref(OperationSchema) }),
 ], { description: 'The new server (pending) and the `server.create` operation provisioning it.' }));
 
-function billingOf(s: Server) {
+function billingOf(s: Pick<Server, 'price_cents' | 'cycle' | 'next_billing_at'>) {
   return { amount: formatCents(s.price_cents), currency: CURRENCY, cycle: s.cycle, next_billing_at: ts(s.next_billing_at) };
 }
 
-const specsOf = (s: Server) => ({ cpu_cores: s.cpu_cores, ram_mb: s.ram_mb, storage_gb: s.storage_gb });
+const specsOf = (s: Pick<Server, 'cpu_cores' | 'ram_mb' | 'storage_gb'>) => ({ cpu_cores: s.cpu_cores, ram_mb: s.ram_mb, storage_gb: s.storage_gb });
 
 export function serverListItemView(s: ServerListRow) {
   return {
