@@ -58,12 +58,6 @@ export function findServerForProvisioning(db: Db, id: string): Promise<Provision
   return provisioningServers(db).where('servers.id', '=', id).executeTakeFirst();
 }
 
-/** findServerForProvisioning for many servers in one round trip (a worker's batch); missing ones are left out. */
-export function findServersForProvisioning(db: Db, ids: string[]): Promise<ProvisioningServer[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return provisioningServers(db).where('servers.id', '=', sql<string>`ANY(${ids}::text[])`).execute();
-}
-
 export interface ServerListRow extends Server {
   plan_name: string | null;
 }
