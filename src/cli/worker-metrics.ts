@@ -28,7 +28,9 @@ export async function serveWorkerMetrics(metrics: Metrics, opts: WorkerMetricsOp
   const server = http.createServer((req, res) => {
     const fail = (code: ErrorCode, message: string) => {
       const body = JSON.stringify(errorBody(opts.publicUrl, `req_${base62(20)}`, new ApiError(code, message)));
-      res.writeHead(ERROR_CODES[code].status, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+      // As the API's 503s, a retry hint (the scrape's next interval usually comes first anyway).
+      const retry = code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': '2' } : {};
+      res.writeHead(ERROR_CODES[code].status, { 'content-type': 'application/json; charset=utf-8', ...retry }).end(body);
     };
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return fail('ENDPOINT_NOT_FOUND', `${req.method} ${path} does not exist here; the worker serves GET /metrics only`);

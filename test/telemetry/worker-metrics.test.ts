@@ -37,6 +37,15 @@ test('the listener: the registry with the admin token; every other request an er
       assert.match(body.error.request_id, /^req_/);
       assert.equal(body.error.doc_url, `http://localhost:8080/v2/docs/errors#${code}`);
     }
+    // A collection that fails (a broken collector) is a 503 with a retry hint, and the listener lives on.
+    const collect = metrics.registry.metrics.bind(metrics.registry);
+    metrics.registry.metrics = async () => { throw new Error('collector broke'); };
+    const down = await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(down.status, 503);
+    assert.equal(down.headers.get('retry-after'), '2');
+    assert.equal(((await down.json()) as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
+    metrics.registry.metrics = collect;
+    assert.equal((await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, 200);
   } finally {
     await s.close();
   }
