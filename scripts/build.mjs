@@ -6,20 +6,10 @@
 // rebuilds). A source map is written beside it: NODE_OPTIONS=--enable-source-maps maps stack
 // traces back to src/ (off by default: it keeps the map in memory).
 import { build } from 'esbuild';
-import { BUNDLE, ROOT, bundleIsFresh } from '../bin/build-state.js';
+import { BUNDLE, BUNDLE_OPTIONS, ROOT, bundleIsFresh } from '../bin/build-state.js';
 
 if (process.argv.includes('--force') || !bundleIsFresh()) {
   const t0 = Date.now();
-  await build({
-    entryPoints: [`${ROOT}/src/cli/main.ts`],
-    outfile: BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
+  await build({ ...BUNDLE_OPTIONS, outfile: BUNDLE, sourcemap: 'linked', logLevel: 'warning' });
   process.stderr.write(`built ${BUNDLE.slice(ROOT.length + 1)} in ${Date.now() - t0} ms\n`);
 }

@@ -7,7 +7,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     UPDATE sim_settings SET name = 'fault:compute' WHERE name = 'fault';
 
     -- Every notice to a customer (hosting cancelled, ticket answered, service suspended, domain
-    -- expiring…), written in the transaction of the change that caused it. The worker sends
+    -- expiring...), written in the transaction of the change that caused it. The worker sends
     -- queued ones when SMTP_URL is set; otherwise they stay queued and visible to the operator.
     CREATE TABLE notifications (
       id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       name               text NOT NULL CHECK (length(name) BETWEEN 3 AND 253 AND name ~ '^[a-z0-9][a-z0-9.-]*[a-z0-9]$'),
       -- A TLD renamed in the price list carries its domains along.
       tld                text NOT NULL REFERENCES tld_prices (tld) ON UPDATE CASCADE,
-      -- pending (registering) → active; transfer_pending → active; a registration or transfer that
+      -- pending (registering) -> active; transfer_pending -> active; a registration or transfer that
       -- finally failed is cancelled (and refunded), which frees the name.
       status             text NOT NULL DEFAULT 'pending'
                          CHECK (status IN ('pending', 'active', 'transfer_pending', 'expired', 'cancelled')),

@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- The VDC's shared uplink: VMs draw on it together and none reserves a share, so it has no
       -- used counter (the API reports 0 used).
       bandwidth_mbit_total  int NOT NULL DEFAULT 0 CHECK (bandwidth_mbit_total >= 0),
-      -- Σ held_* of the account's live (not deleted) VMs; written only by vdc_vms_apply_holds.
+      -- Sum of held_* of the account's live (not deleted) VMs; written only by vdc_vms_apply_holds.
       cpu_used              int NOT NULL DEFAULT 0 CHECK (cpu_used >= 0),
       ram_mb_used           int NOT NULL DEFAULT 0 CHECK (ram_mb_used >= 0),
       storage_gb_used       int NOT NULL DEFAULT 0 CHECK (storage_gb_used >= 0),

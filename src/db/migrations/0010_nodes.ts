@@ -20,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ram_mb          int NOT NULL CHECK (ram_mb > 0),
       storage_gb      int NOT NULL CHECK (storage_gb > 0),
       status          text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'draining', 'disabled')),
-      -- Σ over the servers and VMs placed here; written only by nodes_hold().
+      -- Sum over the servers and VMs placed here; written only by nodes_hold().
       used_cpu        int NOT NULL DEFAULT 0 CHECK (used_cpu >= 0),
       used_ram_mb     int NOT NULL DEFAULT 0 CHECK (used_ram_mb >= 0),
       used_storage_gb int NOT NULL DEFAULT 0 CHECK (used_storage_gb >= 0),
