@@ -27,6 +27,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
 import { computeFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
+import { SEMI_SPACE_MB } from '../src/cli/heap.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
@@ -52,7 +53,9 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
 const TARGET = path.join(root, 'dist/bench-target.mjs');
 async function buildTarget(): Promise<void> {
   const { build } = await import('esbuild');
-  await build({ entryPoints: [path.join(root, 'bench/target.ts')], outfile: TARGET, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  // @ts-expect-error -- plain JavaScript shared with scripts/build.mjs, no declarations
+  const { BUNDLE_OPTIONS } = await import('../bin/build-state.js');
+  await build({ ...(BUNDLE_OPTIONS as object), entryPoints: [path.join(root, 'bench/target.ts')], outfile: TARGET, logLevel: 'warning' });
   // `npm start` (the cold start) builds dist/cli/main.mjs itself if it is not fresh; built here, it is not timed.
   await new Promise<void>((resolve, reject) => spawn(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
     .once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/build.mjs exited with ${code}`)))));
@@ -61,7 +64,9 @@ async function buildTarget(): Promise<void> {
 interface Target { url: string; pid: number; counter?: string; /** What its connections call themselves, so their backends can be found. */ app: string }
 
 function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Promise<Target> {
-  const nodeArgs = mode === 'app' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  // The API runs with the young generation `npm start` gives it; BENCH_NODE_ARGS come after, so
+  // they can set another.
+  const nodeArgs = mode === 'app' ? [`--max-semi-space-size=${SEMI_SPACE_MB}`, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] : [];
   const app = `hostcloud-bench-${mode}`;
   const child = spawn(process.execPath, [...nodeArgs, TARGET, mode], { cwd: root, env: { ...process.env, PGAPPNAME: app, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);

@@ -8,7 +8,20 @@
 // ~147 MB but costs the list route, the one that allocates most, 6–11 % of its requests/s (more
 // concurrent marking on the cores it shares): `node --heap-growing-percent=50 bin/hostcloud.js
 // serve` chooses that (README, Performance). `hostcloud serve` applies it; the worker keeps V8's.
+//
+// The young generation is the other half of the peak: V8's default semi-space of 16 MB keeps two
+// of them committed (32 MB) once a burst of allocation has grown it. At 8 MB the API peaked at
+// 134–144 MB instead of 157–165 MB (quick bench, two rounds alternated), for twice as many
+// scavenges, each half as long (~1.8–3 ms instead of ~3.4–4.5 ms: a shorter pause behind every
+// request in flight). Their total time, read from the process's own GC entries, grew by ~1 % of
+// its CPU on balance and ~2 % on the list. V8 sizes the young generation only when the heap is set
+// up, so this one cannot be applied from inside: `npm start` passes it on node's command line
+// (package.json), as the bench does; NODE_OPTIONS=--max-semi-space-size=8 does the same for a
+// `hostcloud serve` started another way.
 import v8 from 'node:v8';
+
+/** The semi-space size, in MB, `npm start` gives node (V8's default on 64-bit: 16). */
+export const SEMI_SPACE_MB = 8;
 
 /** The growth factor of the old generation, as V8's flag states it: 1 + percent / 100. */
 export const HEAP_GROWING_PERCENT = 100;
