@@ -82,6 +82,15 @@ function spawnTarget(mode: 'hello' | 'db1' | 'app', env: NodeJS.ProcessEnv): Pro
   });
 }
 
+/**
+ * What the worker's CPU per operation (its own and its database backends') allows on this
+ * machine's cores, however the work were spread: the bound that says whether more processes, or
+ * a faster worker on its own, could reach a figure.
+ */
+function workerCeiling(cpu: { worker: number; database: number }): string {
+  return Math.round((os.cpus().length * 1000) / (cpu.worker + cpu.database)).toLocaleString('en-US');
+}
+
 interface Figures {
   name: string; rps: number; p50: number; p99: number; errors: number;
   /** CPU µs per request: the process under load, its PostgreSQL backends, the load generator, the whole machine (null without /proc). */
@@ -266,7 +275,7 @@ async function main() {
       // hot rows spread over pages, and generic plans on tables never analyzed choose scans.
       await sql`VACUUM ANALYZE`.execute(database.db);
       const w = await workerRun(root, database.db, url, procs, DURATION * 2);
-      out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms` : ''}`);
+      out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms, so at most ${workerCeiling(w.cpuMsPerOp)} operations/s with every core busy` : ''}`);
     }
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
