@@ -7,7 +7,7 @@
 // heap: the same GC pause time in total and throughput within the bench's noise. 1.75 × (with the
 // 8 MB semi-space below) peaks 6–9 MB lower, 133–139 MB against 142–145 (the quick bench's
 // balance, lists and creates, two rounds alternated), for 16–30 full collections instead of 11 and
-// GC pauses of 7.6–11 % of the process's CPU instead of 7.2 % (the process's own GC entries).
+// GC pauses of 7.6–11 % of the process's CPU instead of 6.9–7.2 % (the process's own GC entries).
 // 1.5 × cost the list, the route that allocates most, 6–11 % of its requests/s (more concurrent
 // marking on the cores it shares); `node --heap-growing-percent=50 bin/hostcloud.js serve` still
 // chooses it. `hostcloud serve` applies this one; the worker keeps V8's.
