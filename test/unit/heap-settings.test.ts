@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { SEMI_SPACE_MB } from '../../src/cli/heap.ts';
 
@@ -8,7 +9,7 @@ import { SEMI_SPACE_MB } from '../../src/cli/heap.ts';
 // line in package.json, apart from the constant the bench uses: this keeps the two the same and
 // checks that the flag, as written there, is one node takes and that it bounds the young generation.
 test('npm start gives the API the young generation src/cli/heap.ts describes', () => {
-  const start: string = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start;
+  const start: string = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')).scripts.start;
   const words = start.split(/\s+/);
   assert.equal(words[0], 'node');
   const flags = words.slice(1, words.indexOf('bin/hostcloud.js'));
