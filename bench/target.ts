@@ -1,6 +1,6 @@
 // The process under load: `hello` is a bare Fastify hello-world; `db1` is a bare Fastify route
 // doing ONE indexed SELECT through pg on the same database with the API's pool size (the
-// database's ceiling for a route that needs one query); `app` is Hostcloud on DATABASE_URL with
+// database's ceiling for a route that needs one query), and beside it `db2`, TWO in turn; `app` is Hostcloud on DATABASE_URL with
 // logging off, no rate limit to speak of, no worker, and the heap settings of `hostcloud serve`.
 // Prints its port.
 import Fastify from 'fastify';
@@ -30,6 +30,14 @@ if (mode === 'hello') {
   app.get<{ Params: { id: string } }>('/db1/:id', async (request) => {
     const r = await pool.query('SELECT id, status, balance_cents FROM accounts WHERE id = $1', [request.params.id]);
     return { data: r.rows[0] };
+  });
+  // The ceiling for a route that needs two queries, one after the other (a server's detail: our
+  // row, then the platform's live read). Named, as the API sends its statements: PostgreSQL plans
+  // each once per connection, where db1's unnamed SELECT is planned on every request.
+  app.get<{ Params: { account: string; server: string } }>('/db2/:account/:server', async (request) => {
+    const a = await pool.query({ name: 'db2a', text: 'SELECT id, status, balance_cents FROM accounts WHERE id = $1', values: [request.params.account] });
+    const s = await pool.query({ name: 'db2s', text: 'SELECT id, status, name FROM servers WHERE id = $1', values: [request.params.server] });
+    return { data: { ...a.rows[0], server: s.rows[0] } };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
