@@ -27,7 +27,13 @@ import { instrumentProvider } from './telemetry/provider.ts';
 export { EMBEDDED_DATABASE };
 
 export interface Store {
+  /** The requests' pool (DATABASE_POOL_MAX) or, in a process that only works, the worker's. */
   database: Database;
+  /**
+   * The worker's pool (WORKER_POOL_MAX, generic plans): `database` itself in a process that only
+   * works, one of its own beside the requests' in `serve` with the embedded worker, null without a worker.
+   */
+  workerDatabase: Database | null;
   embedded: EmbeddedServer | null;
   close(): Promise<void>;
 }
@@ -41,25 +47,33 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
     url = embedded.urlFor(EMBEDDED_DATABASE);
   }
-  const database = connect(url, {
-    max: (opts.servesRequests === false ? 0 : config.databasePoolMax) + (opts.runsWorker ? config.workerConcurrency + 2 : 0),
-    connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, preparedStatements: config.databasePreparedStatements,
-    // A worker alone (`hostcloud worker`) runs only by-id statements: generic plans (see PoolOptions).
-    genericPlans: opts.servesRequests === false && opts.runsWorker === true,
-  });
+  const common = { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs, preparedStatements: config.databasePreparedStatements };
+  // The worker runs only by-id statements: generic plans (see PoolOptions). Its operations share
+  // its pool (WORKER_CONCURRENCY may exceed WORKER_POOL_MAX), so in `serve` it gets a pool of its
+  // own: a busy worker must never make a request wait for a connection.
+  const worksOnly = opts.runsWorker === true && opts.servesRequests === false;
+  const database = worksOnly
+    ? connect(url, { ...common, max: config.workerPoolMax, genericPlans: true })
+    : connect(url, { ...common, max: config.databasePoolMax });
+  const workerDatabase = worksOnly ? database : opts.runsWorker ? connect(url, { ...common, max: config.workerPoolMax, genericPlans: true }) : null;
+  const closeAll = async () => {
+    await database.close();
+    await workerDatabase?.close();
+  };
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
   } catch (e) {
-    await database.close();
+    await closeAll();
     await embedded?.stop();
     throw e;
   }
   return {
     database,
+    workerDatabase,
     embedded,
     async close() {
-      await database.close();
+      await closeAll();
       await embedded?.stop();
     },
   };

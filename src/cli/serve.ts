@@ -16,7 +16,7 @@ export async function serve(config: Config): Promise<void> {
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
   const telemetry = createTelemetry(logger);
-  observeDatabase(telemetry, store.database);
+  observeDatabase(telemetry, store.database, store.workerDatabase);
   const services = servicesFor(config, store.database.db, telemetry);
   const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, telemetry, services });
   let worker: Worker | null = null;
@@ -45,7 +45,8 @@ export async function serve(config: Config): Promise<void> {
     throw e;
   });
   process.stdout.write(banner({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }));
-  if (config.worker === 'embedded') {
-    worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), config, logger });
+  if (store.workerDatabase) {
+    const db = store.workerDatabase.db;
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });
   }
 }

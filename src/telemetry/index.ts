@@ -52,9 +52,16 @@ export function eventSink({ logger, metrics }: Telemetry): EventSink {
 }
 
 /** Reports this database's committed work and exposes its pool and queue in the metrics. */
-export function observeDatabase(telemetry: Telemetry, database: Database): void {
-  attachEventSink(database.db, eventSink(telemetry));
-  telemetry.metrics.watchDatabase(database.db, database.pool);
+/** `worker`: the embedded worker's pool of `serve`, when it has one of its own. */
+export function observeDatabase(telemetry: Telemetry, database: Database, worker?: Database | null): void {
+  const sink = eventSink(telemetry);
+  attachEventSink(database.db, sink);
+  const pools = [database.pool];
+  if (worker && worker !== database) {
+    attachEventSink(worker.db, sink);
+    pools.push(worker.pool);
+  }
+  telemetry.metrics.watchDatabase(database.db, pools);
 }
 
 export { Metrics };

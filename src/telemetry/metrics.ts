@@ -83,15 +83,16 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Pool usage and queue depth of this database, read at each scrape. */
-  watchDatabase(db: Db, pool: pg.Pool): void {
+  /** Pool usage (summed over the process's pools: `serve`'s requests and embedded worker) and queue depth, read at each scrape. */
+  watchDatabase(db: Db, pools: pg.Pool[]): void {
+    const sum = (of: (p: pg.Pool) => number) => pools.reduce((n, p) => n + of(p), 0);
     new Gauge({
       name: 'hostcloud_db_pool_connections', help: 'Database pool connections: total open, idle, and requests waiting for one',
       labelNames: ['state'] as const, registers: this.r,
       collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
+        this.set({ state: 'total' }, sum((p) => p.totalCount));
+        this.set({ state: 'idle' }, sum((p) => p.idleCount));
+        this.set({ state: 'waiting' }, sum((p) => p.waitingCount));
       },
     });
     const failures = this.collectFailures;

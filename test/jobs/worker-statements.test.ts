@@ -26,7 +26,7 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
   const ops: string[] = [];
   for (let i = 0; i < CREATES; i++) ops.push((await createServer(t, c)).operation.id as string);
 
-  const workerDb = connect(t.databaseUrl, { max: t.config.workerConcurrency + 2 });
+  const workerDb = connect(t.databaseUrl, { max: t.config.workerPoolMax });
   let statements = 0;
   const seen = new Map<string, number>();
   workerDb.pool.on('connect', (client: pg.PoolClient) => {

@@ -35,14 +35,14 @@ test('values are read and checked', () => {
 test('worker and job settings: documented defaults, read, and refused when out of range', () => {
   const d = loadConfig({});
   assert.deepEqual(
-    [d.workerConcurrency, d.jobRetryLimit, d.jobRetryDelayS, d.jobTimeoutS, d.jobMaintenanceS, d.operationLeaseS, d.providerTimeoutMs, d.simDelayMs],
-    [16, 5, 5, 900, 60, 30, 2000, 2000],
+    [d.workerConcurrency, d.workerPoolMax, d.jobRetryLimit, d.jobRetryDelayS, d.jobTimeoutS, d.jobMaintenanceS, d.operationLeaseS, d.providerTimeoutMs, d.simDelayMs],
+    [32, 18, 5, 5, 900, 60, 30, 2000, 2000],
   );
-  const c = loadConfig({ WORKER_CONCURRENCY: '3', JOB_RETRY_LIMIT: '0', JOB_RETRY_DELAY_S: '2', JOB_TIMEOUT_S: '30', JOB_MAINTENANCE_S: '5', PROVIDER_TIMEOUT_MS: '500' });
-  assert.deepEqual([c.workerConcurrency, c.jobRetryLimit, c.jobRetryDelayS, c.jobTimeoutS, c.jobMaintenanceS, c.providerTimeoutMs], [3, 0, 2, 30, 5, 500]);
+  const c = loadConfig({ WORKER_CONCURRENCY: '3', WORKER_POOL_MAX: '3', JOB_RETRY_LIMIT: '0', JOB_RETRY_DELAY_S: '2', JOB_TIMEOUT_S: '30', JOB_MAINTENANCE_S: '5', PROVIDER_TIMEOUT_MS: '500' });
+  assert.deepEqual([c.workerConcurrency, c.workerPoolMax, c.jobRetryLimit, c.jobRetryDelayS, c.jobTimeoutS, c.jobMaintenanceS, c.providerTimeoutMs], [3, 3, 0, 2, 30, 5, 500]);
   assert.equal(d.workerMetricsPort, null, 'no worker metrics listener by default');
   assert.equal(loadConfig({ WORKER_METRICS_PORT: '9465' }).workerMetricsPort, 9465);
-  for (const [name, value] of [['WORKER_CONCURRENCY', '0'], ['JOB_TIMEOUT_S', '0'], ['JOB_RETRY_DELAY_S', '1.5'], ['PROVIDER_TIMEOUT_MS', 'soon'], ['OPERATION_LEASE_S', '2'], ['WORKER_METRICS_PORT', '70000'], ['WORKER_METRICS_PORT', 'x']] as const) {
+  for (const [name, value] of [['WORKER_CONCURRENCY', '0'], ['WORKER_POOL_MAX', '2'], ['JOB_TIMEOUT_S', '0'], ['JOB_RETRY_DELAY_S', '1.5'], ['PROVIDER_TIMEOUT_MS', 'soon'], ['OPERATION_LEASE_S', '2'], ['WORKER_METRICS_PORT', '70000'], ['WORKER_METRICS_PORT', 'x']] as const) {
     assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.startsWith(name), `${name}=${value}`);
   }
 });
