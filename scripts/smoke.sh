@@ -43,7 +43,12 @@ done
 echo "server provisioned by the embedded worker: operation $op $status"
 
 kill -TERM -- "-$pid"
-for i in $(seq 1 40); do pgrep -f "$dir/data/pg" >/dev/null || break; sleep 0.25; done
+# The server says it stopped cleanly only once it has seen PostgreSQL go (it looks every 100 ms):
+# wait for both, rather than read the log the moment PostgreSQL is gone.
+for i in $(seq 1 40); do
+  if ! pgrep -f "$dir/data/pg" >/dev/null && grep -q 'stopped cleanly' "$log"; then break; fi
+  sleep 0.25
+done
 if pgrep -f "$dir/data/pg" >/dev/null; then echo "embedded PostgreSQL still running after SIGTERM"; exit 1; fi
 grep -q 'stopped cleanly' "$log" || { echo "no clean shutdown"; cat "$log"; exit 1; }
 echo "smoke: ok"
