@@ -7,7 +7,7 @@
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
 // (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
-// runs, db2 with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
+// runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
 // Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
@@ -100,7 +100,7 @@ interface Figures {
 }
 
 function key(name: string): string {
-  if (name.startsWith('db2')) return 'detail';
+  if (name.startsWith('db2') || name.startsWith('db-detail')) return 'detail';
   if (name.includes('hello')) return 'hello';
   if (name.includes('balance')) return 'balance';
   if (name.includes('{id}')) return 'detail';
@@ -202,6 +202,7 @@ async function main() {
     const base = await load(database.db, 'db1: bare Fastify + ONE indexed SELECT (pg)', db1, { url: `${db1.url}/db1/${data.listAccount}` });
     results.push(base);
     results.push(await load(database.db, 'db2: bare Fastify + TWO indexed SELECTs in turn (pg, named)', db1, { url: `${db1.url}/db2/${data.listAccount}/${data.detailServer}` }));
+    results.push(await load(database.db, "db-detail: bare Fastify + the server detail's two statements (the API's database layer)", db1, { url: `${db1.url}/db-detail/${data.listAccount}/${data.detailServer}` }));
     results.push(await load(database.db, 'GET /v2/billing/balance', app, { url: `${app.url}/v2/billing/balance`, headers: auth(data.listKey) }));
     results.push(await load(database.db, 'GET /v2/servers/{id}', app, { url: `${app.url}/v2/servers/${data.detailServer}`, headers: auth(data.listKey) }));
     const page1 = await load(database.db, `GET /v2/servers page 1 (${PER_ACCOUNT} of the account's)`, app, { url: `${app.url}/v2/servers?page=1`, headers: auth(data.listKey) });

@@ -1,6 +1,7 @@
 // The process under load: `hello` is a bare Fastify hello-world; `db1` is a bare Fastify route
 // doing ONE indexed SELECT through pg on the same database with the API's pool size (the
-// database's ceiling for a route that needs one query), and beside it `db2`, TWO in turn; `app` is Hostcloud on DATABASE_URL with
+// database's ceiling for a route that needs one query), and beside it `db2`, TWO in turn, and
+// `db-detail`, the server detail's own two statements; `app` is Hostcloud on DATABASE_URL with
 // logging off, no rate limit to speak of, no worker, and the heap settings of `hostcloud serve`.
 // Prints its port.
 import Fastify from 'fastify';
@@ -8,6 +9,8 @@ import pg from 'pg';
 import { limitHeapGrowth } from '../src/cli/heap.ts';
 import { loadConfig } from '../src/config.ts';
 import { connect } from '../src/db/connection.ts';
+import { findAccountServerDetail } from '../src/db/queries/servers.ts';
+import { consumeStatusFaultAndFindVm } from '../src/db/queries/sim-faults.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createLogger } from '../src/http/logger.ts';
 import { createRateLimiter } from '../src/http/rate-limit.ts';
@@ -38,6 +41,15 @@ if (mode === 'hello') {
     const a = await pool.query({ name: 'db2a', text: 'SELECT id, status, balance_cents FROM accounts WHERE id = $1', values: [request.params.account] });
     const s = await pool.query({ name: 'db2s', text: 'SELECT id, status, name FROM servers WHERE id = $1', values: [request.params.server] });
     return { data: { ...a.rows[0], server: s.rows[0] } };
+  });
+  // The server detail's own two statements through the API's database layer (named, precompiled,
+  // JSON row), with nothing else of the API: what they cost the database, and the least a process
+  // sending them spends. The difference to GET /v2/servers/{id} is the API's own work.
+  const store = connect(process.env.DATABASE_URL!, { max: POOL_MAX });
+  app.get<{ Params: { account: string; server: string } }>('/db-detail/:account/:server', async (request) => {
+    const detail = await findAccountServerDetail(store.db, request.params.account, request.params.server);
+    const live = await consumeStatusFaultAndFindVm(store.db, detail!.server.provider_ref!);
+    return { data: { ...detail, live: live.vm } };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
