@@ -40,8 +40,8 @@ export interface Config {
    * WORKER_CONCURRENCY — operations one worker process runs at once. They share the worker's
    * WORKER_POOL_MAX connections: an operation holds one only while a statement of its own runs, so
    * more operations than connections keeps the connections busy while others are between
-   * statements. Default 32: at 32 one process ran ~10–17 % more simulated creates a second than at
-   * 16, with less CPU per operation, on 18 connections as on 34 (README, Performance).
+   * statements. Default 32: one process ran 17–28 % more simulated creates a second on average than
+   * at 16, with less CPU per operation, on 18 connections as on 34 (README, Performance).
    */
   workerConcurrency: number;
   /**

@@ -51,8 +51,10 @@ export function eventSink({ logger, metrics }: Telemetry): EventSink {
   };
 }
 
-/** Reports this database's committed work and exposes its pool and queue in the metrics. */
-/** `worker`: the embedded worker's pool of `serve`, when it has one of its own. */
+/**
+ * Reports this database's committed work and exposes its pool and queue in the metrics; `worker`
+ * is `serve`'s embedded worker's pool, when it has one of its own (reported alike, pools summed).
+ */
 export function observeDatabase(telemetry: Telemetry, database: Database, worker?: Database | null): void {
   const sink = eventSink(telemetry);
   attachEventSink(database.db, sink);
