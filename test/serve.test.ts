@@ -1,5 +1,6 @@
 // `hostcloud serve` as an operator meets it: the banner's admin command works as printed from
-// another directory, and a taken port is one line naming PORT, with nothing left running.
+// another directory, a taken port is one line naming PORT, with nothing left running, and a
+// second signal while it stops does not cut the stop short.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -93,4 +94,18 @@ test('a taken port: one line naming PORT, exit 1, no stack trace, no PostgreSQL 
   } finally {
     blocker.close();
   }
+});
+
+test('SIGTERM twice (a supervisor and npm both pass it on): the stop still completes, exit 0, the embedded PostgreSQL stopped', async () => {
+  const dataDir = path.join(await tmpDir(), 'data');
+  const s = serve({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
+  await until(() => (/listening on/.test(s.out()) ? true : undefined), `the banner (${s.err()})`);
+  s.child.kill('SIGTERM');
+  // The second arrives while the first's stop is under way (it has logged that it is shutting down).
+  await until(() => (/shutting down/.test(s.out()) ? true : undefined), 'the stop to begin');
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0, s.err());
+  assert.match(s.out(), /stopped cleanly/);
+  const pid = await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => null);
+  assert.equal(pid, null, 'the embedded PostgreSQL was stopped');
 });

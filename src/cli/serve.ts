@@ -34,8 +34,11 @@ export async function serve(config: Config): Promise<void> {
     process.stdout.write('  Hostcloud stopped cleanly.\n');
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Kept for the whole shutdown: a second signal (a supervisor and npm both passing one on, a
+  // second Ctrl-C) would otherwise meet no handler and end the process at once, before it stops
+  // the embedded PostgreSQL. While stopping, another signal changes nothing; SIGKILL still ends it.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 
   const port = await listen(app, config).catch(async (e: unknown) => {
     // Nothing may outlive a failed start: release the database before saying why.

@@ -33,6 +33,7 @@ export async function work(config: Config): Promise<void> {
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Kept for the whole shutdown, as in serve.ts: a second signal must not end it half-way.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
