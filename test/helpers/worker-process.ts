@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Db } from '../../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const children: ChildProcess[] = [];
@@ -24,6 +25,15 @@ export function startWorker(databaseUrl: string, simDelayMs: number, extraEnv: N
   child.stderr!.on('data', (d) => { out += d; });
   children.push(child);
   return { child, output: () => out };
+}
+
+/** Waits until none of `ops` is queued or running (a worker drained them), or fails after `timeoutMs`. */
+export function untilOperationsSettled(db: Db, ops: string[], timeoutMs = 45_000): Promise<true> {
+  return until('the backlog to be drained', timeoutMs, async () => {
+    const left = await db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('id', 'in', ops).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+    return Number(left.n) === 0 ? true : undefined;
+  });
 }
 
 /** Polls `probe` every 100 ms until it answers something, or fails naming `what`. */

@@ -10,7 +10,7 @@ import { connect } from '../../src/db/connection.ts';
 import { computeFor, hostingFor, openStore, registrarFor } from '../../src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { createServer } from '../helpers/servers.ts';
-import { until } from '../helpers/worker-process.ts';
+import { untilOperationsSettled } from '../helpers/worker-process.ts';
 
 const CREATES = 40;
 
@@ -34,11 +34,7 @@ test('12 operations at once on 3 connections: the backlog drains, every create c
     db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), config, logger: t.telemetry.logger,
   });
   try {
-    await until('the backlog to be drained', 45_000, async () => {
-      const left = await t.database.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('id', 'in', ops).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
-      return Number(left.n) === 0 ? true : undefined;
-    });
+    await untilOperationsSettled(t.database.db, ops);
   } finally {
     await worker.stop();
     await workerDb.close();

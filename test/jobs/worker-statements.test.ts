@@ -16,7 +16,7 @@ import { startWorker } from '../../src/jobs/worker.ts';
 import { computeFor, hostingFor } from '../../src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { createServer } from '../helpers/servers.ts';
-import { until } from '../helpers/worker-process.ts';
+import { untilOperationsSettled } from '../helpers/worker-process.ts';
 
 const CREATES = 80;
 
@@ -43,11 +43,7 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
     db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: t.config, logger: t.telemetry.logger,
   });
   try {
-    await until('the backlog to be drained', 45_000, async () => {
-      const left = await t.database.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('id', 'in', ops).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
-      return Number(left.n) === 0 ? true : undefined;
-    });
+    await untilOperationsSettled(t.database.db, ops);
   } finally {
     await worker.stop();
     await workerDb.close();
