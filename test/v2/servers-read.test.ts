@@ -151,3 +151,45 @@ test('detail read: the facts it sends as one JSON value are what pg reads from t
     await sql`DELETE FROM server_ips WHERE server_id = ${running.id}`.execute(db);
   }
 });
+
+test('list: every page size walks every server exactly once, newest first, whichever end the page is read from (ties in created_at broken by id, a deleted row, a status filter, rows of another account)', async () => {
+  const db = t.database.db;
+  const mine = await createCustomer(t, { deposit: '10.00' });
+  const template = (await findAccountServer(db, c.accountId, running.id))!;
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+  // 11 live servers, three sharing an instant; one deleted, which no page may show; the other
+  // account's rows interleaved in time.
+  let n = 0;
+  const row = (accountId: string, minute: number, extra: Partial<Omit<typeof template, 'network'>> = {}) => ({
+    ...template, network: JSON.stringify(template.network), id: `srv_pages${String(n++).padStart(11, '0')}`, account_id: accountId, name: `p${n}.example.com`, created_at: at(minute), ...extra,
+  });
+  const rows = [
+    ...[0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8].map((m, i) => row(mine.accountId, m, { status: i % 3 === 0 ? 'suspended' : 'active' })),
+    row(mine.accountId, 9, { deleted_at: at(10) }),
+    ...[0, 3, 6, 9].map((m) => row(other.accountId, m)),
+  ];
+  await db.insertInto('servers').values(rows).execute();
+  try {
+    const expected = (status?: string) => rows
+      .filter((r) => r.account_id === mine.accountId && r.deleted_at === null && (!status || r.status === status))
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+    for (const status of [undefined, 'active', 'suspended']) {
+      const want = expected(status);
+      for (let perPage = 1; perPage <= want.length + 1; perPage++) {
+        const seen: string[] = [];
+        const pages = Math.ceil(want.length / perPage);
+        for (let page = 1; page <= pages + 1; page++) {
+          const query: Record<string, string> = { per_page: String(perPage), page: String(page), ...(status ? { status } : {}) };
+          const body = json(await call(t.app, 'GET', '/v2/servers', { key: mine.key, query }));
+          assert.deepEqual(body.meta.pagination, { page, per_page: perPage, total: want.length, total_pages: pages }, JSON.stringify(query));
+          assert.deepEqual(body.data.map((s: { id: string }) => s.id), want.slice((page - 1) * perPage, page * perPage), JSON.stringify(query));
+          seen.push(...body.data.map((s: { id: string }) => s.id));
+        }
+        assert.deepEqual(seen, want, `per_page ${perPage}${status ? `, ${status}` : ''}`);
+      }
+    }
+  } finally {
+    await db.deleteFrom('servers').where('id', 'in', rows.map((r) => r.id)).execute();
+  }
+});

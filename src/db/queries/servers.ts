@@ -63,9 +63,13 @@ export interface ServerListRow extends Server {
 }
 
 /**
- * One page and the total in one round trip. The page's ids come from the (account, newest)
- * index alone, so a late page skips index entries rather than whole rows; only the page's own
- * rows are then read. A page past the end has no row to carry the total: count separately.
+ * One page and the total in one round trip. The total is counted once (the CTE `n`); the page's
+ * ids then come from the (account, newest) index alone, walked from whichever end is nearer: a
+ * page in the older half is read oldest-first and put back in order, so the last page skips no
+ * more index entries than the first, and the middle page skips the most (half). Both walks sit
+ * in the statement; the planner runs only the one whose pseudo-constant condition holds (a
+ * one-time filter), with the count's value. Only the page's own rows are then read. A page past
+ * the end has no row to carry the total: count separately.
  */
 export async function listServersPage(
   db: Db, accountId: string, status: ServerStatus | undefined, limit: number, offset: number,
@@ -75,14 +79,28 @@ export async function listServersPage(
   let live = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
   if (status) live = live.where('servers.status', '=', status);
   if (stopped !== undefined) live = live.where('servers.power_state', stopped ? '=' : '<>', 'stopped');
+  const total = sql<number>`(select total from n)`;
+  const lim = sql<number>`${limit}::int`;
+  const off = sql<number>`${offset}::int`;
+  // Newest-first skips `offset` entries; oldest-first skips `total - offset - limit`.
+  const fromNewest = sql<boolean>`2 * ${off} + ${lim} <= ${total}`;
+  const newestFirst = live.select(['servers.id']).where(fromNewest)
+    .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc').limit(lim).offset(off);
+  const oldestFirst = live.select(['servers.id']).where(sql<boolean>`not (${fromNewest})`)
+    .orderBy('servers.created_at', 'asc').orderBy('servers.id', 'asc')
+    .limit(sql<number>`greatest(0, least(${lim}, ${total} - ${off}))`)
+    .offset(sql<number>`greatest(0, ${total} - ${off} - ${lim})`);
   const rows = await db
-    .with('page', () => live.select(['servers.id']).orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc').limit(limit).offset(offset))
+    .with('n', () => live.select(sql<number>`count(*)::int`.as('total')))
+    // Each walk is a subquery so that its ORDER BY and LIMIT stay its own inside the UNION.
+    .with('page', (qc) => qc.selectFrom(newestFirst.as('a')).select('a.id')
+      .unionAll(qc.selectFrom(oldestFirst.as('b')).select('b.id')))
     .selectFrom('page')
     .innerJoin('servers', 'servers.id', 'page.id')
     .leftJoin('plans', 'plans.id', 'servers.plan_id')
     .selectAll('servers')
     .select('plans.name as plan_name')
-    .select(() => live.select(sql<number>`count(*)::int`.as('n')).as('total'))
+    .select(total.as('total'))
     .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc')
     .execute();
   if (rows.length > 0) {
