@@ -178,6 +178,8 @@ describe('power, password, reinstall, VNC, upgrade, delete', () => {
     const list = json(await v1(t.app, 'GET', '/v1/servers?per_page=100', { key: c.key })).data.find((x: { server_id: string }) => x.server_id === s.id);
     assert.deepEqual(list.package, { id: 2, name: 'Cloud M' });
     assert.equal(list.amount, 15);
+    assert.match(list.ip_address, /^10\.1\.0\.\d+$/);
+    assert.equal(list.ip_address, s.network.ipv4.address, 'the list item carries the primary IPv4');
   });
 
   test('delete: `{success, message}`, refund of the unused hours, gone from v1 and v2', async () => {

@@ -3,7 +3,7 @@ import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
 import type { CompletionChange } from './operations.ts';
 import { tierDiscountOf } from './reseller.ts';
-import { precompile } from '../precompiled.ts';
+import { type Precompiled, precompile } from '../precompiled.ts';
 import type { Insertable } from 'kysely';
 import type { Server, ServerIp, ServersTable, ServerNetwork, PowerState, ServerStatus } from '../schema.ts';
 
@@ -58,9 +58,16 @@ export function findServerForProvisioning(db: Db, id: string): Promise<Provision
   return provisioningServers(db).where('servers.id', '=', id).executeTakeFirst();
 }
 
-export interface ServerListRow extends Server {
+/**
+ * What a list item shows (v2's and v1's), and no more: a page of 100 would otherwise parse every
+ * row's five instants and its network JSON only to drop them.
+ */
+export type ServerListRow = Pick<Server, 'id' | 'name' | 'status' | 'power_state' | 'cpu_cores' | 'ram_mb' | 'storage_gb'
+  | 'plan_id' | 'price_cents' | 'cycle' | 'next_billing_at'> & {
   plan_name: string | null;
-}
+  /** v1's `ip_address`. */
+  ipv4_address: string | null;
+};
 
 /**
  * One page and the total in one round trip. The total is counted once (the CTE `n`); the page's
@@ -76,12 +83,37 @@ export async function listServersPage(
   /** v1's `stopped` is an active server powered off; its `active`, one that is not. */
   stopped?: boolean,
 ): Promise<{ rows: ServerListRow[]; total: number }> {
-  let live = db.selectFrom('servers').where('servers.account_id', '=', accountId).where('servers.deleted_at', 'is', null);
-  if (status) live = live.where('servers.status', '=', status);
+  // Precompiled (precompiled.ts), one statement per shape of filter: six at most.
+  const shape = `${status === undefined ? '' : 'status'}/${stopped ?? ''}`;
+  let statement = listPageStatements.get(shape);
+  if (!statement) {
+    statement = precompile((handle: Db, p: ListSlots) => listPageQuery(handle, p, status !== undefined, stopped));
+    listPageStatements.set(shape, statement);
+  }
+  const rows = await statement.execute(db, { accountId, status: status ?? '', limit, offset });
+  if (rows.length > 0) {
+    return { rows: rows.map(({ total: _, ...row }) => row), total: rows[0]!.total ?? 0 };
+  }
+  const count = await liveServers(db, { accountId, status: status ?? '' }, status !== undefined, stopped)
+    .select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return { rows: [], total: count.n };
+}
+
+interface ListSlots { accountId: string; status: string; limit: number; offset: number; [slot: string]: string | number }
+const listPageStatements = new Map<string, Precompiled<ListSlots, ServerListRow & { total: number }>>();
+
+function liveServers(db: Db, p: { accountId: string; status: string }, byStatus: boolean, stopped: boolean | undefined) {
+  let live = db.selectFrom('servers').where('servers.account_id', '=', p.accountId).where('servers.deleted_at', 'is', null);
+  if (byStatus) live = live.where('servers.status', '=', p.status as ServerStatus);
   if (stopped !== undefined) live = live.where('servers.power_state', stopped ? '=' : '<>', 'stopped');
+  return live;
+}
+
+function listPageQuery(db: Db, p: ListSlots, byStatus: boolean, stopped: boolean | undefined) {
+  const live = liveServers(db, p, byStatus, stopped);
   const total = sql<number>`(select total from n)`;
-  const lim = sql<number>`${limit}::int`;
-  const off = sql<number>`${offset}::int`;
+  const lim = sql<number>`${p.limit}::int`;
+  const off = sql<number>`${p.offset}::int`;
   // Newest-first skips `offset` entries; oldest-first skips `total - offset - limit`.
   const fromNewest = sql<boolean>`2 * ${off} + ${lim} <= ${total}`;
   const newestFirst = live.select(['servers.id']).where(fromNewest)
@@ -90,7 +122,7 @@ export async function listServersPage(
     .orderBy('servers.created_at', 'asc').orderBy('servers.id', 'asc')
     .limit(sql<number>`greatest(0, least(${lim}, ${total} - ${off}))`)
     .offset(sql<number>`greatest(0, ${total} - ${off} - ${lim})`);
-  const rows = await db
+  return db
     .with('n', () => live.select(sql<number>`count(*)::int`.as('total')))
     // Each walk is a subquery so that its ORDER BY and LIMIT stay its own inside the UNION.
     .with('page', (qc) => qc.selectFrom(newestFirst.as('a')).select('a.id')
@@ -98,16 +130,12 @@ export async function listServersPage(
     .selectFrom('page')
     .innerJoin('servers', 'servers.id', 'page.id')
     .leftJoin('plans', 'plans.id', 'servers.plan_id')
-    .selectAll('servers')
+    .select(['servers.id', 'servers.name', 'servers.status', 'servers.power_state', 'servers.cpu_cores', 'servers.ram_mb',
+      'servers.storage_gb', 'servers.plan_id', 'servers.price_cents', 'servers.cycle', 'servers.next_billing_at'])
+    .select(sql<string | null>`servers.network->'ipv4'->>'address'`.as('ipv4_address'))
     .select('plans.name as plan_name')
     .select(total.as('total'))
-    .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc')
-    .execute();
-  if (rows.length > 0) {
-    return { rows: rows.map(({ total: _, ...row }) => row), total: rows[0]!.total ?? 0 };
-  }
-  const count = await live.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-  return { rows: [], total: count.n };
+    .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc');
 }
 
 export interface ProvisionedFields {

@@ -6,6 +6,7 @@ import type { HeldAddress } from '../../../core/servers/addresses.ts';
 import type { ServerView } from '../../../core/servers/read.ts';
 import { BYTES_PER_GB, type TrafficSummary } from '../../../core/servers/telemetry.ts';
 import type { PowerState, Server, ServerStatus, Snapshot } from '../../../db/schema.ts';
+import type { ServerListRow } from '../../../db/queries/servers.ts';
 import { intIdOr404 } from '../ids.ts';
 import { Nullable, V1Money, V1Timestamp } from '../schemas.ts';
 import { v1money, v1time } from '../reply.ts';
@@ -43,12 +44,12 @@ export const V1ServerListItem = Type.Object({
   next_billing_date: V1Timestamp,
 });
 
-export function v1ListItem(s: Server & { plan_name: string | null }) {
+export function v1ListItem(s: ServerListRow) {
   return {
     server_id: s.id,
     name: s.name,
     status: v1Status(s.status, s.power_state),
-    ip_address: s.network?.ipv4?.address ?? null,
+    ip_address: s.ipv4_address,
     package: s.plan_id === null ? null : { id: s.plan_id, name: s.plan_name ?? '' },
     amount: v1money(s.price_cents),
     next_billing_date: v1time(s.next_billing_at),
