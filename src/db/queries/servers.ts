@@ -114,8 +114,9 @@ function listPageQuery(db: Db, p: ListSlots, byStatus: boolean, stopped: boolean
   const total = sql<number>`(select total from n)`;
   const lim = sql<number>`${p.limit}::int`;
   const off = sql<number>`${p.offset}::int`;
-  // Newest-first skips `offset` entries; oldest-first skips `total - offset - limit`.
-  const fromNewest = sql<boolean>`2 * ${off} + ${lim} <= ${total}`;
+  // Newest-first skips `offset` entries; oldest-first skips `total - offset - limit`. Doubled in
+  // bigint: the largest offset the API allows (~10⁹) doubled is near int's bound.
+  const fromNewest = sql<boolean>`2 * ${off}::bigint + ${lim} <= ${total}`;
   const newestFirst = live.select(['servers.id']).where(fromNewest)
     .orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc').limit(lim).offset(off);
   const oldestFirst = live.select(['servers.id']).where(sql<boolean>`not (${fromNewest})`)
