@@ -59,8 +59,8 @@ export function findServerForProvisioning(db: Db, id: string): Promise<Provision
 }
 
 /**
- * What a list item shows (v2's and v1's), and no more: a page of 100 would otherwise parse every
- * row's five instants and its network JSON only to drop them.
+ * What a list item shows (v2's and v1's), and no more: the whole row would have every row's five
+ * instants and its network JSON parsed, where an item shows one instant and one address.
  */
 export type ServerListRow = Pick<Server, 'id' | 'name' | 'status' | 'power_state' | 'cpu_cores' | 'ram_mb' | 'storage_gb'
   | 'plan_id' | 'price_cents' | 'cycle' | 'next_billing_at'> & {
