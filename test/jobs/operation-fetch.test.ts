@@ -171,3 +171,32 @@ test('a fetch from where the last began reads the index from there, not every jo
     await client.end();
   }
 });
+
+test('on the worker\'s generic plans a fetch finds its jobs and operations by key: no sequential scan of the operations ever made or of the queue', async () => {
+  await drain();
+  // A backlog of thousands (as the bench's worker runs start with), with the statistics of that
+  // moment: a fetch's join, planned without the batch size, hashed a sequential scan of the
+  // operations and of the queue's partition, and kept that plan as they grew.
+  const BACKLOG = 3000;
+  await sql`INSERT INTO operations (id, account_id, type, status, resource_type, resource_id, params, detail)
+    SELECT 'op_backlog_' || i, ${c.accountId}, 'server.power', 'queued', 'server', 'srv_backlog_' || i, '{}', 'Queued'
+    FROM generate_series(1, ${BACKLOG}::int) i`.execute(db);
+  await boss.insert(Array.from({ length: BACKLOG }, (_, i) => ({ name: OPERATIONS_QUEUE, data: { operation_id: `op_backlog_${i + 1}` } })));
+  await sql`ANALYZE operations, ${sql.table(`${JOB_SCHEMA}.job`)}`.execute(db);
+  const worker = new pg.Client({ connectionString: t.databaseUrl, options: '-c plan_cache_mode=force_generic_plan' });
+  await worker.connect();
+  const wdb = new Kysely<never>({ dialect: new PostgresDialect({ pool: { connect: async () => Object.assign(worker, { release() {} }), end: async () => {} } as never }) });
+  try {
+    await worker.query('BEGIN');
+    let fetched = 0;
+    for (let i = 0; i < 6; i++) fetched += (await fetchAndClaimOperations(wdb as never, OPERATIONS_QUEUE, 2, 30, reads)).length;
+    const scans = (await worker.query(`SELECT relname, seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'operations' OR relname LIKE 'j%'`)).rows as { relname: string; seq_scan: string }[];
+    await worker.query('COMMIT');
+    assert.equal(fetched, 12, 'six fetches of two');
+    assert.deepEqual(scans.filter((row) => Number(row.seq_scan) > 0), [], JSON.stringify(scans));
+  } finally {
+    await worker.end();
+    await sql`DELETE FROM ${sql.table(`${JOB_SCHEMA}.job`)} WHERE data->>'operation_id' LIKE 'op_backlog_%'`.execute(db);
+    await db.deleteFrom('operations').where('id', 'like', 'op_backlog_%').execute();
+  }
+});

@@ -55,6 +55,10 @@ interface Row extends Operation {
  * where it is off). From the first job of the previous fetch, it starts where the live ones
  * begin. Jobs it passes over (a retry keeps its place, priorities, a job whose transaction began
  * before `from`) are for a fetch without `from`, which the caller makes now and then.
+ *
+ * The jobs and operations it takes are found by key (`= ANY (ARRAY(…))`), not joined: the worker's
+ * generic plan cannot know the batch size, and for a join it planned a hash over a sequential scan
+ * of every operation ever made and of the queue's partition, on every fetch (operations are kept).
  */
 export async function fetchAndClaimOperations(
   db: Db, queue: string, batchSize: number, leaseS: number, reads: ReadonlyMap<string, ClaimedRead<unknown>>, from?: Date,
@@ -74,13 +78,12 @@ export async function fetchAndClaimOperations(
     ), fetched AS (
       UPDATE ${job} j SET state = 'active', started_on = now(),
         retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
-      FROM next
-      WHERE j.name = ${queue}::text AND j.id = next.id
+      WHERE j.name = ${queue}::text AND j.id = ANY (ARRAY(SELECT id FROM next))
       RETURNING j.id, j.data->>'operation_id' AS operation_id, j.retry_count, j.retry_limit, j.created_on
     ), claimed AS (
       UPDATE operations o SET status = 'running', attempts = o.attempts + 1, lease_until = now() + make_interval(secs => ${leaseS}::int),
         updated_at = ${new Date()}
-      WHERE o.id IN (SELECT operation_id FROM fetched) AND o.status IN ('queued', 'running')
+      WHERE o.id = ANY (ARRAY(SELECT operation_id FROM fetched)) AND o.status IN ('queued', 'running')
       RETURNING o.*
     )
     SELECT f.id AS job_id, f.operation_id AS job_operation_id, f.retry_count AS job_retry_count, f.retry_limit AS job_retry_limit,
