@@ -57,8 +57,9 @@ interface Row extends Operation {
  * before `from`) are for a fetch without `from`, which the caller makes now and then.
  *
  * The jobs and operations it takes are found by key (`= ANY (ARRAY(…))`), not joined: the worker's
- * generic plan cannot know the batch size, and for a join it planned a hash over a sequential scan
- * of every operation ever made and of the queue's partition, on every fetch (operations are kept).
+ * generic plan cannot know the batch size, and with statistics taken while a backlog was queued it
+ * planned the join as a hash over a sequential scan of every operation ever made (operations are
+ * kept) and of the queue's partition, on every fetch, for the connection's life.
  */
 export async function fetchAndClaimOperations(
   db: Db, queue: string, batchSize: number, leaseS: number, reads: ReadonlyMap<string, ClaimedRead<unknown>>, from?: Date,
