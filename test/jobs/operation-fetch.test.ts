@@ -193,6 +193,8 @@ test('on the worker\'s generic plans a fetch finds its jobs and operations by ke
     const scans = (await worker.query(`SELECT relname, seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'operations' OR relname LIKE 'j%'`)).rows as { relname: string; seq_scan: string }[];
     await worker.query('COMMIT');
     assert.equal(fetched, 12, 'six fetches of two');
+    // The counters cover what the fetch touches: the operations and the queue's partitions.
+    assert.ok(scans.some((row) => row.relname === 'operations') && scans.filter((row) => row.relname.startsWith('j')).length >= 2, JSON.stringify(scans));
     assert.deepEqual(scans.filter((row) => Number(row.seq_scan) > 0), [], JSON.stringify(scans));
   } finally {
     await worker.end();

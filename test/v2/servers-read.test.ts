@@ -5,6 +5,7 @@ import { before, test } from 'node:test';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { sql } from 'kysely';
 import { activeServer, createServer } from '../helpers/servers.ts';
+import { v1 } from '../helpers/v1.ts';
 import { findAccountServer, findAccountServerDetail } from '../../src/db/queries/servers.ts';
 
 let t: TestApp;
@@ -164,7 +165,9 @@ test('list: every page size walks every server exactly once, newest first, which
     ...template, network: JSON.stringify(template.network), id: `srv_pages${String(n++).padStart(11, '0')}`, account_id: accountId, name: `p${n}.example.com`, created_at: at(minute), ...extra,
   });
   const rows = [
-    ...[0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8].map((m, i) => row(mine.accountId, m, { status: i % 3 === 0 ? 'suspended' : 'active' })),
+    ...[0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8].map((m, i) => row(mine.accountId, m, {
+      status: i % 3 === 0 ? 'suspended' : 'active', power_state: i % 2 === 0 ? 'stopped' : 'running',
+    })),
     row(mine.accountId, 9, { deleted_at: at(10) }),
     ...[0, 3, 6, 9].map((m) => row(other.accountId, m)),
   ];
@@ -188,6 +191,22 @@ test('list: every page size walks every server exactly once, newest first, which
         }
         assert.deepEqual(seen, want, `per_page ${perPage}${status ? `, ${status}` : ''}`);
       }
+    }
+    // v1's `stopped` and `active` filter on the power state too (a filter shape of their own).
+    const v1want = (stopped: boolean) => rows
+      .filter((r) => r.account_id === mine.accountId && r.deleted_at === null && r.status === 'active' && (r.power_state === 'stopped') === stopped)
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+    for (const [status, stopped] of [['stopped', true], ['active', false]] as const) {
+      const want = v1want(stopped);
+      assert.ok(want.length >= 3, `${status}: ${want.length}`);
+      const seen: string[] = [];
+      for (let page = 1; page <= want.length; page++) {
+        const res = await v1(t.app, 'GET', `/v1/servers?status=${status}&per_page=1&page=${page}`, { key: mine.key });
+        assert.equal(res.statusCode, 200, res.body);
+        seen.push(...json(res).data.map((s: { server_id: string }) => s.server_id));
+      }
+      assert.deepEqual(seen, want, `v1 ${status}`);
     }
     // The last page the API accepts: an offset near 10⁹, nothing on it, the total still right.
     const last = json(await call(t.app, 'GET', '/v2/servers', { key: mine.key, query: { per_page: '100', page: '10000000' } }));

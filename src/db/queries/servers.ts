@@ -71,12 +71,12 @@ export type ServerListRow = Pick<Server, 'id' | 'name' | 'status' | 'power_state
 
 /**
  * One page and the total in one round trip. The total is counted once (the CTE `n`); the page's
- * ids then come from the (account, newest) index alone, walked from whichever end is nearer: a
- * page in the older half is read oldest-first and put back in order, so the last page skips no
- * more index entries than the first, and the middle page skips the most (half). Both walks sit
- * in the statement; the planner runs only the one whose pseudo-constant condition holds (a
- * one-time filter), with the count's value. Only the page's own rows are then read. A page past
- * the end has no row to carry the total: count separately.
+ * ids then come from the (account, newest) index (alone, but for v1's power-state filters),
+ * walked from whichever end is nearer: a page in the older half is read oldest-first and put back
+ * in order, so the last page skips no more index entries than the first, and the middle page
+ * skips the most (half). Both walks are planned; a one-time filter on each, a condition on the
+ * count's value, lets the executor run only one. Only the page's own rows are then read. A page
+ * past the end has no row to carry the total: count separately (a second statement).
  */
 export async function listServersPage(
   db: Db, accountId: string, status: ServerStatus | undefined, limit: number, offset: number,
