@@ -29,8 +29,10 @@ export async function work(config: Config): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
     await worker.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
-    await metrics?.close();
-    await store.close();
+    // Every step is caught, as in serve.ts: a repeated signal no longer ends the process, so a
+    // step that threw (a database fault is logged and otherwise let be) would leave it running.
+    await metrics?.close().catch((e) => logger.error({ err: e }, 'closing metrics'));
+    await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
     process.exit(0);
   };
   // Kept for the whole shutdown, as in serve.ts: a second signal must not end it half-way.
