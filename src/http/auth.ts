@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-keys/authenticate.ts';
 import type { KeyCache } from '../core/api-keys/key-cache.ts';
 import { ApiError } from '../core/errors.ts';
-import type { Area, Caller, Db } from '../core/types.ts';
+import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { bearerOf, sameSecret } from './bearer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
@@ -17,6 +17,11 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** The API area whose scope the route needs (GET → `<area>:read`, otherwise `<area>:write`). */
     area?: Area;
+    /**
+     * The access the route needs when its method does not say it: a read that hands out what
+     * lets a resource leave the account (a domain's transfer code) needs `write`.
+     */
+    access?: Access;
     /**
      * Areas whose scope also admits the request, for a route serving several families (operations
      * of servers and of VDC VMs): the handler then checks the family of what it found.
@@ -134,7 +139,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (mode === 'none') return;
     if (token === undefined) throw v1 ? new ApiError('AUTH_REQUIRED', 'No API key was sent; send it as X-API-Key: <API_KEY>') : missingKey(request);
     if (token === null) throw v1 ? new ApiError('AUTH_INVALID', 'The X-API-Key header must hold exactly one key') : notBearer(request.headers.authorization!);
-    const access = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+    const access = config.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
     const area = [config.area!, ...config.alsoAreas ?? []].find((a) => identity?.key.scopes?.includes(`${a}:${access}`) ?? true) ?? config.area!;
     request.caller = authorize({ identity, ip: request.ip, area, access });
     noteKeyUsed(deps.db, request.caller.keyId, deps.now());

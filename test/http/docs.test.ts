@@ -57,7 +57,7 @@ const OPERATIONS: [string, string, string][] = [
   ['post', '/domains/bulk/renew', 'bulkRenewDomains'],
   ['get', '/domains/{id}/nameservers', 'getDomainNameservers'], ['put', '/domains/{id}/nameservers', 'updateDomainNameservers'],
   ['put', '/domains/{id}/lock', 'updateDomainLock'], ['put', '/domains/{id}/whois-privacy', 'updateDomainWhoisPrivacy'],
-  ['get', '/domains/{id}/auth-code', 'getDomainAuthCode'],
+  ['get', '/domains/{id}/auth-code', 'getDomainAuthCode'], ['post', '/domains/{id}/auth-code', 'refreshDomainAuthCode'],
   ['get', '/web-hosting', 'listWebHosting'], ['post', '/web-hosting', 'createWebHosting'], ['get', '/web-hosting/{id}', 'getWebHosting'],
   ['post', '/web-hosting/{id}/renew', 'renewWebHosting'], ['post', '/web-hosting/{id}/cancel', 'cancelWebHosting'],
   ['get', '/web-hosting/{id}/login', 'getWebHostingLogin'], ['get', '/web-hosting-login/{ticket}', 'openWebHostingLoginLink'],

@@ -1,8 +1,8 @@
-// Free changes of a domain: GET/PUT nameservers, PUT lock, PUT whois-privacy, GET auth-code —
+// Free changes of a domain: GET/PUT nameservers, PUT lock, PUT whois-privacy, GET/POST auth-code —
 // the registrar changed first, nothing stored when it fails; only active domains; other accounts 404.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { type Customer, type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { CONTACT, activeDomain, assertError, balanceOf, freshName, registerDomain, setRegistrarFault, settleOperations } from '../helpers/domains.ts';
 
 let t: TestApp;
@@ -100,28 +100,79 @@ describe('WHOIS privacy', () => {
 });
 
 describe('auth code', () => {
-  test('GET auth-code: read from the registrar the first time, then the stored one; refresh issues a new one', async () => {
-    const res = await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key });
+  const authCode = (method: 'GET' | 'POST', key = c.key, id = d.id) => call(t.app, method, `/v2/domains/${id}/auth-code`, { key });
+
+  test('GET auth-code: read from the registrar the first time, then the stored one; a GET never changes it', async () => {
+    const res = await authCode('GET');
     assert.equal(res.statusCode, 200, res.body);
     const code = json(res).data.auth_code;
     assert.equal(code, (await registry(d.domain)).auth_code);
     assert.deepEqual(Object.keys(json(res).data), ['auth_code']);
     // Stored: the registrar is not asked again (a failing one does not matter).
     await setRegistrarFault(t, { mode: 'upstream_error', remaining: 1, calls: ['getAuthCode'] });
-    assert.equal(json(await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key })).data.auth_code, code);
+    assert.equal(json(await authCode('GET')).data.auth_code, code);
     await setRegistrarFault(t, { mode: 'none' });
-    const fresh = json(await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key, query: { refresh: 'true' } })).data.auth_code;
-    assert.notEqual(fresh, code);
-    assert.equal((await registry(d.domain)).auth_code, fresh);
-    assert.equal(json(await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key })).data.auth_code, fresh);
-    assertError(await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key, query: { refresh: 'maybe' } }), 422, 'VALIDATION_FAILED', ['refresh']);
+    // The old `?refresh=true` issues nothing (refused as an unknown parameter, or ignored).
+    await call(t.app, 'GET', `/v2/domains/${d.id}/auth-code`, { key: c.key, query: { refresh: 'true' } });
+    assert.equal((await registry(d.domain)).auth_code, code);
+    assert.equal(json(await authCode('GET')).data.auth_code, code);
   });
 
-  test('the registrar failing on a first read or a refresh is 502', async () => {
+  test('POST auth-code issues a new code at the registrar; the old one is gone and GET answers the new one', async () => {
+    const old = json(await authCode('GET')).data.auth_code;
+    const res = await authCode('POST');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(Object.keys(json(res).data), ['auth_code']);
+    const fresh = json(res).data.auth_code;
+    assert.notEqual(fresh, old);
+    assert.equal((await registry(d.domain)).auth_code, fresh);
+    assert.equal(json(await authCode('GET')).data.auth_code, fresh);
+  });
+
+  test('both need domains:write: a read-only key (or sub-user) is 403 on GET and POST and learns nothing; a write key works', async () => {
+    const keyOf = async (scopes: string[], subUserId?: number) => {
+      const res = await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, {
+        name: 'scoped', ip_allowlist: ['127.0.0.1'], scopes, ...(subUserId === undefined ? {} : { sub_user_id: subUserId }),
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return json(res).data.key as string;
+    };
+    const before = (await registry(d.domain)).auth_code;
+    const reader = await keyOf(['domains:read']);
+    assert.equal((await call(t.app, 'GET', `/v2/domains/${d.id}`, { key: reader })).statusCode, 200);
+    for (const method of ['GET', 'POST'] as const) {
+      const err = assertError(await authCode(method, reader), 403, 'AUTH_SCOPE_INSUFFICIENT');
+      assert.match(err.message, /domains:write/);
+      assert.ok(!JSON.stringify(err).includes(before));
+    }
+    assert.equal((await registry(d.domain)).auth_code, before);
+
+    const writer = await keyOf(['domains:write']);
+    assert.equal(json(await authCode('GET', writer)).data.auth_code, before);
+    const fresh = json(await authCode('POST', writer)).data.auth_code;
+    assert.notEqual(fresh, before);
+
+    // A sub-user's key: its permissions are scope names, so `domains:read` alone is not enough either.
+    const invited = await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/sub-users`, { email: `sub-${freshName()}@example.com`, first_name: 'R', last_name: 'O' });
+    const sub = json(invited).data.id as number;
+    assert.equal((await call(t.app, 'PATCH', `/v2/sub-users/${sub}`, { key: c.key, body: { status: 'active' } })).statusCode, 200);
+    const permit = (permissions: string[]) => call(t.app, 'PUT', `/v2/sub-users/${sub}/permissions`, { key: c.key, body: { permissions } });
+    assert.equal((await permit(['domains:read'])).statusCode, 200);
+    const subKey = await keyOf(['domains:read', 'domains:write'], sub);
+    for (const method of ['GET', 'POST'] as const) assertError(await authCode(method, subKey), 403, 'AUTH_SCOPE_INSUFFICIENT');
+    assert.equal((await permit(['domains:read', 'domains:write'])).statusCode, 200);
+    assert.equal(json(await authCode('GET', subKey)).data.auth_code, fresh);
+  });
+
+  test('the registrar failing on a first read or on a new code is 502, and the stored code stays', async () => {
     const fresh = await activeDomain(t, c);
     await setRegistrarFault(t, { mode: 'upstream_error', remaining: 2, calls: ['getAuthCode', 'refreshAuthCode'] });
-    assertError(await call(t.app, 'GET', `/v2/domains/${fresh.id}/auth-code`, { key: c.key }), 502, 'UPSTREAM_ERROR');
-    assertError(await call(t.app, 'GET', `/v2/domains/${fresh.id}/auth-code`, { key: c.key, query: { refresh: 'true' } }), 502, 'UPSTREAM_ERROR');
+    assertError(await authCode('GET', c.key, fresh.id), 502, 'UPSTREAM_ERROR');
+    assertError(await authCode('POST', c.key, fresh.id), 502, 'UPSTREAM_ERROR');
+    const code = json(await authCode('GET', c.key, fresh.id)).data.auth_code;
+    await setRegistrarFault(t, { mode: 'upstream_error', remaining: 1, calls: ['refreshAuthCode'] });
+    assertError(await authCode('POST', c.key, fresh.id), 502, 'UPSTREAM_ERROR');
+    assert.equal(json(await authCode('GET', c.key, fresh.id)).data.auth_code, code);
   });
 });
 
@@ -135,6 +186,7 @@ describe("another account's domain, and a domain that is not active", () => {
       ['PUT', `/v2/domains/${d.id}/lock`, { enabled: false }],
       ['PUT', `/v2/domains/${d.id}/whois-privacy`, { enabled: false }],
       ['GET', `/v2/domains/${d.id}/auth-code`, undefined],
+      ['POST', `/v2/domains/${d.id}/auth-code`, undefined],
       ['POST', `/v2/domains/${d.id}/renew`, { years: 1 }],
     ];
     for (const [method, url, body] of attempts) {
@@ -151,7 +203,7 @@ describe("another account's domain, and a domain that is not active", () => {
     try {
       const pending = await registerDomain(t, c, { domain: freshName() });
       for (const [method, path, body] of [['PUT', 'nameservers', { nameservers: ['a.example.net', 'b.example.net'] }], ['PUT', 'lock', { enabled: false }],
-        ['PUT', 'whois-privacy', { enabled: false }], ['GET', 'auth-code', undefined]] as const) {
+        ['PUT', 'whois-privacy', { enabled: false }], ['GET', 'auth-code', undefined], ['POST', 'auth-code', undefined]] as const) {
         const res = await call(t.app, method, `/v2/domains/${pending.id}/${path}`, { key: c.key, ...(body === undefined ? {} : { body }) });
         assert.match(assertError(res, 409, 'STATE_CONFLICT').message, /is pending; this change needs an active domain/);
       }

@@ -52,7 +52,8 @@ const writes = (): [string, string, string, unknown, number][] => [
   ['nameservers', 'PUT', `/v2/domains/${owned.id}/nameservers`, { nameservers: ['ns1.sandbox.example', 'ns2.sandbox.example'] }, 200],
   ['lock', 'PUT', `/v2/domains/${owned.id}/lock`, { enabled: false }, 200],
   ['whois privacy', 'PUT', `/v2/domains/${owned.id}/whois-privacy`, { enabled: false }, 200],
-  ['auth code (reads and stores it when live)', 'GET', `/v2/domains/${owned.id}/auth-code?refresh=true`, undefined, 200],
+  ['auth code (reads and stores it when live)', 'GET', `/v2/domains/${owned.id}/auth-code`, undefined, 200],
+  ['new auth code', 'POST', `/v2/domains/${owned.id}/auth-code`, undefined, 200],
   ['check', 'GET', `/v2/domains/check?domain=${freshName()}`, undefined, 200],
 ];
 

@@ -59,12 +59,19 @@ export async function setWhoisPrivacy(ctx: Ctx, id: string, enabled: boolean): P
 }
 
 /**
- * The EPP auth code a gaining registrar asks for: the one we hold, or freshly read from the
- * registrar (and kept). `refresh` replaces it at the registry, so an old one stops working.
+ * The EPP auth code a gaining registrar asks for: the one we hold, or read from the registrar
+ * (and kept). Reading never changes the code at the registry.
  */
-export async function getAuthCode(ctx: Ctx, id: string, refresh = false): Promise<{ domain: DomainRow; authCode: string }> {
+export async function getAuthCode(ctx: Ctx, id: string): Promise<{ domain: DomainRow; authCode: string }> {
   const domain = await requireActiveDomain(ctx, id);
-  if (domain.auth_code && !refresh) return { domain, authCode: domain.auth_code };
-  const authCode = await ask(domain.name, () => (refresh ? ctx.registrar.refreshAuthCode(domain.name, changeToken('auth')) : ctx.registrar.getAuthCode(domain.name)));
+  if (domain.auth_code) return { domain, authCode: domain.auth_code };
+  const authCode = await ask(domain.name, () => ctx.registrar.getAuthCode(domain.name));
+  return { domain: await stored(ctx, domain, { auth_code: authCode }), authCode };
+}
+
+/** A new EPP auth code, issued by the registrar and kept: the old one stops working. */
+export async function refreshAuthCode(ctx: Ctx, id: string): Promise<{ domain: DomainRow; authCode: string }> {
+  const domain = await requireActiveDomain(ctx, id);
+  const authCode = await ask(domain.name, () => ctx.registrar.refreshAuthCode(domain.name, changeToken('auth')));
   return { domain: await stored(ctx, domain, { auth_code: authCode }), authCode };
 }

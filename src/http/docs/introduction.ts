@@ -84,7 +84,8 @@ From here: \`runServerAction\` (reboot, resize, clone…), \`createServerSnapsho
   with \`Content-Type: application/json\` (anything else is 415), field names are snake_case.
 - **Authentication**: \`Authorization: Bearer <API_KEY>\` on every request; there is no query-string key.
   A key works only from the addresses on its allowlist and, if it has scopes, only in them
-  (\`<area>:read\` for GET, \`<area>:write\` otherwise). A key of a sub-user does only what both its scopes and
+  (\`<area>:read\` for GET, \`<area>:write\` otherwise; reading a domain's
+  auth code, which lets the domain leave the account, needs \`domains:write\`). A key of a sub-user does only what both its scopes and
   the sub-user's permissions allow, and nothing while the sub-user is not \`active\`.
 - **Success** is the HTTP status: \`{"data": …, "meta": {"request_id", "version": "2.0.0"}}\`. Lists add
   \`meta.pagination\` \`{page, per_page, total, total_pages}\`; ask with \`page\` (from 1) and \`per_page\`

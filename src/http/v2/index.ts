@@ -24,6 +24,7 @@ import * as bulkTransferDomains from './domains/bulk-transfer-domains.ts';
 import * as checkDomain from './domains/check-domain.ts';
 import * as getDomain from './domains/get-domain.ts';
 import * as getDomainAuthCode from './domains/get-domain-auth-code.ts';
+import * as refreshDomainAuthCode from './domains/refresh-domain-auth-code.ts';
 import * as getDomainNameservers from './domains/get-domain-nameservers.ts';
 import * as listDomainPricing from './domains/list-domain-pricing.ts';
 import * as listDomains from './domains/list-domains.ts';
@@ -103,7 +104,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
   listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,
   bulkRegisterDomains, bulkTransferDomains, bulkRenewDomains,
-  getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode,
+  getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode, refreshDomainAuthCode,
   listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions, listUpcomingCharges,
