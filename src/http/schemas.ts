@@ -59,11 +59,17 @@ export const PaginationSchema = component('Pagination', Type.Object({
 const metaFields = {
   request_id: Type.String({ description: 'Quote it to support; also in the `X-Request-Id` header.', examples: ['req_7Hq2sLk9Xw3Zp5Nb8Vt1'] }),
   version: Type.String({ examples: ['2.0.0'] }),
-  sandbox: Type.Optional(Type.Boolean({ description: 'Present, and true, when a test key made the request: nothing was stored or charged.' })),
+  sandbox: Type.Optional(Type.Boolean({
+    description: 'Only on answers to a test key (`hc_test_…`), and then `true`: nothing was stored or charged. Absent on answers to a live key.',
+  })),
 };
 
-export const MetaSchema = component('Meta', Type.Object(metaFields));
-export const ListMetaSchema = component('ListMeta', Type.Object({ ...metaFields, pagination: ref(PaginationSchema) }));
+// The samples of the reference show a live key's answer: without `sandbox` (a generated sample would show it `true`).
+const META_EXAMPLE = { request_id: 'req_7Hq2sLk9Xw3Zp5Nb8Vt1', version: '2.0.0' };
+export const MetaSchema = component('Meta', Type.Object(metaFields, { examples: [META_EXAMPLE] }));
+export const ListMetaSchema = component('ListMeta', Type.Object({ ...metaFields, pagination: ref(PaginationSchema) }, {
+  examples: [{ ...META_EXAMPLE, pagination: { page: 1, per_page: 25, total: 1, total_pages: 1 } }],
+}));
 
 /** The success envelope of one object. */
 export function Envelope<T extends TSchema>(data: T) {

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { type TestApp, startApp } from '../helpers/app.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -77,6 +77,12 @@ test('/v2/docs renders the reference: sidebar, the walkthrough, an operation wit
   assert.match(text, /"web-1\.example\.com"/, 'the package-mode example body');
   assert.match(text, /"srv_8fJ2kLmN4pQ7rS1t"/, 'a response sample built from the schema examples');
   assert.match(text, /PLAN_NOT_FOUND/, 'the 422 codes are listed');
+  // The 201 sample is the answer as it is (pending, provisioning), and a live key's: no meta.sandbox.
+  const responseSample = text.slice(text.lastIndexOf('Response samples'));
+  assert.match(responseSample, /"status": "pending"/);
+  assert.match(responseSample, /"power_state": "provisioning"/);
+  assert.match(responseSample, /"request_id": "req_/);
+  assert.doesNotMatch(responseSample, /sandbox|"active"|"running"/);
   await operation.getByRole('tab', { name: 'curl' }).first().click();
   assert.match(await operation.innerText(), /curl -X POST "http:\/\/api\.test\/v2\/servers"/);
   await page.close();
@@ -90,6 +96,71 @@ test('/v2/docs/errors renders the catalog\'s Markdown', { skip, timeout: 60_000 
   assert.equal(await row.locator('td code').nth(1).innerText(), 'Authorization: Bearer <API_KEY>');
   assert.equal(await page.locator('tr#RATE_LIMITED td code').nth(1).innerText(), 'Retry-After');
   assert.match(await page.locator('pre code').innerText(), /"code": "VALIDATION_FAILED"/);
+  await page.close();
+});
+
+// Code run in the page (a string: this project is type-checked without the DOM's types).
+const FIND_WORD = `([sel, w]) => {
+  const el = document.querySelector(sel);
+  el.scrollIntoView({ block: 'center' });
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const at = n.textContent.indexOf(w);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(n, at);
+    range.setEnd(n, at + w.length);
+    window.swap = { node: n, at: at + w.indexOf('_') };
+    const r = range.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  }
+  return null;
+}`;
+const SWAP = `(c) => { const { node, at } = window.swap; node.textContent = node.textContent.slice(0, at) + c + node.textContent.slice(at + 1); }`;
+/** Every pair of inline-code fragments (backgrounds, padding included) that overlap, on different lines or not. */
+const CODE_OVERLAPS = `() => {
+  const boxes = [...document.querySelectorAll('code')].flatMap((c) => [...c.getClientRects()].map((r) => ({ r, text: c.textContent.slice(0, 40) })));
+  const out = [];
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const across = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const down = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (across > 0.5 && down > 0.5) out.push(a.text + ' / ' + b.text + ': ' + down.toFixed(1) + ' px');
+    }
+  }
+  return out;
+}`;
+const run = <T>(page: Page, fn: string, arg?: unknown): Promise<T> => page.evaluate(`(${fn})(${JSON.stringify(arg ?? null)})`) as Promise<T>;
+
+/**
+ * Whether the underscore of `word` (in the element `selector`) can be seen: the pixels around the
+ * word change when that underscore becomes a space. An underscore painted over (by the next line's
+ * background) reads as a space, and this is false.
+ */
+async function underscoreShows(page: Page, selector: string, word: string): Promise<boolean> {
+  const box = await run<{ x: number; y: number; width: number; height: number } | null>(page, FIND_WORD, [selector, word]);
+  assert.ok(box, `${word} in ${selector}`);
+  // The word and a few pixels around it, down into the next line.
+  const clip = { x: Math.max(0, box.x - 2), y: Math.max(0, box.y - 2), width: box.width + 4, height: box.height + 8 };
+  const shown = await page.screenshot({ clip });
+  await run(page, SWAP, ' ');
+  const blank = await page.screenshot({ clip });
+  await run(page, SWAP, '_');
+  return !shown.equals(blank);
+}
+
+test('/v2/docs/errors: code keeps its underscores, and inline code never overlaps the lines around it', { skip, timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  // Narrow, so that inline code wraps and lines of the envelope sample stack.
+  await page.setViewportSize({ width: 600, height: 900 });
+  await page.goto(`${origin}/v2/docs/errors`);
+  assert.deepEqual(await run(page, CODE_OVERLAPS), []);
+  // A code that is a link is not underlined: the underline would run through its underscores.
+  assert.equal(await page.locator('tr#VALIDATION_FAILED td a').evaluate((a) => (globalThis as unknown as { getComputedStyle(e: unknown): { textDecorationLine: string } }).getComputedStyle(a).textDecorationLine), 'none');
+  assert.equal(await page.locator('tr#VALIDATION_FAILED td code').first().innerText(), 'VALIDATION_FAILED');
+  assert.ok(await underscoreShows(page, 'tr#VALIDATION_FAILED td a', 'VALIDATION_FAILED'), 'the code in the table');
+  assert.ok(await underscoreShows(page, 'pre', 'VALIDATION_FAILED'), 'the code in the envelope sample');
+  assert.ok(await underscoreShows(page, 'pre', 'location_id'), 'a field of the envelope sample');
   await page.close();
 });
 

@@ -5,8 +5,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { validate } from '@readme/openapi-parser';
+import { OPERATION_RESOURCE_TYPES } from '../../src/core/operations/service.ts';
+import { introduction } from '../../src/http/docs/introduction.ts';
 import { ERROR_CODES } from '../../src/http/error-codes.ts';
-import { type TestApp, call, json, startApp } from '../helpers/app.ts';
+import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { serverBody } from '../helpers/servers.ts';
 
 // Every error code of the spec (api-v2.md, "Errors") with its status.
 const SPEC_ERRORS: Record<string, number> = {
@@ -272,7 +275,7 @@ test('defaulted parameters are optional, action bodies too; server-create modes 
   assert.deepEqual(create.examples.source.value.source, { snapshot_id: 42 });
 });
 
-test('curl samples per operation; Markdown descriptions; no null anywhere', () => {
+test('curl samples per operation; Markdown descriptions; no null anywhere but in sample answers', () => {
   for (const { method, path: p, op: o } of operations()) {
     const [sample] = o['x-codeSamples'];
     assert.equal(sample.lang, 'Shell');
@@ -291,7 +294,8 @@ test('curl samples per operation; Markdown descriptions; no null anywhere', () =
   const nulls: string[] = [];
   const walk = (v: unknown, at: string) => {
     if (v === null) nulls.push(at);
-    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) walk(x, `${at}/${k}`);
+    // A sample answer holds null where the answer does (a server's address before it is provisioned).
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) if (k !== 'examples') walk(x, `${at}/${k}`);
   };
   walk(doc, '#');
   assert.deepEqual(nulls, []);
@@ -363,4 +367,69 @@ test('doc_url of an error points at its anchor on the errors page', async () => 
   assert.equal(err.doc_url, 'http://api.test/v2/docs/errors#AUTH_REQUIRED');
   const page = (await call(t.app, 'GET', '/v2/docs/errors')).body;
   assert.ok(page.includes(`id="${err.doc_url.split('#')[1]}"`));
+});
+
+/** The shape of a value: its keys, recursively (an array by its first item), with null kept as null. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shape(x)]));
+  return v === null ? null : typeof v;
+}
+
+test('the createServer 201 sample is the answer as it is: pending, provisioning, a queued operation, no address yet', async () => {
+  const sample = doc.components.schemas.ServerCreated.examples[0];
+  const cust = await createCustomer(t, { deposit: '50.00' });
+  const res = await call(t.app, 'POST', '/v2/servers', { key: cust.key, body: serverBody() });
+  assert.equal(res.statusCode, 201, res.body);
+  const real = json(res).data;
+  assert.deepEqual(shape(sample), shape(real), 'the same fields, nested alike');
+  for (const s of [sample, real]) {
+    assert.equal(s.status, 'pending');
+    assert.equal(s.power_state, 'provisioning');
+    assert.deepEqual(s.network, { ipv4: null, ipv6: null, extra_ips: [] });
+    assert.equal(s.operation.status, 'queued');
+    assert.equal(s.operation.progress_pct, undefined, 'no progress while queued');
+    assert.equal(s.operation.detail, 'Queued for provisioning');
+  }
+  assert.deepEqual(shape(doc.components.schemas.Operation.examples[0]), shape(real.operation));
+});
+
+test('samples show a live key\'s answer: meta without sandbox, which is documented as a test key\'s alone', () => {
+  const { Meta, ListMeta } = doc.components.schemas;
+  assert.deepEqual(Meta.examples, [{ request_id: 'req_7Hq2sLk9Xw3Zp5Nb8Vt1', version: '2.0.0' }]);
+  assert.deepEqual(Object.keys(ListMeta.examples[0]).sort(), ['pagination', 'request_id', 'version']);
+  assert.match(Meta.properties.sandbox.description, /Only on answers to a test key.*Absent on answers to a live key/);
+  assert.deepEqual(Meta.required.sort(), ['request_id', 'version']);
+  // No example anywhere in the document shows a sandbox answer's meta.
+  const examples: unknown[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'examples' || k === 'example') examples.push(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(doc);
+  assert.ok(examples.length > 100);
+  assert.ok(!JSON.stringify(examples).includes('"sandbox":true'), 'no sample is a sandbox answer');
+  assert.match(doc.info.description, /its answers \(and only\s+its answers\) carry `meta.sandbox: true`/);
+});
+
+test('Operation.resource.type lists every kind of resource an operation is started on', () => {
+  const type = doc.components.schemas.Operation.properties.resource.properties.type;
+  assert.deepEqual(type.enum, ['server', 'server_ip', 'vdc_vm', 'domain', 'web_hosting']);
+  assert.deepEqual(type.enum, [...OPERATION_RESOURCE_TYPES]);
+  for (const kind of type.enum) assert.ok(type.description.includes(`\`${kind}\``), kind);
+});
+
+test('the overview names every family, and says JSON over HTTP or HTTPS as the base URL is', () => {
+  const overview = doc.info.description.split('\n\n')[0] as string;
+  for (const family of ['servers', 'virtual data center', 'domain names', 'web hosting', 'SSH keys', 'support tickets', 'sub-users', 'catalog', 'balance', 'account', 'reseller']) {
+    assert.ok(overview.includes(family), `the overview names ${family}: ${overview}`);
+  }
+  assert.match(overview, /JSON over HTTP \(/);
+  assert.doesNotMatch(overview, /HTTPS/, 'http://api.test is not HTTPS');
+  assert.match(introduction('https://api.example.net').split('\n\n')[0]!, /JSON over HTTPS\./);
 });

@@ -11,9 +11,16 @@ import { newId } from '../ids.ts';
 import type { Area, Db, Scope } from '../types.ts';
 import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
 
+/**
+ * What an operation acts on (`resource.type` of an operation): a server, an extra address of one
+ * (attach, release), a VDC VM, a domain, a web hosting account. The document lists these.
+ */
+export const OPERATION_RESOURCE_TYPES = ['server', 'server_ip', 'vdc_vm', 'domain', 'web_hosting'] as const;
+export type OperationResourceType = (typeof OPERATION_RESOURCE_TYPES)[number];
+
 export interface StartOperation {
   type: string;
-  resourceType: string;
+  resourceType: OperationResourceType;
   resourceId: string;
   /** What the runner needs (verb arguments, the charge to refund if it fails). Never shown. */
   params?: Record<string, unknown>;

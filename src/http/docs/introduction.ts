@@ -9,13 +9,19 @@ function panelOnly(): string {
     .join('\n');
 }
 
+/** What the base URL is reached over: HTTPS where this service is published with TLS (a proxy in front), else plain HTTP. */
+function transport(publicUrl: string): string {
+  return publicUrl.startsWith('https:') ? 'HTTPS' : 'HTTP (this service is published without TLS)';
+}
+
 /** Replaced by the operations that take an Idempotency-Key once the routes are known (docs/openapi.ts). */
 export const IDEMPOTENT_OPERATIONS = '{{idempotent operations}}';
 
 export function introduction(publicUrl: string): string {
   const base = `${publicUrl}/v2`;
-  return `Manage servers and the VMs of your virtual data center, SSH keys, support tickets and sub-users, and read
-the catalog, your balance, your account and your reseller status, with JSON over HTTPS.
+  return `Manage servers and the VMs of your virtual data center, domain names (registration, transfer, renewal, nameservers)
+and web hosting accounts, SSH keys, support tickets and sub-users, and read the catalog, your balance and upcoming
+charges, your account and your reseller status: JSON over ${transport(publicUrl)}.
 This reference is generated from the code that serves the API, so it cannot drift from it; the
 machine-readable document is [openapi.json](${base}/openapi.json), and every error code is explained in
 the [error catalog](${base}/docs/errors).
@@ -124,8 +130,9 @@ server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT
 
 # Sandbox
 
-A test key (\`hc_test_…\`) runs the same validation and rules against a sandbox: answers carry
-\`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report \`completed\`.
+A test key (\`hc_test_…\`) runs the same validation and rules against a sandbox: its answers (and only
+its answers) carry \`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report
+\`completed\`. The samples in this reference are a live key's answers, without \`sandbox\`.
 
 # Legacy v1
 

@@ -1,6 +1,7 @@
 // Server and operation resources of v2, shared by the server route files.
 import { Type } from '@sinclair/typebox';
 import { CURRENCY, formatCents } from '../../../core/money.ts';
+import { OPERATION_RESOURCE_TYPES, type OperationResourceType } from '../../../core/operations/service.ts';
 import type { ServerView } from '../../../core/servers/read.ts';
 import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
@@ -38,19 +39,33 @@ export const OperationSchema = component('Operation', Type.Object({
     examples: ['server.create'],
   }),
   status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),
-  resource: Type.Object({ type: Type.String({ description: '`server` or `vdc_vm`.', examples: ['server'] }), id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }) }),
+  resource: Type.Object({
+    type: StringEnum(OPERATION_RESOURCE_TYPES, {
+      description: 'What the operation acts on: `server` (`server.*` but address changes), `server_ip` (`server.ip_attach`, `server.ip_release`: '
+        + 'an extra address, `id` its number), `vdc_vm` (`vdc_vm.*`), `domain` (`domain.*`), `web_hosting` (`hosting.*`).',
+    }),
+    id: Type.String({ description: 'The id of that resource: `srv_…`, `vm_…`, `dom_…`, `wh_…`, or an address\'s number.', examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
+  }),
   progress_pct: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Present while running (and 100 once completed).', examples: [40] })),
   detail: Type.String({ description: 'Progress text; for a failed operation, why it failed.', examples: ['Queued for provisioning'] }),
   created_at: Timestamp,
   updated_at: Timestamp,
-}, { description: 'Asynchronous work (a create, an action, a snapshot). Poll GET /operations/{id} until it is `completed` or `failed`.' }));
+}, {
+  description: 'Asynchronous work (a create, an action, a snapshot). Poll GET /operations/{id} until it is `completed` or `failed`.',
+  // One whole operation as answered when it starts (a sample built field by field would mix states).
+  examples: [{
+    id: 'op_4Kq9vX2mLp8RtY1z', type: 'server.create', status: 'queued', resource: { type: 'server', id: 'srv_8fJ2kLmN4pQ7rS1t' },
+    detail: 'Queued for provisioning', created_at: '2026-11-22T08:30:00Z', updated_at: '2026-11-22T08:30:00Z',
+  }],
+}));
 
 export function operationView(op: Operation) {
   return {
     id: op.id,
     type: op.type,
     status: op.status,
-    resource: { type: op.resource_type, id: op.resource_id },
+    // Written only through startOperation, whose type admits these alone.
+    resource: { type: op.resource_type as OperationResourceType, id: op.resource_id },
     ...(op.status === 'running' || op.status === 'completed' ? { progress_pct: op.progress_pct } : {}),
     detail: op.detail,
     created_at: ts(op.created_at),
@@ -101,7 +116,19 @@ export const ServerSchema = component('Server', Type.Object({
 export const ServerCreatedSchema = component('ServerCreated', Type.Intersect([
   ref(ServerSchema),
   Type.Object({ operation: ref(OperationSchema) }),
-], { description: 'The new server (pending) and the `server.create` operation provisioning it.' }));
+], {
+  description: 'The new server (pending) and the `server.create` operation provisioning it.',
+  // The answer as it is: pending, provisioning, no address yet (the Server schema's own samples show a running one).
+  examples: [{
+    id: 'srv_8fJ2kLmN4pQ7rS1t', name: 'web-1.example.com', status: 'pending', power_state: 'provisioning', os: 'ubuntu-24.04', location_id: 1,
+    specs: { cpu_cores: 2, ram_mb: 4096, storage_gb: 80 }, network: { ipv4: null, ipv6: null, extra_ips: [] }, plan: { id: 2, name: 'Cloud M' },
+    billing: { amount: '15.00', currency: 'USD', cycle: 'monthly', next_billing_at: '2026-12-22T08:30:00Z' }, created_at: '2026-11-22T08:30:00Z',
+    operation: {
+      id: 'op_4Kq9vX2mLp8RtY1z', type: 'server.create', status: 'queued', resource: { type: 'server', id: 'srv_8fJ2kLmN4pQ7rS1t' },
+      detail: 'Queued for provisioning', created_at: '2026-11-22T08:30:00Z', updated_at: '2026-11-22T08:30:00Z',
+    },
+  }],
+}));
 
 function billingOf(s: Pick<Server, 'price_cents' | 'cycle' | 'next_billing_at'>) {
   return { amount: formatCents(s.price_cents), currency: CURRENCY, cycle: s.cycle, next_billing_at: ts(s.next_billing_at) };
