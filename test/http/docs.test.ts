@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
 import { validate } from '@readme/openapi-parser';
 import { OPERATION_RESOURCE_TYPES } from '../../src/core/operations/service.ts';
 import { introduction } from '../../src/http/docs/introduction.ts';
@@ -432,4 +433,48 @@ test('the overview names every family, and says JSON over HTTP or HTTPS as the b
   assert.match(overview, /JSON over HTTP \(/);
   assert.doesNotMatch(overview, /HTTPS/, 'http://api.test is not HTTPS');
   assert.match(introduction('https://api.example.net').split('\n\n')[0]!, /JSON over HTTPS\./);
+});
+
+describe('the OpenAPI documents and the reference scripts: validators, caching and compression', () => {
+  const ASSETS: [string, RegExp, number][] = [
+    ['/v2/openapi.json', /^application\/json/, 500_000],
+    ['/v1/openapi.json', /^application\/json/, 100_000],
+    ['/v2/docs/redoc.standalone.js', /^text\/javascript/, 500_000],
+    ['/v2/docs/reference.js', /^text\/javascript/, 100],
+  ];
+  for (const [url, type, size] of ASSETS) {
+    test(url, async () => {
+      const plain = await call(t.app, 'GET', url);
+      assert.equal(plain.statusCode, 200);
+      assert.match(String(plain.headers['content-type']), type);
+      assert.ok(plain.rawPayload.length > size, `${plain.rawPayload.length} bytes`);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      const etag = String(plain.headers.etag);
+      assert.match(etag, /^W\/"[\w-]{20,}"$/);
+      assert.match(String(plain.headers['cache-control']), /^public, (no-cache|max-age=\d+)$/);
+      assert.match(String(plain.headers.vary), /Accept-Encoding/i);
+
+      // The same tag every time; a client holding it gets 304 and no body, whatever it accepts.
+      for (const accept of [undefined, 'gzip', 'br']) {
+        const again = await call(t.app, 'GET', url, { headers: { 'if-none-match': etag, ...(accept ? { 'accept-encoding': accept } : {}) } });
+        assert.equal(again.statusCode, 304, `${accept}`);
+        assert.equal(again.rawPayload.length, 0);
+        assert.equal(again.headers.etag, etag);
+      }
+      assert.equal((await call(t.app, 'GET', url, { headers: { 'if-none-match': `W/"other", ${etag}` } })).statusCode, 304);
+      assert.equal((await call(t.app, 'GET', url, { headers: { 'if-none-match': 'W/"other"' } })).statusCode, 200);
+
+      // Compressed as the client accepts, decompressing to the very same bytes.
+      const decoders: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gunzipSync, br: zlib.brotliDecompressSync };
+      for (const [accept, want] of [['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0, gzip', 'gzip'], ['br;q=0.5, gzip;q=1', 'gzip'], ['identity', undefined], ['deflate', undefined]] as const) {
+        const res = await call(t.app, 'GET', url, { headers: { 'accept-encoding': accept } });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['content-encoding'], want, accept);
+        assert.equal(res.headers.etag, etag);
+        const body = want ? decoders[want]!(res.rawPayload) : res.rawPayload;
+        assert.ok(body.equals(plain.rawPayload), `${accept}: the same document`);
+        if (want && size > 10_000) assert.ok(res.rawPayload.length < plain.rawPayload.length / 3, `${want}: ${res.rawPayload.length} of ${plain.rawPayload.length} bytes`);
+      }
+    });
+  }
 });

@@ -8,6 +8,9 @@ import type { FastifyReply } from 'fastify';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { openapiOptions } from './openapi.ts';
 import { REFERENCE_CSP, REFERENCE_INIT_JS, renderReferencePage } from './reference-page.ts';
+import { DOCUMENT_CACHE, SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from './static-asset.ts';
+
+const JS = 'text/javascript; charset=utf-8';
 
 const redocBundle = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 // The sidebar's footer shows Redocly's logo from its CDN: a request leaving the machine on every
@@ -25,18 +28,20 @@ export async function registerDocs(app: TypedApp, { config }: RouteDeps): Promis
   // Read, or rendered, on the first request that needs them and kept: the Redoc bundle is 1 MB
   // (2 MB as a string on the heap; kept as UTF-8 bytes off it) and the errors page needs marked.
   // Neither is loaded by a process that serves no documentation.
-  let redoc: Promise<Buffer> | undefined;
-  const loadRedoc = () => (redoc ??= readFile(redocBundle, 'utf8').then((js) => Buffer.from(js.replaceAll(REDOC_CDN_LOGO, PIXEL))));
+  let redoc: Promise<StaticAsset> | undefined;
+  const loadRedoc = () => (redoc ??= readFile(redocBundle, 'utf8').then((js) => staticAsset(js.replaceAll(REDOC_CDN_LOGO, PIXEL), JS, SCRIPT_CACHE)));
   let errorsPage: Promise<string> | undefined;
   const loadErrorsPage = () => (errorsPage ??= import('./errors-page.ts').then((m) => m.renderErrorsPage(config.publicUrl)));
+  // The document is generated once (by @fastify/swagger, on first use); a client revalidates its copy every time.
+  let openapi: StaticAsset | undefined;
+  const loadOpenapi = () => (openapi ??= staticAsset(JSON.stringify(app.swagger()), 'application/json; charset=utf-8', DOCUMENT_CACHE));
+  const referenceJs = staticAsset(REFERENCE_INIT_JS, JS, SCRIPT_CACHE);
   const pub = { auth: 'none' as const };
   const hidden = { hide: true };
-  const asset = (reply: FastifyReply, body: string | Buffer) =>
-    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').header('X-Content-Type-Options', 'nosniff').send(body);
 
-  app.get('/openapi.json', { config: pub, schema: hidden }, async () => app.swagger());
+  app.get('/openapi.json', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, loadOpenapi()));
   app.get('/docs', { config: pub, schema: hidden }, async (_req, reply) => html(reply, renderReferencePage(), REFERENCE_CSP));
-  app.get('/docs/redoc.standalone.js', { config: pub, schema: hidden }, async (_req, reply) => asset(reply, await loadRedoc()));
-  app.get('/docs/reference.js', { config: pub, schema: hidden }, async (_req, reply) => asset(reply, REFERENCE_INIT_JS));
+  app.get('/docs/redoc.standalone.js', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, await loadRedoc()));
+  app.get('/docs/reference.js', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, referenceJs));
   app.get('/docs/errors', { config: pub, schema: hidden }, async (_req, reply) => html(reply, await loadErrorsPage(), "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"));
 }

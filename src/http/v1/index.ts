@@ -7,6 +7,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '../../core/errors.ts';
 import type { UndocumentedError } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
+import { DOCUMENT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../docs/static-asset.ts';
 import { sendV1Error } from './errors.ts';
 import { v1Document } from './openapi.ts';
 import * as listServers from './servers/list-servers.ts';
@@ -100,7 +101,8 @@ export async function registerV1(app: FastifyInstance, deps: V1Options): Promise
     });
   }
 
-  let doc: unknown;
-  app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => (doc ??= v1Document(deps.config)));
+  let doc: StaticAsset | undefined;
+  app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } },
+    async (request, reply) => sendAsset(request, reply, doc ??= staticAsset(JSON.stringify(v1Document(deps.config)), 'application/json; charset=utf-8', DOCUMENT_CACHE)));
   for (const r of ROUTES) r.register(app as TypedApp, deps);
 }
