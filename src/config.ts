@@ -18,6 +18,13 @@ export interface Config {
   dataDir: string;
   /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
   adminToken: string | undefined;
+  /**
+   * METRICS_TOKEN — a bearer token that reads `GET /metrics` (of `serve`, and of `worker` on
+   * WORKER_METRICS_PORT) and nothing else, for Prometheus. Unset → only the admin token reads them.
+   */
+  metricsToken: string | undefined;
+  /** BUILD_COMMIT — the commit this installation runs, for `hostcloud_build_info`. Unset → read from git when the installation is a checkout, else `unknown`. */
+  buildCommit: string | undefined;
   /** REDIS_URL — shared rate-limit store. Unset → in-process limiter. */
   redisUrl: string | undefined;
   /** RATE_LIMIT_MAX — requests per key (or per IP before authentication) per window. Default 600. */
@@ -197,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 24) {
     throw new ConfigError('ADMIN_TOKEN must be at least 24 characters (or leave it unset to have one generated)');
   }
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 24) throw new ConfigError('METRICS_TOKEN must be at least 24 characters (or leave it unset: the admin token reads /metrics)');
+  if (metricsToken !== undefined && metricsToken === adminToken) throw new ConfigError('METRICS_TOKEN must differ from ADMIN_TOKEN (it is the token that can only read /metrics)');
+  const buildCommit = str(env, 'BUILD_COMMIT');
+  if (buildCommit !== undefined && !/^[0-9a-zA-Z._-]{1,64}$/.test(buildCommit)) throw new ConfigError(`BUILD_COMMIT must be a commit id (1–64 letters, digits, ".", "_" or "-"), got "${buildCommit}"`);
   const smtpUrl = str(env, 'SMTP_URL');
   if (smtpUrl !== undefined) {
     let protocol = '';
@@ -219,6 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
     adminToken,
+    metricsToken,
+    buildCommit,
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 600, 1, 10_000_000),
     rateLimitWindowS: int(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),

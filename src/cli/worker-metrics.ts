@@ -1,6 +1,6 @@
 // GET /metrics of a `hostcloud worker` (WORKER_METRICS_PORT): the operations it ran, its provider
 // calls, its pool and the queue, for Prometheus. The worker has no Fastify, so this is a bare
-// node:http listener with the API's admin-token check and v2 error envelope. Unlike the API it does
+// node:http listener with the API's token check (METRICS_TOKEN or the admin token) and v2 error envelope. Unlike the API it does
 // not throttle wrong tokens: nothing else is served here, and the token is 32 random bytes.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,8 @@ export interface WorkerMetricsOptions {
   /** 0: any free port (tests). */
   port: number;
   adminToken: string;
+  /** METRICS_TOKEN, which reads this and nothing else; undefined: the admin token only. */
+  metricsToken?: string;
   publicUrl: string;
 }
 
@@ -36,8 +38,9 @@ export async function serveWorkerMetrics(metrics: Metrics, opts: WorkerMetricsOp
     if (path !== '/metrics') return fail('ENDPOINT_NOT_FOUND', `${req.method} ${path} does not exist here; the worker serves GET /metrics only`);
     if (req.method !== 'GET') return fail('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /metrics; use GET`);
     const token = bearerOf(req.headers.authorization);
-    if (token === undefined) return fail('AUTH_REQUIRED', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
-    if (token === null || !sameSecret(token, opts.adminToken)) return fail('AUTH_INVALID', 'The admin token is invalid');
+    if (token === undefined) return fail('AUTH_REQUIRED', 'Send METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>');
+    const accepted = token !== null && (sameSecret(token, opts.adminToken) || (opts.metricsToken !== undefined && sameSecret(token, opts.metricsToken)));
+    if (!accepted) return fail('AUTH_INVALID', 'The token is invalid for /metrics');
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
       () => fail('SERVICE_UNAVAILABLE', 'The metrics could not be collected; retry shortly'),

@@ -16,10 +16,10 @@ export async function work(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config, undefined, { runsWorker: true, servesRequests: false });
-  const telemetry = createTelemetry(logger);
+  const telemetry = createTelemetry(logger, config.buildCommit);
   observeDatabase(telemetry, store.database);
   const metrics = config.workerMetricsPort === null ? null : await serveWorkerMetrics(telemetry.metrics, {
-    host: config.host, port: config.workerMetricsPort, adminToken: (await resolveAdminToken(config)).token, publicUrl: config.publicUrl,
+    host: config.host, port: config.workerMetricsPort, adminToken: (await resolveAdminToken(config)).token, metricsToken: config.metricsToken, publicUrl: config.publicUrl,
   });
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'worker metrics listening');
   const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), config, logger });

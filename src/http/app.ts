@@ -146,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const keyCache = startKeyCache(deps.db);
   app.addHook('onClose', () => keyCache.close());
-  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, now, keys: keyCache.keys });
+  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys });
 
   app.setErrorHandler((err, request, reply) => sendError(config.publicUrl, err, request, reply));
   app.setNotFoundHandler((request, reply) => {

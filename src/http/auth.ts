@@ -9,7 +9,8 @@ import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { bearerOf, sameSecret } from './bearer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
-export type AuthMode = 'customer' | 'admin' | 'none';
+/** `metrics`: the admin token, or METRICS_TOKEN (which opens nothing else). */
+export type AuthMode = 'customer' | 'admin' | 'metrics' | 'none';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -96,6 +97,8 @@ export interface AuthDeps {
   db: Db;
   rateLimiter: RateLimiter;
   adminToken: string;
+  /** METRICS_TOKEN: reads `metrics` routes only. */
+  metricsToken?: string;
   now: () => Date;
   /** Known keys, so that authenticating costs no round trip (see key-cache.ts). */
   keys?: KeyCache;
@@ -108,14 +111,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const config = request.routeOptions.config ?? {};
     const mode: AuthMode = config.auth ?? (config.area ? 'customer' : 'none');
 
-    if (mode === 'admin') {
+    if (mode === 'admin' || mode === 'metrics') {
       const token = bearer(request);
-      if (token === undefined) throw new ApiError('AUTH_REQUIRED', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>');
-      if (token === null || !sameSecret(token, deps.adminToken)) {
+      const what = mode === 'admin' ? 'the admin token as Authorization: Bearer <ADMIN_TOKEN>' : 'METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>';
+      if (token === undefined) throw new ApiError('AUTH_REQUIRED', `Send ${what}`);
+      const accepted = token !== null && (sameSecret(token, deps.adminToken) || (mode === 'metrics' && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken)));
+      if (!accepted) {
         // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
         const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);
         if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
-        throw new ApiError('AUTH_INVALID', 'The admin token is invalid');
+        throw new ApiError('AUTH_INVALID', mode === 'admin' ? 'The admin token is invalid' : 'The token is invalid for /metrics');
       }
       return;
     }

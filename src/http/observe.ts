@@ -1,7 +1,7 @@
 // What the HTTP layer reports: per request, Prometheus counts and durations by route pattern;
 // per 4xx/5xx answer one log line with its error.code and the caller's account (never a key or
 // token), and the counts of refusals by code, rate-limit refusals and idempotent replays.
-// GET /metrics serves the process's registry (admin token).
+// GET /metrics serves the process's registry (METRICS_TOKEN or the admin token).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Telemetry } from '../telemetry/index.ts';
 
@@ -73,6 +73,6 @@ export async function registerObservability(app: FastifyInstance, { metrics }: T
     else request.log.info(fields, message);
   };
 
-  app.get('/metrics', { config: { auth: 'admin', rateLimit: false }, schema: { hide: true } }, async (_req, reply) =>
+  app.get('/metrics', { config: { auth: 'metrics', rateLimit: false }, schema: { hide: true } }, async (_req, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 }

@@ -6,6 +6,7 @@ import type { CoreEvent, EventSink } from '../core/events.ts';
 import { formatCents } from '../core/money.ts';
 import type { Database } from '../db/connection.ts';
 import { attachEventSink } from '../db/transaction.ts';
+import { buildInfo } from './build-info.ts';
 import { Metrics } from './metrics.ts';
 
 export interface Telemetry {
@@ -13,8 +14,9 @@ export interface Telemetry {
   metrics: Metrics;
 }
 
-export function createTelemetry(logger: Logger): Telemetry {
-  return { logger, metrics: new Metrics() };
+/** `commit`: BUILD_COMMIT, when the operator set it (else the build info finds it). */
+export function createTelemetry(logger: Logger, commit?: string): Telemetry {
+  return { logger, metrics: new Metrics(buildInfo(commit)) };
 }
 
 const BILLING_MESSAGE = { deposit: 'billing deposit', withdraw: 'billing charge', refund: 'billing refund' } as const;
@@ -24,7 +26,7 @@ export function eventSink({ logger, metrics }: Telemetry): EventSink {
   return (e: CoreEvent) => {
     if (e.kind === 'billing') {
       metrics.billing.inc({ type: e.type });
-      metrics.billingAmount.inc({ type: e.type }, e.cents / 100);
+      metrics.billingAmount.inc({ type: e.type }, e.cents);
       logger.info({
         component: 'billing', transaction_type: e.type, account_id: e.accountId, amount: formatCents(e.cents), currency: 'USD',
         resource: e.resource, transaction_id: e.transactionId, balance_after: formatCents(e.balanceAfterCents), description: e.description,

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../core/types.ts';
 import { queueStats } from '../db/queries/jobs.ts';
+import { type BuildInfo, buildInfo } from './build-info.ts';
 
 /** How long a scrape waits for the queue figures before reporting without them. */
 export const QUEUE_SCRAPE_TIMEOUT_MS = 2000;
@@ -56,8 +57,9 @@ export class Metrics {
     name: 'hostcloud_billing_transactions_total', help: 'Ledger rows written, by type (deposit, withdraw, refund)',
     labelNames: ['type'] as const, registers: this.r,
   });
+  // In cents, as the ledger counts: a sum of dollar floats drifts (61.470000000000006).
   readonly billingAmount = new Counter({
-    name: 'hostcloud_billing_amount_usd_total', help: 'Money moved through the ledger in USD, by type',
+    name: 'hostcloud_billing_amount_cents_total', help: 'Money moved through the ledger in US cents (a whole number), by type',
     labelNames: ['type'] as const, registers: this.r,
   });
 
@@ -79,8 +81,13 @@ export class Metrics {
     labelNames: ['source'] as const, registers: this.r,
   });
 
-  constructor() {
+  /** `build`: what hostcloud_build_info reports; default this installation's (buildInfo()). */
+  constructor(build: BuildInfo = buildInfo()) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'hostcloud_build_info', help: 'Always 1; the labels say what this process runs: version, Node.js version, commit (unknown when not known)',
+      labelNames: ['version', 'node_version', 'commit'] as const, registers: this.r,
+    }).set({ ...build }, 1);
   }
 
   /** Pool usage (summed over the process's pools: `serve`'s requests and embedded worker) and queue depth, read at each scrape. */

@@ -3,6 +3,7 @@
 // gauges (queue depth and age, pool usage) that stay up when the database does not answer.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
@@ -14,7 +15,7 @@ import PgBoss from 'pg-boss';
 import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
 import { OPERATIONS_QUEUE, executorOf } from '../../src/jobs/queue.ts';
 import { servicesFor } from '../../src/runtime.ts';
-import { Metrics, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
+import { Metrics, createTelemetry, eventSink, observeDatabase } from '../../src/telemetry/index.ts';
 import { adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 import { logLines, metric } from './helpers.ts';
@@ -112,7 +113,7 @@ test('queue depth, the oldest job\'s age and pool usage are read at scrape time;
     /^hostcloud_http_errors_total\{code="VALIDATION_FAILED",status="422"\} \d+$/m,
     /^hostcloud_billing_transactions_total\{type="deposit"\} \d+$/m,
   ]) assert.match(res.body, series);
-  assert.equal((await call(t.app, 'GET', '/metrics', { key: c.key })).statusCode, 401, 'admin token only');
+  assert.equal((await call(t.app, 'GET', '/metrics', { key: c.key })).statusCode, 401, 'no API key reads it');
 });
 
 test('a database that does not answer leaves the queue gauges out, counts the failure, and the scrape still succeeds', async () => {
@@ -132,4 +133,53 @@ test('a database that does not answer leaves the queue gauges out, counts the fa
     await dead.close();
   }
   assert.ok(new Metrics().registry.getSingleMetric('hostcloud_operations_total'), 'every registry has the operation metrics');
+});
+
+test('METRICS_TOKEN reads /metrics and nothing else; the admin token still reads it; without the setting it opens nothing', async () => {
+  const metricsToken = `metrics-${'m'.repeat(24)}`;
+  const app = await t.sibling({ metricsToken });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const scrape = await call(app, 'GET', '/metrics', { headers: bearer(metricsToken) });
+  assert.equal(scrape.statusCode, 200);
+  assert.match(scrape.body, /^# TYPE hostcloud_http_requests_total counter$/m);
+  assert.equal((await call(app, 'GET', '/metrics', { headers: bearer(t.adminToken) })).statusCode, 200);
+  for (const [method, url] of [['GET', '/admin/v1/accounts'], ['POST', '/admin/v1/billing/run'], ['GET', '/v2/account']] as const) {
+    const res = await call(app, method, url, { headers: bearer(metricsToken) });
+    assert.equal(res.statusCode, 401, `${method} ${url}: ${res.body}`);
+  }
+  assert.equal(json(await call(app, 'GET', '/metrics')).error.code, 'AUTH_REQUIRED');
+  assert.match(json(await call(app, 'GET', '/metrics')).error.message, /METRICS_TOKEN/);
+  assert.equal(json(await call(app, 'GET', '/metrics', { headers: bearer(`${metricsToken}x`) })).error.code, 'AUTH_INVALID');
+  // Unset (the other app): only the admin token reads the metrics.
+  assert.equal((await call(t.app, 'GET', '/metrics', { headers: bearer(metricsToken) })).statusCode, 401);
+});
+
+test('every queue is shown, 0 when idle; hostcloud_build_info says what runs', async () => {
+  // The worker is off and nothing is sent to these queues in this file: idle, yet shown.
+  await new Promise((r) => setTimeout(r, 1100)); // past the reading shared within a second
+  const text = (await adminCall(t, 'GET', '/metrics')).body;
+  for (const queue of ['maintenance', 'operations-failed']) {
+    assert.match(text, new RegExp(`^hostcloud_queue_jobs\\{queue="${queue}",state="queued"\\} 0$`, 'm'));
+    assert.match(text, new RegExp(`^hostcloud_queue_jobs\\{queue="${queue}",state="scheduled"\\} 0$`, 'm'));
+    assert.match(text, new RegExp(`^hostcloud_queue_oldest_job_age_seconds\\{queue="${queue}"\\} 0$`, 'm'));
+  }
+  const version = JSON.parse(await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8')).version as string;
+  const info = /^hostcloud_build_info\{version="([^"]+)",node_version="([^"]+)",commit="([^"]+)"\} 1$/m.exec(text);
+  assert.ok(info, text.split('\n').filter((l) => l.includes('build_info')).join('\n'));
+  assert.equal(info[1], version);
+  assert.equal(info[2], process.version);
+  assert.match(info[3]!, /^([0-9a-f]{12}|unknown)$/);
+  const set = createTelemetry(createLogger('silent'), 'abc1234');
+  assert.match(await set.metrics.registry.metrics(), /^hostcloud_build_info\{version="[^"]+",node_version="v\d[^"]*",commit="abc1234"\} 1$/m);
+});
+
+test('money is counted in whole cents: ten 0.10 charges are 100, not 0.9999999999999999', async () => {
+  const telemetry = createTelemetry(createLogger('silent'));
+  const sink = eventSink(telemetry);
+  for (let i = 0; i < 10; i++) {
+    sink({ kind: 'billing', type: 'withdraw', accountId: 'acc_x', cents: 10, balanceAfterCents: 0, transactionId: i, description: 'x', resource: null });
+  }
+  const text = await telemetry.metrics.registry.metrics();
+  assert.match(text, /^hostcloud_billing_amount_cents_total\{type="withdraw"\} 100$/m);
+  assert.doesNotMatch(text, /hostcloud_billing_amount_usd_total/);
 });

@@ -12,10 +12,10 @@ const t = await startApp({ worker: 'embedded', jobRetryLimit: 2 });
 const c = await createCustomer(t, { deposit: '100.00' });
 
 test('a completed create: billing charge line, operation completed line, and their counters', async () => {
-  const [ops0, charges0, usd0, creates0, dur0] = await Promise.all([
+  const [ops0, charges0, cents0, creates0, dur0] = await Promise.all([
     metric(t, 'hostcloud_operations_total', { type: 'server.create', outcome: 'completed' }),
     metric(t, 'hostcloud_billing_transactions_total', { type: 'withdraw' }),
-    metric(t, 'hostcloud_billing_amount_usd_total', { type: 'withdraw' }),
+    metric(t, 'hostcloud_billing_amount_cents_total', { type: 'withdraw' }),
     metric(t, 'hostcloud_provider_calls_total', { provider: 'compute', method: 'create' }),
     metric(t, 'hostcloud_operation_duration_seconds', { type: 'server.create', outcome: 'completed' }),
   ]);
@@ -44,7 +44,7 @@ test('a completed create: billing charge line, operation completed line, and the
   assert.equal(await metric(t, 'hostcloud_operations_total', { type: 'server.create', outcome: 'completed' }), ops0 + 1);
   assert.equal(await metric(t, 'hostcloud_operation_duration_seconds', { type: 'server.create', outcome: 'completed' }), dur0 + 1);
   assert.equal(await metric(t, 'hostcloud_billing_transactions_total', { type: 'withdraw' }), charges0 + 1);
-  assert.equal(await metric(t, 'hostcloud_billing_amount_usd_total', { type: 'withdraw' }), usd0 + 5);
+  assert.equal(await metric(t, 'hostcloud_billing_amount_cents_total', { type: 'withdraw' }), cents0 + 500);
   assert.ok(await metric(t, 'hostcloud_provider_calls_total', { provider: 'compute', method: 'create' }) >= creates0 + 1);
   // The deposit that funded the account was reported too.
   assert.ok(logLines(t, 'billing deposit').some((l) => l.account_id === c.accountId && l.amount === '100.00' && l.resource === null));

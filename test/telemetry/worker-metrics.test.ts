@@ -51,6 +51,28 @@ test('the listener: the registry with the admin token; every other request an er
   }
 });
 
+test('the listener with METRICS_TOKEN: that token and the admin token read; any other is refused', async () => {
+  const metricsToken = 'metrics-token-0123456789abcdef';
+  const s = await serveWorkerMetrics(new Metrics(), { host: '127.0.0.1', port: 0, adminToken: TOKEN, metricsToken, publicUrl: 'http://localhost:8080' });
+  try {
+    const get = (token: string) => fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await get(metricsToken)).status, 200);
+    assert.equal((await get(TOKEN)).status, 200);
+    const wrong = await get(`${metricsToken}x`);
+    assert.equal(wrong.status, 401);
+    assert.equal(((await wrong.json()) as { error: { code: string } }).error.code, 'AUTH_INVALID');
+  } finally {
+    await s.close();
+  }
+  // Without it, the same token is just a wrong one.
+  const plain = await serveWorkerMetrics(new Metrics(), { host: '127.0.0.1', port: 0, adminToken: TOKEN, publicUrl: 'http://localhost:8080' });
+  try {
+    assert.equal((await fetch(`${plain.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status, 401);
+  } finally {
+    await plain.close();
+  }
+});
+
 test('a real `hostcloud worker` with WORKER_METRICS_PORT counts the operations it ran and serves them', { timeout: 60_000 }, async () => {
   const t = await startApp({});
   const c = await createCustomer(t, { deposit: '10.00' });

@@ -66,3 +66,13 @@ test('LOG_FORMAT: auto by default (pretty on a terminal, JSON otherwise), json o
   assert.match(text, /operation_id: "op_1"/);
   assert.throws(() => JSON.parse(text));
 });
+
+test('METRICS_TOKEN: unset by default; 24+ characters and not the admin token when set. BUILD_COMMIT: a commit id', () => {
+  assert.equal(loadConfig({}).metricsToken, undefined);
+  assert.equal(loadConfig({ METRICS_TOKEN: 'm'.repeat(24) }).metricsToken, 'm'.repeat(24));
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be at least 24 characters/);
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'a'.repeat(30), ADMIN_TOKEN: 'a'.repeat(30) }), /METRICS_TOKEN must differ from ADMIN_TOKEN/);
+  assert.equal(loadConfig({}).buildCommit, undefined);
+  assert.equal(loadConfig({ BUILD_COMMIT: '0ee8cfc1' }).buildCommit, '0ee8cfc1');
+  assert.throws(() => loadConfig({ BUILD_COMMIT: 'a b' }), /BUILD_COMMIT must be a commit id/);
+});

@@ -48,7 +48,7 @@ export interface QueueStat {
 }
 
 /**
- * Unstarted jobs per queue, for metrics at scrape time. Reads only the partial index of unstarted
+ * Unstarted jobs per queue — every queue, with 0 when none waits — for metrics at scrape time. Reads only the partial index of unstarted
  * jobs (pg-boss's job_i5: state < active), under a statement timeout of its own, so a scrape stays
  * cheap however many finished jobs the table keeps.
  */
@@ -56,13 +56,13 @@ export async function queueStats(db: Db, timeoutMs: number): Promise<QueueStat[]
   return db.transaction().execute(async (trx) => {
     await sql`SELECT set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
     const { rows } = await sql<{ name: string; queued: string; scheduled: string; oldest_s: string | null }>`
-      SELECT name,
-             count(*) FILTER (WHERE start_after <= now()) AS queued,
-             count(*) FILTER (WHERE start_after > now()) AS scheduled,
-             EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE start_after <= now())) AS oldest_s
-        FROM ${sql.table(`${JOB_SCHEMA}.job`)}
-       WHERE state < 'active'
-       GROUP BY name`.execute(trx);
+      SELECT q.name,
+             count(j.id) FILTER (WHERE j.start_after <= now()) AS queued,
+             count(j.id) FILTER (WHERE j.start_after > now()) AS scheduled,
+             EXTRACT(EPOCH FROM now() - min(j.start_after) FILTER (WHERE j.start_after <= now())) AS oldest_s
+        FROM ${sql.table(`${JOB_SCHEMA}.queue`)} q
+        LEFT JOIN ${sql.table(`${JOB_SCHEMA}.job`)} j ON j.name = q.name AND j.state < 'active'
+       GROUP BY q.name`.execute(trx);
     return rows.map((r) => ({ queue: r.name, queued: Number(r.queued), scheduled: Number(r.scheduled), oldestS: r.oldest_s === null ? null : Number(r.oldest_s) }));
   });
 }
