@@ -56,7 +56,8 @@ async function until<T>(fn: () => T | undefined, what: string, ms = 60_000): Pro
 
 test('the banner prints an admin command that works as printed, from another directory', async () => {
   const dataDir = path.join(await tmpDir(), 'data with space');
-  const s = serve({ DATA_DIR: dataDir, PORT: '0' });
+  // A person at a terminal reads the banner (pretty logs); a JSON log gets it as a JSON line (below).
+  const s = serve({ DATA_DIR: dataDir, PORT: '0', LOG_FORMAT: 'pretty' });
   const command = await until(() => /\n {4}(\S.* admin --url \S+ accounts create .*)\n/.exec(s.out())?.[1], `the banner (${s.err()})`);
   assert.match(s.out(), /Database: embedded PostgreSQL in .*data with space\/pg/);
   assert.ok(command.includes(BIN), 'the absolute path of bin/hostcloud.js');
@@ -98,14 +99,22 @@ test('a taken port: one line naming PORT, exit 1, no stack trace, no PostgreSQL 
 
 test('SIGTERM twice (a supervisor and npm both pass it on): the stop still completes, exit 0, the embedded PostgreSQL stopped', async () => {
   const dataDir = path.join(await tmpDir(), 'data');
-  const s = serve({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' });
-  await until(() => (/listening on/.test(s.out()) ? true : undefined), `the banner (${s.err()})`);
+  const s = serve({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  await until(() => (/"msg":"hostcloud listening"/.test(s.out()) ? true : undefined), `the banner (${s.err()})`);
   s.child.kill('SIGTERM');
   // The second arrives while the first's stop is under way (it has logged that it is shutting down).
   await until(() => (/shutting down/.test(s.out()) ? true : undefined), 'the stop to begin');
   s.child.kill('SIGTERM');
   assert.equal(await s.exited, 0, s.err());
-  assert.match(s.out(), /stopped cleanly/);
+  // With LOG_FORMAT=json every line of stdout is one JSON object, the banner and the goodbye included.
+  const lines = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const start = lines.find((l) => l.msg === 'hostcloud listening');
+  assert.ok(start, s.out());
+  assert.match(String(start.listen), /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(String(start.admin_command), / admin --url http:\/\/127\.0\.0\.1:\d+ accounts create /);
+  assert.match(String(start.database), /^embedded PostgreSQL in /);
+  assert.equal(start.level, 30);
+  assert.equal(lines.at(-1)!.msg, 'hostcloud stopped cleanly');
   const pid = await fs.readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => null);
   assert.equal(pid, null, 'the embedded PostgreSQL was stopped');
 });

@@ -6,7 +6,7 @@ import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
-import { banner, listen } from './start-up.ts';
+import { announceStart, announceStop, listen } from './start-up.ts';
 
 export async function serve(config: Config): Promise<void> {
   limitHeapGrowth();
@@ -15,7 +15,7 @@ export async function serve(config: Config): Promise<void> {
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m), { runsWorker: config.worker === 'embedded' });
   const { token, generated } = await resolveAdminToken(config);
   const rateLimiter = rateLimiterFor(config);
-  const telemetry = createTelemetry(logger);
+  const telemetry = createTelemetry(logger, config.buildCommit);
   observeDatabase(telemetry, store.database, store.workerDatabase);
   const services = servicesFor(config, store.database.db, telemetry);
   const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, telemetry, services });
@@ -31,7 +31,7 @@ export async function serve(config: Config): Promise<void> {
     await worker?.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
     await rateLimiter.close();
     await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
-    process.stdout.write('  Hostcloud stopped cleanly.\n');
+    announceStop(config, logger);
     process.exit(0);
   };
   // Kept for the whole shutdown: a second signal (a supervisor and npm both passing one on, a
@@ -47,7 +47,7 @@ export async function serve(config: Config): Promise<void> {
     await store.close().catch(() => {});
     throw e;
   });
-  process.stdout.write(banner({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }));
+  announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
     worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });

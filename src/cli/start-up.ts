@@ -3,7 +3,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { type Config, ConfigError } from '../config.ts';
+import { usePretty } from '../http/logger.ts';
 
 /** bin/hostcloud.js of this installation, absolute. */
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/hostcloud.js');
@@ -43,9 +45,10 @@ export interface BannerInput {
   generated: boolean;
 }
 
-export function banner({ config, port, clusterDir, token, generated }: BannerInput): string {
+/** What the banner says, as fields: the JSON log line is made of these, the text banner reads them. */
+export function startFacts({ config, port, clusterDir, token, generated }: BannerInput) {
   const pgLink = path.join(config.dataDir, 'pg');
-  const where = clusterDir === null
+  const database = clusterDir === null
     ? 'DATABASE_URL'
     : clusterDir === pgLink ? `embedded PostgreSQL in ${pgLink}` : `embedded PostgreSQL in ${clusterDir} (linked from ${pgLink})`;
   const url = localUrl(config.host, port);
@@ -53,18 +56,48 @@ export function banner({ config, port, clusterDir, token, generated }: BannerInp
   // installation's bin/hostcloud.js, the URL, and where the token is (DATA_DIR) or that it is ADMIN_TOKEN's.
   const env = config.adminToken ? 'ADMIN_TOKEN="$ADMIN_TOKEN"' : `DATA_DIR=${shellWord(config.dataDir)}`;
   const admin = `${env} ${shellWord(process.execPath)} ${shellWord(BIN)} admin --url ${url}`;
+  return {
+    listen: `http://${config.host}:${port}`,
+    public_url: config.publicUrl,
+    database,
+    rate_limits: config.redisUrl ? 'Redis' : 'in-process',
+    worker: config.worker,
+    // In full once, when it is made; afterwards only recognisably, so restarts do not keep
+    // writing the secret into service logs.
+    admin_token: generated ? token : `${token.slice(0, 10)}…`,
+    admin_token_source: generated ? `new, saved in ${path.join(config.dataDir, 'admin-token')}` : config.adminToken ? 'ADMIN_TOKEN' : path.join(config.dataDir, 'admin-token'),
+    try: `curl -s ${url}/healthz`,
+    admin_command: `${admin} accounts create --email you@example.com --deposit 100 --ip 127.0.0.1`,
+  };
+}
+
+export function banner(input: BannerInput): string {
+  const f = startFacts(input);
   return [
     '',
-    `  Hostcloud is listening on http://${config.host}:${port}  (public URL ${config.publicUrl})`,
-    `  Database: ${where}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; worker: ${config.worker}`,
-    // Printed in full once, when it is made; afterwards only recognisably, so restarts do not
-    // keep writing the secret into service logs.
-    generated
-      ? `  Admin token (new, saved in ${path.join(config.dataDir, 'admin-token')}): ${token}`
-      : `  Admin token: ${token.slice(0, 10)}… (${config.adminToken ? 'from ADMIN_TOKEN' : `in ${path.join(config.dataDir, 'admin-token')}`})`,
-    `  Try: curl -s ${url}/healthz`,
-    `  Admin (from any directory${config.adminToken ? ', with ADMIN_TOKEN set as for the server' : ''}):`,
-    `    ${admin} accounts create --email you@example.com --deposit 100 --ip 127.0.0.1`,
+    `  Hostcloud is listening on ${f.listen}  (public URL ${f.public_url})`,
+    `  Database: ${f.database}; rate limits: ${f.rate_limits}; worker: ${f.worker}`,
+    input.generated
+      ? `  Admin token (${f.admin_token_source}): ${f.admin_token}`
+      : `  Admin token: ${f.admin_token} (${f.admin_token_source === 'ADMIN_TOKEN' ? 'from ADMIN_TOKEN' : `in ${f.admin_token_source}`})`,
+    `  Try: ${f.try}`,
+    `  Admin (from any directory${input.config.adminToken ? ', with ADMIN_TOKEN set as for the server' : ''}):`,
+    `    ${f.admin_command}`,
     '',
   ].join('\n') + '\n';
+}
+
+/**
+ * Says the server is up: the text banner for a person (pretty logs), or, when the log is JSON
+ * lines, one more JSON line among them — whatever LOG_LEVEL, as the banner is always shown.
+ */
+export function announceStart(input: BannerInput, logger: Logger, write: (text: string) => void = (t) => process.stdout.write(t)): void {
+  if (usePretty(input.config.logFormat)) write(banner(input));
+  else logger.child({ component: 'serve' }, { level: 'info' }).info(startFacts(input), 'hostcloud listening');
+}
+
+/** The last word of a stop, in the log's own form. */
+export function announceStop(config: Config, logger: Logger, write: (text: string) => void = (t) => process.stdout.write(t)): void {
+  if (usePretty(config.logFormat)) write('  Hostcloud stopped cleanly.\n');
+  else logger.child({ component: 'serve' }, { level: 'info' }).info('hostcloud stopped cleanly');
 }
