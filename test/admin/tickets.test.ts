@@ -62,6 +62,9 @@ test('reply: 201, the ticket becomes answered, and a ticket.answered notice to t
   assert.ok(notice, JSON.stringify(notices));
   assert.equal(notice.subject, `Ticket #${ticket.id} answered: Server down`);
   assert.match(notice.body, /Done: the boot order was wrong\./);
+  // Written for a person: how to answer, not an HTTP request.
+  assert.match(notice.body, new RegExp(`To answer, reply to ticket #${ticket.id}; once your problem is solved, you can close the ticket\\.`));
+  assert.doesNotMatch(notice.body, /\b(POST|GET|PUT)\b|\/v2\//);
   assert.match(notice.to_email, /^a-\d+@example\.com$/);
   assert.equal(notice.status, 'queued');
 });

@@ -38,7 +38,8 @@ export async function staffReply(db: Db, id: string, message: string, now: Date)
       kind: TICKET_ANSWERED,
       subject: `Ticket #${ticket.id} answered: ${ticket.subject}`,
       body: `Support answered your ticket #${ticket.id} ("${ticket.subject}"):\n\n${stored(message)}\n\n`
-        + `Reply with POST /v2/tickets/${ticket.id}/replies, or close it with POST /v2/tickets/${ticket.id}/close once it is solved.\n`,
+        + `To answer, reply to ticket #${ticket.id}; once your problem is solved, you can close the ticket. `
+        + `(In the API reference these are "Reply to a ticket" and "Close a ticket".)\n`,
     });
     return ticketDetail(trx, id, { withNotes: true });
   });
