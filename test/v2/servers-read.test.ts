@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { operationDetail } from '../../src/core/operations/service.ts';
+import { insertOperation } from '../../src/db/queries/operations.ts';
 import { activeServer, createServer } from '../helpers/servers.ts';
 import { v1 } from '../helpers/v1.ts';
 import { findAccountServer, findAccountServerDetail } from '../../src/db/queries/servers.ts';
@@ -119,6 +122,26 @@ test('operations: a queued operation has no progress_pct', async () => {
   const created = await createServer(t, other, { name: 'queued.example.com' });
   assert.equal(created.operation.status, 'queued');
   assert.equal('progress_pct' in created.operation, false);
+});
+
+test('operations: one running at 0 % says it is starting, not queued', async () => {
+  // Taken by a worker (running, under a lease) before the runner's first step has written its own text.
+  const op = await insertOperation(t.database.db, {
+    id: `op_${randomBytes(8).toString('hex')}`, account_id: c.accountId, type: 'server.create', resource_type: 'server',
+    resource_id: `srv_${randomBytes(8).toString('hex')}`, params: {}, detail: 'Queued for provisioning',
+  }, 3600);
+  try {
+    const read = json(await call(t.app, 'GET', `/v2/operations/${op.id}`, { key: c.key })).data;
+    assert.equal(read.status, 'running');
+    assert.equal(read.progress_pct, 0);
+    assert.equal(read.detail, 'Starting provisioning');
+  } finally {
+    await t.database.db.deleteFrom('operations').where('id', '=', op.id).execute();
+  }
+  assert.equal(operationDetail({ status: 'running', detail: 'Queued: set the root password' }), 'Starting: set the root password');
+  assert.equal(operationDetail({ status: 'running', detail: 'Queued' }), 'Starting');
+  assert.equal(operationDetail({ status: 'running', detail: 'Copying disk (40 %)' }), 'Copying disk (40 %)');
+  assert.equal(operationDetail({ status: 'queued', detail: 'Queued for removal' }), 'Queued for removal');
 });
 
 test('detail read: the facts it sends as one JSON value are what pg reads from the rows (instants to the millisecond, cents, network, a due charge)', async () => {

@@ -38,6 +38,16 @@ export interface StartOperation {
   leaseS?: number;
 }
 
+/**
+ * The detail an operation shows for its state. Work starts `queued` with a "Queued …" detail, and
+ * the runner writes its own progress text only at its first step: between being taken by a worker
+ * and that step, a running operation would still say it is queued. It says "Starting …" instead
+ * ("Queued for provisioning" → "Starting provisioning", "Queued: reboot" → "Starting: reboot").
+ */
+export function operationDetail(op: Pick<Operation, 'status' | 'detail'>): string {
+  return op.status === 'running' ? op.detail.replace(/^Queued( for\b)?/, 'Starting') : op.detail;
+}
+
 /** 409 naming the operation in the way, so the client can poll it and try again once it is done. */
 export function operationRunning(resourceId: string, running: Pick<Operation, 'id' | 'type'> | undefined): ApiError {
   return new ApiError('STATE_CONFLICT', running

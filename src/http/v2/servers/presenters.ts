@@ -1,7 +1,7 @@
 // Server and operation resources of v2, shared by the server route files.
 import { Type } from '@sinclair/typebox';
 import { CURRENCY, formatCents } from '../../../core/money.ts';
-import { OPERATION_RESOURCE_TYPES, type OperationResourceType } from '../../../core/operations/service.ts';
+import { OPERATION_RESOURCE_TYPES, type OperationResourceType, operationDetail } from '../../../core/operations/service.ts';
 import type { ServerView } from '../../../core/servers/read.ts';
 import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
@@ -67,7 +67,7 @@ export function operationView(op: Operation) {
     // Written only through startOperation, whose type admits these alone.
     resource: { type: op.resource_type as OperationResourceType, id: op.resource_id },
     ...(op.status === 'running' || op.status === 'completed' ? { progress_pct: op.progress_pct } : {}),
-    detail: op.detail,
+    detail: operationDetail(op),
     created_at: ts(op.created_at),
     updated_at: ts(op.updated_at),
   };
