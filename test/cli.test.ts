@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runAdmin } from '../src/cli/admin.ts';
+import { adminCommands, runAdmin } from '../src/cli/admin.ts';
 import { adminCall, call, json, startApp } from './helpers/app.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -254,7 +254,7 @@ test("accounts create checks every input before it sends anything, in the comman
   const noIp = await cli(['accounts', 'create', '--email', 'noip@example.com', '--test-key']);
   assert.match(noIp.stderr, /^hostcloud admin: --ip is required for an API key/);
   const zero = await cli(['accounts', 'create', '--email', 'zero@example.com', '--deposit', '0']);
-  assert.equal(zero.stderr, 'hostcloud admin: --deposit must be an amount like 150.00\n');
+  assert.equal(zero.stderr, 'hostcloud admin: --deposit must be positive: a deposit adds money, like 150.00 (0 adds nothing)\n');
   assert.equal(json(await adminCall(t, 'GET', '/admin/v1/accounts?email=@example.com&per_page=100')).data.some((a: { email: string }) => ['one@example.com', 'noip@example.com', 'zero@example.com'].includes(a.email)), false);
   // What only the server can know (a taken email) comes back in flag terms too, and nothing was made.
   await cli(['accounts', 'create', '--email', 'taken@example.com']);
@@ -271,7 +271,9 @@ test('deposit, keys create and the argument checks of other commands', async () 
     [['deposit', made.id], 'AMOUNT is missing\nusage: hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]'],
     [['deposit'], 'ACCOUNT_ID is missing\nusage: hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]'],
     [['deposit', made.id, '12.345'], 'AMOUNT must be an amount like 150.00'],
-    [['deposit', made.id, '-5'], 'AMOUNT must be an amount like 150.00'],
+    [['deposit', made.id, '-5'], 'AMOUNT must be positive: a deposit adds money, like 150.00'],
+    [['deposit', made.id, '0'], 'AMOUNT must be positive: a deposit adds money, like 150.00 (0 adds nothing)'],
+    [['deposit', made.id, '0.00'], 'AMOUNT must be positive: a deposit adds money, like 150.00 (0 adds nothing)'],
     [['keys', 'create', made.id], '--ip is required (one or more IP addresses or CIDR ranges the key may be used from)\nusage: hostcloud admin keys create ACCOUNT_ID --ip IP_OR_CIDR [--ip IP_OR_CIDR]... [--name NAME] [--test] [--scope SCOPE]... [--sub-user SUB_USER_ID]'],
     [['keys', 'create', made.id, '--ip', '10.0.0.0/33'], '--ip "10.0.0.0/33" is not an IP address or CIDR range'],
     [['keys', 'list'], 'ACCOUNT_ID is missing\nusage: hostcloud admin keys list ACCOUNT_ID [--page N] [--per-page N]'],
@@ -354,4 +356,67 @@ test('an unreachable server is a clear error; --url=… and --token=… forms wo
   assert.match(stderr, /cannot reach http:\/\/127\.0\.0\.1:1/);
   const ok = await runAdmin([`--url=${url}`, `--token=${t.adminToken}`, 'plans', 'get', '1'], { stdout: () => {}, stderr: (text) => { stderr += text; } });
   assert.equal(ok, 0, stderr);
+});
+
+test('--help: every command and group prints its usage, what it does and examples, exit 0, and sends nothing', async () => {
+  const commands = adminCommands();
+  assert.ok(commands.length > 40);
+  for (const { command } of commands) {
+    for (const flag of ['--help', '-h']) {
+      const r = await cli([...command.split(' '), flag], { url: 'http://127.0.0.1:1' });
+      assert.equal(r.code, 0, `${command} ${flag}: ${r.stderr}`);
+      assert.ok(r.stdout.startsWith(`Usage: hostcloud admin ${command}`), `${command}: ${r.stdout}`);
+      assert.match(r.stdout, new RegExp(`\nExamples:\n {2}hostcloud admin ${command.split(' ')[0]} `), command);
+      assert.equal(r.stderr, '');
+    }
+  }
+  const create = await cli(['accounts', 'create', '--help']);
+  assert.match(create.stdout, /^Usage: hostcloud admin accounts create --email EMAIL .*\n\n {2}opens the account in one step/);
+  assert.match(create.stdout, /hostcloud admin accounts create --email ada@example\.com --name "Ada Lovelace" --deposit 100 --ip 203\.0\.113\.7/);
+  // Arguments before --help do not matter; a group lists its commands; `help CMD` is the same.
+  assert.equal((await cli(['deposit', 'acc_x', '5', '--help'])).stdout, (await cli(['help', 'deposit'])).stdout);
+  const group = await cli(['tickets', '--help']);
+  assert.equal(group.code, 0);
+  for (const sub of ['list', 'show', 'reply', 'note', 'status', 'delete']) assert.match(group.stdout, new RegExp(`^ {2}hostcloud admin tickets ${sub}\\b`, 'm'));
+  const unknown = await cli(['frobnicate', '--help']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown admin command "frobnicate"/);
+});
+
+test('--json: errors are one JSON object on stderr too (usage, refusals in flag terms, the server not reached)', async () => {
+  const usage = await cliJson(['accounts', 'frobnicate']);
+  assert.equal(usage.code, 2);
+  assert.equal(usage.stdout, '');
+  assert.deepEqual(JSON.parse(usage.stderr), { error: { code: 'USAGE_ERROR', message: 'unknown admin command "accounts frobnicate"; see hostcloud admin help' } });
+  const missing = JSON.parse((await cliJson(['accounts', 'get', 'acc_doesnotexist00000'])).stderr);
+  assert.equal(missing.error.code, 'RESOURCE_NOT_FOUND');
+  assert.equal(missing.error.status, 404);
+  await cli(['accounts', 'create', '--email', 'json-taken@example.com']);
+  const taken = await cliJson(['accounts', 'create', '--email', 'json-taken@example.com']);
+  assert.equal(taken.code, 2);
+  assert.deepEqual(JSON.parse(taken.stderr).error.errors, [{ field: '--email', message: '--email: an account with this email already exists' }]);
+  assert.equal(JSON.parse(taken.stderr).error.code, 'VALIDATION_FAILED');
+  const zero = JSON.parse((await cliJson(['deposit', 'acc_x', '0'])).stderr);
+  assert.equal(zero.error.code, 'USAGE_ERROR');
+  assert.match(zero.error.message, /must be positive/);
+  const away = await cliJson(['plans', 'list'], { url: 'http://127.0.0.1:1' });
+  assert.equal(JSON.parse(away.stderr).error.code, 'UNREACHABLE');
+  // Every line of stderr is that one object.
+  assert.equal(away.stderr.trim().split('\n').length, 1);
+});
+
+test('hostcloud serve|worker|migrate --help: usage and examples, exit 0, nothing started', async () => {
+  const { ADMIN_TOKEN: _a, DATABASE_URL: _d, ...env } = process.env;
+  const run = (args: string[]) => new Promise<Run>((resolve) => {
+    execFile(process.execPath, [path.join(root, 'bin/hostcloud.js'), ...args], { cwd: root, env, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+  const results = await Promise.all([['serve', '--help'], ['worker', '-h'], ['migrate', '--help']].map(run));
+  for (const [i, name] of ['serve', 'worker', 'migrate'].entries()) {
+    const r = results[i]!;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^Usage: hostcloud ${name}\n`));
+    assert.match(r.stdout, /\nExamples:\n/);
+    assert.doesNotMatch(r.stdout, /listening|migrations applied/);
+  }
 });

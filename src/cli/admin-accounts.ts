@@ -133,7 +133,7 @@ async function update(conn: Conn, out: Out, args: string[]): Promise<void> {
 async function deposit(conn: Conn, out: Out, args: string[]): Promise<void> {
   const usage = ACCOUNT_USAGE.deposit;
   // "-5" would read as an option; it is a (refused) amount.
-  if (args.some((a) => /^-\d/.test(a))) refuse([`AMOUNT ${AMOUNT_HINT}`]);
+  if (args.some((a) => /^-\d/.test(a))) refuse(['AMOUNT must be positive: a deposit adds money, like 150.00']);
   const { values, positionals: pos } = parse(args, { description: { type: 'string' } }, usage);
   const [id, amount] = positionals(pos, ['ACCOUNT_ID', 'AMOUNT'], usage);
   const checked = depositCents(amount!);

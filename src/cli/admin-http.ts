@@ -3,7 +3,21 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-export class CliError extends Error {}
+/** What a failed command reports: with --json, `{"error": {code, message, status?, errors?}}` on stderr. */
+export interface CliErrorDetail {
+  /** The API's error code, or the command's own: USAGE_ERROR (bad arguments), UNREACHABLE, NO_ADMIN_TOKEN. */
+  code: string;
+  /** The API's HTTP status, when the server refused. */
+  status?: number;
+  /** The fields (flags and arguments, in the command's words) the server refused. */
+  errors?: { field: string; message: string }[];
+}
+
+export class CliError extends Error {
+  constructor(message: string, readonly detail: CliErrorDetail = { code: 'USAGE_ERROR' }) {
+    super(message);
+  }
+}
 
 /** The server, and its admin token, read only when a request is made (input is checked first). */
 export interface Conn { url: string; token(): Promise<string> }
@@ -12,8 +26,8 @@ export interface FieldProblem { field: string; message: string }
 
 /** A non-2xx answer of the admin API. */
 export class ApiFailure extends CliError {
-  constructor(readonly status: number, readonly code: string, readonly detail: string, readonly fields: FieldProblem[]) {
-    super(`${status} ${code}: ${detail}${fields.map((f) => `\n  ${f.field}: ${f.message}`).join('')}`);
+  constructor(readonly status: number, readonly code: string, readonly reason: string, readonly fields: FieldProblem[]) {
+    super(`${status} ${code}: ${reason}${fields.map((f) => `\n  ${f.field}: ${f.message}`).join('')}`, { code, status, errors: fields });
   }
 }
 
@@ -27,7 +41,7 @@ export function connection(opts: { url?: string; token?: string }): Conn {
       if (given) return given;
       const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'admin-token');
       const saved = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
-      if (!saved) throw new CliError(`no admin token: pass --token, set ADMIN_TOKEN, or set DATA_DIR to the server's data directory (${file} does not exist)`);
+      if (!saved) throw new CliError(`no admin token: pass --token, set ADMIN_TOKEN, or set DATA_DIR to the server's data directory (${file} does not exist)`, { code: 'NO_ADMIN_TOKEN' });
       return saved;
     })()),
   };
@@ -46,7 +60,7 @@ export async function call(conn: Conn, method: string, p: string, body?: unknown
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause?.code;
-    throw new CliError(`cannot reach ${conn.url}: ${cause ?? (e as Error).message} (is \`npm start\` running? pass --url or set HOSTCLOUD_URL)`);
+    throw new CliError(`cannot reach ${conn.url}: ${cause ?? (e as Error).message} (is \`npm start\` running? pass --url or set HOSTCLOUD_URL)`, { code: 'UNREACHABLE' });
   }
   const json = (await res.json().catch(() => ({}))) as Json;
   if (!res.ok) {
@@ -86,7 +100,10 @@ export function problemLines(fields: FieldProblem[], flagOf: FlagOf): string[] {
 /** An API refusal re-worded for the command; other errors pass through. */
 export function inCommandWords(e: unknown, flagOf: FlagOf, what = 'the server refused it'): unknown {
   if (!(e instanceof ApiFailure) || e.fields.length === 0) return e;
-  return new CliError(`${what} (${e.status} ${e.code}):\n  ${problemLines(e.fields, flagOf).join('\n  ')}`);
+  const lines = problemLines(e.fields, flagOf);
+  return new CliError(`${what} (${e.status} ${e.code}):\n  ${lines.join('\n  ')}`, {
+    code: e.code, status: e.status, errors: e.fields.map((f, i) => ({ field: flagOf(f.field)?.name ?? f.field, message: lines[i]! })),
+  });
 }
 
 /** Runs `fn`, re-wording an API refusal for the command. */

@@ -8,6 +8,7 @@ import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
+import { type CommandHelp, commandsOf, helpFor } from './admin-help.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
 import { type Conn, CliError, type FlagOf, type Json, call, connection, worded } from './admin-http.ts';
 
@@ -283,11 +284,22 @@ async function listNotificationsCommand(conn: Conn, out: Out, args: string[]): P
   out.show(await call(conn, 'GET', `/notifications?${query}`), (a) => listing(a as never, 'all', 'notifications'));
 }
 
+let commands: CommandHelp[] | undefined;
+/** Every command the overview lists, with its usage, description and examples (admin-help.ts). */
+export const adminCommands = () => (commands ??= commandsOf(HELP, CATALOG));
+
 export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   const { rest, url, token, json } = takeGlobal(argv);
   const [group, action, ...args] = rest;
-  if (!group || group === 'help' || group === '--help') {
-    io.stdout(`${HELP}\n`);
+  if (!group || group === 'help' || group === '--help' || group === '-h') {
+    // `help accounts create` is `accounts create --help`.
+    io.stdout(`${group === 'help' && action ? helpFor(adminCommands(), rest.slice(1)) : HELP}\n`);
+    return;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    // The command's words come before its first option: `accounts create --help`, `deposit --help`.
+    const words = rest.slice(0, rest.findIndex((a) => a.startsWith('-')));
+    io.stdout(`${helpFor(adminCommands(), words)}\n`);
     return;
   }
   const conn = connection({ url, token });
@@ -313,13 +325,28 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   throw new CliError(`unknown admin command "${rest.join(' ')}"; see hostcloud admin help`);
 }
 
+/** Whether the command asked for JSON (then its errors are JSON too). */
+function wantsJson(argv: string[]): boolean {
+  try {
+    return takeGlobal(argv).json;
+  } catch {
+    return argv.includes('--json');
+  }
+}
+
 export async function runAdmin(argv: string[], io: Io = processIo): Promise<number> {
   try {
     await admin(argv, io);
     return 0;
   } catch (e) {
     if (e instanceof CliError || e instanceof TypeError || e instanceof SyntaxError) {
-      io.stderr(`hostcloud admin: ${e.message}\n`);
+      if (wantsJson(argv)) {
+        // A script reads one JSON object on stderr, as it reads the answer on stdout.
+        const detail = e instanceof CliError ? e.detail : { code: 'USAGE_ERROR' };
+        io.stderr(`${JSON.stringify({ error: { code: detail.code, message: e.message, ...(detail.status ? { status: detail.status } : {}), ...(detail.errors ? { errors: detail.errors } : {}) } })}\n`);
+      } else {
+        io.stderr(`hostcloud admin: ${e.message}\n`);
+      }
       return 2;
     }
     throw e;

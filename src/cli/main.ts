@@ -13,9 +13,42 @@ Commands:
 
 Settings come from the environment; see the README.`;
 
+/** `hostcloud COMMAND --help`: what it does, how it is set up, an example; it starts nothing. */
+const COMMAND_HELP: Record<string, string> = {
+  serve: `Usage: hostcloud serve
+
+  Runs the HTTP API (v2, v1, admin) on HOST:PORT and, with WORKER=embedded (the default), the worker.
+  Without DATABASE_URL it starts an embedded PostgreSQL in DATA_DIR/pg. Settings are environment
+  variables (PORT, HOST, DATABASE_URL, ADMIN_TOKEN, LOG_FORMAT, …; see the README's Settings).
+
+Examples:
+  hostcloud serve
+  PORT=9090 DATA_DIR=/var/lib/hostcloud LOG_FORMAT=json hostcloud serve`,
+  worker: `Usage: hostcloud worker
+
+  Runs the worker alone: it takes operations from the queue and runs the billing passes. It needs
+  DATABASE_URL (the embedded database belongs to \`hostcloud serve\`); start as many as you like.
+  With WORKER_METRICS_PORT it serves GET /metrics (METRICS_TOKEN or the admin token).
+
+Examples:
+  DATABASE_URL=postgres://hostcloud@db/hostcloud hostcloud worker
+  DATABASE_URL=postgres://hostcloud@db/hostcloud WORKER_METRICS_PORT=9464 hostcloud worker`,
+  migrate: `Usage: hostcloud migrate
+
+  Applies the database migrations and seeds the demo catalog, then exits (serve does this too as it starts).
+
+Examples:
+  hostcloud migrate
+  DATABASE_URL=postgres://hostcloud@db/hostcloud hostcloud migrate`,
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'admin') return runAdmin(rest);
+  if (command && Object.hasOwn(COMMAND_HELP, command) && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${COMMAND_HELP[command]}\n\n\`hostcloud\` is bin/hostcloud.js of the installation: \`node bin/hostcloud.js\` from the checkout, or \`hostcloud\` after \`npm link\` there.\n`);
+    return 0;
+  }
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 1;

@@ -28,7 +28,8 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000;
 /** A positive amount as an operator types it ("150", "150.5", "150.00"), or the problem in words. */
 export function depositCents(text: string): { cents: Cents } | { problem: string } {
   const cents = parseAmount(text.trim());
-  if (cents === null || cents === 0) return { problem: 'must be an amount like 150.00' };
+  if (cents === null) return { problem: /^\s*-/.test(text) ? 'must be positive: a deposit adds money, like 150.00' : 'must be an amount like 150.00' };
+  if (cents === 0) return { problem: 'must be positive: a deposit adds money, like 150.00 (0 adds nothing)' };
   if (cents > MAX_AMOUNT_CENTS) return { problem: `must be at most ${formatCents(MAX_AMOUNT_CENTS)}` };
   return { cents };
 }
