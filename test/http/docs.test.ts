@@ -478,3 +478,14 @@ describe('the OpenAPI documents and the reference scripts: validators, caching a
     });
   }
 });
+
+test('the commands the docs give run as written: `node bin/hostcloud.js …` from the checkout, never `npx hostcloud`', async () => {
+  assert.match(doc.info.description, /\nnode bin\/hostcloud\.js admin accounts create --email you@example\.com .*--ip 127\.0\.0\.1\/32\n/);
+  assert.doesNotMatch(doc.info.description, /npx hostcloud/);
+  const readme = await fs.readFile(path.resolve('README.md'), 'utf8');
+  // The one mention of npx hostcloud is the warning not to use it.
+  assert.deepEqual(readme.match(/npx hostcloud[^\n]*/g), ['npx hostcloud` outside the checkout would download whatever public package bears that name:']);
+  const code = readme.split(/^```.*$/m).filter((_, i) => i % 2 === 1).join('\n');
+  assert.deepEqual(code.split('\n').filter((l) => /^(\$ )?hostcloud (serve|worker|migrate|admin)( |$)/.test(l.trim())), [], 'no bare `hostcloud` command in a code block');
+  assert.match(readme, /`npm link`/);
+});

@@ -32,10 +32,10 @@ You need \`curl\`, and \`jq\` to pick fields out of the answers.
 
 **1. Get an API key.** Keys come from the operator of this service (in its web panel), each with the IP
 addresses it may be used from. If you run this service yourself, create an account with a key for your
-address (it prints the key once):
+address, from the checkout of this service (it prints the key once):
 
 \`\`\`sh
-npx hostcloud admin accounts create --email you@example.com --name You --deposit 100 --key 127.0.0.1/32
+node bin/hostcloud.js admin accounts create --email you@example.com --name You --deposit 100 --ip 127.0.0.1/32
 \`\`\`
 
 A live key starts \`hc_live_\`; a test key (\`hc_test_\`) runs everything in the sandbox and charges nothing.
