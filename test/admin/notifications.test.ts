@@ -194,7 +194,8 @@ test('hostcloud admin notifications list [--account] [--status] [--kind]', async
     const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, '--json', ...args], {
       stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; },
     });
-    return { code, out: stdout ? JSON.parse(stdout) : null, stderr };
+    // With --json an error is one JSON object on stderr; its message is what a person would read.
+    return { code, out: stdout ? JSON.parse(stdout) : null, stderr: stderr ? (JSON.parse(stderr) as { error: { message: string } }).error.message : '' };
   };
   const mine = await cli('notifications', 'list', '--account', dave.accountId);
   assert.equal(mine.code, 0, mine.stderr);

@@ -214,7 +214,8 @@ test('hostcloud admin provider fault --provider …', async () => {
     const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, '--json', ...args], {
       stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; },
     });
-    return { code, out: stdout ? JSON.parse(stdout) : null, stderr };
+    // With --json an error is one JSON object on stderr; its message is what a person would read.
+    return { code, out: stdout ? JSON.parse(stdout) : null, stderr: stderr ? (JSON.parse(stderr) as { error: { message: string } }).error.message : '' };
   };
   try {
     const reg = await cli('provider', 'fault', 'upstream_error', '--provider', 'registrar', '--remaining', '2', '--calls', 'register, renew');

@@ -224,7 +224,8 @@ test('hostcloud admin provider fault / ip-pools', async () => {
     const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', t.adminToken, '--json', ...args], {
       stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; },
     });
-    return { code, out: stdout ? JSON.parse(stdout) : null, stderr };
+    // With --json an error is one JSON object on stderr; its message is what a person would read.
+    return { code, out: stdout ? JSON.parse(stdout) : null, stderr: stderr ? (JSON.parse(stderr) as { error: { message: string } }).error.message : '' };
   };
   const set = await cli('provider', 'fault', 'capacity_unavailable', '--remaining', '2', '--calls', 'create, attachIp');
   assert.equal(set.code, 0, set.stderr);
