@@ -19,6 +19,7 @@ import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { sendError } from './errors.ts';
+import { closeQueryString } from './route-conventions.ts';
 import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
 import { components } from './schemas.ts';
 import { type V2Options, registerV2 } from './v2/index.ts';
@@ -51,6 +52,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   bodySchema: unknown;
+  querySchema: unknown;
 }
 
 const routeTables = new WeakMap<object, RouteEntry[]>();
@@ -61,6 +63,8 @@ export function routesOf(app: App): RouteEntry[] {
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** The three APIs (their docs included); the health probes and /metrics stay outside. */
+const API_PREFIX = /^\/(?:v2|v1|admin\/v1)(?:\/|$)/;
 
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -122,10 +126,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const table: RouteEntry[] = [];
   routeTables.set(app, table);
   app.addHook('onRoute', (r) => {
+    if (API_PREFIX.test(r.url)) closeQueryString(r);
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
-      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body });
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring });
       try {
         routes.on(m, r.url, () => {});
       } catch {

@@ -139,7 +139,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.get(`/${spec.path}`, {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Row), ...errorResponses() } },
+    schema: { tags, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(Row), ...errorResponses() } },
   }, async (request) => {
     const p = pageOf(request.query);
     const result: PageOf = isTld ? await listTldPrices(db, p) : await listCatalog(db, table, p);
@@ -183,7 +183,7 @@ function registerUnitPrices(app: TypedApp, db: RouteDeps['db']) {
 
   app.get('/unit-prices', {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(UnitPrice), ...errorResponses() } },
+    schema: { tags, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(UnitPrice), ...errorResponses() } },
   }, async (request) => page(request, await listUnitPrices(db, pageOf(request.query)), unitView));
 
   app.get('/unit-prices/:unit', {

@@ -32,7 +32,7 @@ const poolView = ({ pool, size, used, free }: PoolView) => ({
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/locations/:id/ip-pools', {
     config: admin,
-    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
+    schema: { tags, params: Id, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
   }, async (request) => page(request, await listIpPools(db, request.params.id, pageOf(request.query)), poolView));
 
   app.post('/locations/:id/ip-pools', {

@@ -37,7 +37,7 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         registrar: Type.Optional(StringEnum(['us', 'other'] as const, { description: 'us: registered through this installation; other: held at other registrars' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(RegistryName), ...errorResponses() },
     },
   }, async (request) => page(request, await listRegistryNames(db, request.query.registrar, pageOf(request.query)), view));

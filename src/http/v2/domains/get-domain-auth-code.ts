@@ -16,7 +16,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       description: 'The code another registrar asks for to transfer the domain away: the one on record, or freshly requested from the registrar. '
         + '`refresh=true` has the registrar issue a new one (the old one stops working). The domain must be `active` (else 409).',
       params: DomainParams,
-      querystring: Type.Object({ refresh: Type.Boolean({ default: false, description: 'Issue a new code.' }) }),
+      querystring: Type.Object({ refresh: Type.Boolean({ default: false, description: 'Issue a new code.' }) }, { additionalProperties: false }),
       response: { 200: Envelope(DomainAuthCodeSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {

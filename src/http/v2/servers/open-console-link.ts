@@ -28,7 +28,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
         expires: Type.String({ maxLength: 20, description: 'Unix time the link expires (part of the link).' }),
         signature: Type.String({ maxLength: 128, description: 'The link\'s signature (part of the link).' }),
         sandbox: Type.Optional(Type.String({ maxLength: 1, description: '`1` on a test key\'s link (part of the link).' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: Envelope(Opened), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request, reply) => {
