@@ -178,6 +178,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return sendFor(request, reply, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`));
   });
 
+  // Tests: every 201 (v2, v1, admin) names what it created in Location (reply.ts `locate`).
+  const report = deps.onUndocumentedError;
+  if (report) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (reply.statusCode === 201 && !reply.hasHeader('Location')) {
+        report({ method: request.method, route: request.routeOptions.url ?? request.url, status: 201, code: '(no Location header)' });
+      }
+      done(null, payload);
+    });
+  }
+
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });

@@ -94,6 +94,7 @@ From here: \`runServerAction\` (reboot, resize, clone…), \`createServerSnapsho
 - **Unknown body fields and query parameters are errors**, not ignored: a typo (\`?pre_page=1\`) is
   reported (422 naming it), not silently dropped. Integers in the path and query are plain digits.
 - Every response carries \`X-Request-Id\`: quote it (or \`meta.request_id\`) to support.
+- A **201** carries \`Location\`: the URL of what was created (a replayed 201 too).
 
 # Errors
 
