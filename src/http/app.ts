@@ -1,6 +1,6 @@
 // Builds the HTTP application: conventions shared by every route (request id, body parsing,
 // 404/405, error envelope, auth and rate limit), then the route families.
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
@@ -11,14 +11,15 @@ import { base62 } from '../core/ids.ts';
 import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
-import { registerAuth } from './auth.ts';
+import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
-import type { RateLimiter } from './rate-limit.ts';
-import { clientErrorHandler } from './client-errors.ts';
+import { type RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
+import { clientErrorHandler, isV1Url, spendAddressBudget } from './client-errors.ts';
 import { sendError } from './errors.ts';
+import { closeQueryString } from './route-conventions.ts';
 import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
 import { components } from './schemas.ts';
 import { type V2Options, registerV2 } from './v2/index.ts';
@@ -51,6 +52,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   bodySchema: unknown;
+  querySchema: unknown;
 }
 
 const routeTables = new WeakMap<object, RouteEntry[]>();
@@ -61,10 +63,18 @@ export function routesOf(app: App): RouteEntry[] {
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Sandbox operation ids carry their own description (~120 characters); the router's default is 100. */
+const MAX_PARAM_LENGTH = 200;
+/** The three APIs (their docs included); the health probes and /metrics stay outside. */
+const API_PREFIX = /^\/(?:v2|v1|admin\/v1)(?:\/|$)/;
 
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  /** Errors outside any API's own handler (no route, or before routing): v1's envelope under /v1, v2's elsewhere. */
+  const sendFor = (request: FastifyRequest, reply: FastifyReply, err: unknown) => (isV1Url(request.url)
+    ? sendV1Error(err, request, reply)
+    : sendError(config.publicUrl, err, request, reply));
   const now = deps.now ?? (() => new Date());
   const telemetry = deps.telemetry ?? createTelemetry(deps.logger ?? createLogger(config.logLevel, undefined, config.logFormat));
   const app = Fastify({
@@ -74,19 +84,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    // Sandbox operation ids carry their own description (~120 characters); default is 100.
-    routerOptions: { maxParamLength: 200, querystringParser: parseQueryString },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQueryString },
     // While closing, Fastify's own 503 has its own body; the hook below answers in the envelope.
     return503OnClosing: false,
+    // A URL the router cannot take: no route, so no hook ran. The answer is in the envelope of the
+    // API its path names, and the request spends its address's budget (RateLimit-* headers, 429
+    // once spent) as every request that reaches no route does.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', request.id);
-      const api = err.code === 'FST_ERR_BAD_URL'
+      let api = err.code === 'FST_ERR_BAD_URL'
         ? new ApiError('REQUEST_MALFORMED', 'The URL is not validly encoded')
-        : new ApiError('REQUEST_MALFORMED', 'The request could not be read');
-      if (/^\/v1(?:[/?]|$)/.test(request.url)) return sendV1Error(api, request, reply);
-      return sendError(config.publicUrl, api, request, reply);
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('REQUEST_MALFORMED', `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`)
+          : new ApiError('REQUEST_MALFORMED', 'The request could not be read');
+      void spendAddressBudget(deps.rateLimiter, ipBudget(request.ip)).then((d) => {
+        if (d) {
+          reply.headers(rateLimitHeaders(d));
+          if (!d.allowed) api = rateLimited(d);
+        }
+        sendFor(request, reply, api);
+      });
     },
-    clientErrorHandler: clientErrorHandler(config.publicUrl),
+    clientErrorHandler: clientErrorHandler(config.publicUrl, deps.rateLimiter, ipBudget),
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -122,10 +141,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const table: RouteEntry[] = [];
   routeTables.set(app, table);
   app.addHook('onRoute', (r) => {
+    if (API_PREFIX.test(r.url)) closeQueryString(r);
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
-      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body });
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring });
       try {
         routes.on(m, r.url, () => {});
       } catch {
@@ -148,15 +168,26 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => keyCache.close());
   registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys });
 
-  app.setErrorHandler((err, request, reply) => sendError(config.publicUrl, err, request, reply));
+  app.setErrorHandler((err, request, reply) => sendFor(request, reply, err));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
     if (allowed.length > 0) {
-      return sendError(config.publicUrl, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }), request, reply);
+      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }));
     }
-    return sendError(config.publicUrl, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`), request, reply);
+    return sendFor(request, reply, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`));
   });
+
+  // Tests: every 201 (v2, v1, admin) names what it created in Location (reply.ts `locate`).
+  const report = deps.onUndocumentedError;
+  if (report) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (reply.statusCode === 201 && !reply.hasHeader('Location')) {
+        report({ method: request.method, route: request.routeOptions.url ?? request.url, status: 201, code: '(no Location header)' });
+      }
+      done(null, payload);
+    });
+  }
 
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });

@@ -8,7 +8,7 @@ export interface ErrorCodeInfo {
 }
 
 export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
-  REQUEST_MALFORMED: { status: 400, meaning: 'The body is not valid JSON or not valid UTF-8, or the URL is not validly percent-encoded UTF-8.' },
+  REQUEST_MALFORMED: { status: 400, meaning: 'The body is not valid JSON or not valid UTF-8 or nests arrays and objects more than 64 levels deep, or the URL is not validly percent-encoded UTF-8.' },
   AUTH_REQUIRED: { status: 401, meaning: 'No API key was sent. Send `Authorization: Bearer <API_KEY>`; the `?api_key=` query fallback does not exist in v2.' },
   AUTH_INVALID: { status: 401, meaning: 'The API key is unknown, malformed or revoked.' },
   AUTH_IP_NOT_ALLOWED: { status: 403, meaning: "The calling IP address is not in the key's IP allowlist." },

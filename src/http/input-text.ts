@@ -60,12 +60,41 @@ export function refuseBadText(value: unknown, path = ''): void {
   if (problems.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', problems);
 }
 
+/** How deep a body's arrays and objects may nest (the API's deepest body is 3 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests arrays/objects deeper than `max`, counting brackets outside strings in
+ * one pass. Run before parsing so that no recursive walk (ours, Ajv's, a serializer's) ever meets
+ * a body nested thousands deep; malformed text is left to JSON.parse to refuse.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  // Fewer characters than max + 1 opening brackets cannot nest deeper.
+  if (text.length <= max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character (\" or \\)
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 const UNSUPPORTED = 'Send the request body as UTF-8 JSON: Content-Type: application/json (optionally ; charset=utf-8)';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The JSON body parser: the charset, then strict UTF-8, then JSON (no __proto__ / constructor
- * tricks), then the text of every string and key. An empty body is no body (actions without one).
+ * The JSON body parser: the charset, then strict UTF-8, then the nesting depth, then JSON (no
+ * __proto__ / constructor tricks), then the text of every string and key. An empty body is no body (actions without one).
  */
 export function parseJsonBody(contentType: string | undefined, raw: Buffer): unknown {
   let charset: string | undefined;
@@ -84,6 +113,9 @@ export function parseJsonBody(contentType: string | undefined, raw: Buffer): unk
     throw new ApiError('REQUEST_MALFORMED', 'The request body is not valid UTF-8');
   }
   if (text.trim() === '') return undefined;
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ApiError('REQUEST_MALFORMED', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   let body: unknown;
   try {
     body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

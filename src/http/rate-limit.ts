@@ -87,3 +87,13 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
     },
   };
 }
+
+/** The RateLimit-* headers of a decision: every rate-limited answer carries them. */
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  return { 'RateLimit-Limit': String(d.limit), 'RateLimit-Remaining': String(d.remaining), 'RateLimit-Reset': String(d.resetS) };
+}
+
+/** The 429 of a spent budget. */
+export function rateLimited(d: RateDecision): ApiError {
+  return new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+}

@@ -6,7 +6,8 @@
 //    schemas themselves leave `schema.response`: the envelope is serialized as plain JSON, and
 //    compiling a serializer per route and status would make every start several times slower;
 //  - a body whose fields are all optional may be left out (validated as `{}`);
-//  - a component is referenced, never inlined (an inlined one would be a second schema with its $id).
+//  - a component is referenced, never inlined (an inlined one would be a second schema with its $id);
+//  - (closeQueryString, for every route of v2, v1 and admin) unknown query parameters are refused.
 // And, for tests, a check that every error a route answers is one its document declares.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ErrorCode } from '../core/errors.ts';
@@ -80,6 +81,27 @@ export function applyRouteConventions(route: RouteOptions): void {
       request.body ??= {};
     };
     route.preValidation = [...[route.preValidation ?? []].flat(), fillBody] as RouteOptions['preValidation'];
+  }
+}
+
+/** One object for every route without parameters, so its validator is compiled once (Ajv caches by schema). */
+const NO_QUERY = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
+
+/**
+ * Every route of the APIs refuses query parameters it does not know (422 naming each), as it
+ * refuses unknown body fields: a typo (`?pre_page=`) or a filter that does not exist (`?name=`)
+ * must not quietly answer everything. A route without a querystring schema gets one that admits
+ * nothing; a route whose schema admits extras does not start.
+ */
+export function closeQueryString(route: RouteOptions): void {
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  if (schema.querystring === undefined) {
+    schema.querystring = NO_QUERY;
+    return;
+  }
+  const q = resolve(schema.querystring) as { type?: unknown; additionalProperties?: unknown } | undefined;
+  if (q?.type !== 'object' || q.additionalProperties !== false) {
+    throw new Error(`${[route.method].flat().join(',')} ${route.url}: its querystring schema must be an object with additionalProperties: false (unknown query parameters are refused)`);
   }
 }
 

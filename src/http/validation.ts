@@ -70,10 +70,10 @@ const FORMATS: Record<string, string> = {
   uuid: 'must be a UUID, such as 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f',
 };
 
-function messageOf(e: ErrorObject): string {
+function messageOf(e: ErrorObject, context: string): string {
   switch (e.keyword) {
     case 'required': return 'is required';
-    case 'additionalProperties': return 'is not a known field';
+    case 'additionalProperties': return context === 'querystring' ? 'is not a known query parameter' : 'is not a known field';
     case 'type': return `must be ${(e.params as { type: string }).type === 'integer' ? 'an integer' : `of type ${(e.params as { type: string }).type}`}`;
     case 'enum': return `must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`;
     case 'format': return FORMATS[(e.params as { format: string }).format] ?? e.message ?? 'is invalid';
@@ -88,7 +88,7 @@ export function fieldErrors(errors: ErrorObject[], context: string): FieldError[
     // anyOf/oneOf wrappers repeat what their branches already said.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const field = fieldOf(e, context);
-    if (!out.has(field)) out.set(field, { field, code: 'INVALID', message: messageOf(e) });
+    if (!out.has(field)) out.set(field, { field, code: 'INVALID', message: messageOf(e, context) });
   }
   if (out.size === 0 && errors.length) out.set(context, { field: context, code: 'INVALID', message: 'is invalid' });
   return [...out.values()];

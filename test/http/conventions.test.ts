@@ -185,9 +185,10 @@ describe('pagination parameters', () => {
     assert.equal(past.meta.pagination.total, d.meta.pagination.total);
   });
 
-  test('unknown query parameters are ignored', async () => {
+  test('unknown query parameters are refused, 422 naming them (test/http/query-parameters.test.ts covers every route)', async () => {
     const res = await call(t.app, 'GET', '/v2/plans?foo=bar', { key: c.key });
-    assert.equal(res.statusCode, 200);
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(json(res).error.errors, [{ field: 'foo', code: 'INVALID', message: 'is not a known query parameter' }]);
   });
 });
 

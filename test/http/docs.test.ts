@@ -229,7 +229,7 @@ test('VDC: the v2 additions are marked as such, delete takes confirm_name, each 
     ['bandwidth_mbit', 'cpu', 'has_pool', 'ipv4', 'ipv6', 'ram_mb', 'storage_gb'], 'the spec\'s resource pool, exactly');
 });
 
-test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429 and 503, Idempotent-Replayed where Idempotency-Key is accepted', () => {
+test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429 and 503, Idempotent-Replayed where Idempotency-Key is accepted, Location on 201 and redirects', () => {
   for (const name of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']) {
     assert.ok(doc.components.headers[name]?.description, name);
   }
@@ -240,7 +240,7 @@ test('response headers: X-Request-Id and RateLimit-* on every response, Retry-Af
       const expected = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
       if (status === '429' || status === '503') expected.push('Retry-After');
       if (status.startsWith('2') && idempotent.has(o.operationId)) expected.push('Idempotent-Replayed');
-      if (status.startsWith('3')) expected.push('Location');
+      if (status.startsWith('3') || status === '201') expected.push('Location');
       assert.deepEqual(names.sort(), expected.sort(), `${method} ${p} ${status}`);
       for (const h of Object.values((response as Json).headers)) assert.match((h as Json).$ref, /^#\/components\/headers\//);
     }

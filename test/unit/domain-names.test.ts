@@ -98,3 +98,22 @@ test('host names (nameservers): any depth, same rules, no TLD list', () => {
   assert.equal(parseHostName('localhost').ok, false);
   assert.equal(parseHostName('ns1.example.123').ok, false);
 });
+
+test('every spelling of an IP address is refused, before and after conversion (hex, octal, partial, one number, full-width)', () => {
+  // node:url reads each of these as 127.0.0.1 (or another IPv4 address).
+  const forms = ['0x7f000001', '0X7F000001', '0x7f.1', '127.1', '127.0.1', '0177.0.0.1', '0177.1', '2130706433', '127.0.0.01',
+    '1.2.3.0x4', '１２７.０.０.１', '１２７', '0ｘ7f000001', '0x7f。1', '127.0.0.1.', 'a.0x7f', 'example.0x', 'www.example.08'];
+  for (const input of forms) {
+    for (const r of [parseHostName(input), parseDomainName(input, { tlds: null, allowSubdomains: true })]) {
+      assert.equal(r.ok, false, `${JSON.stringify(input)} should be refused, got ${r.ok ? r.value.name : ''}`);
+      if (!r.ok) assert.match(r.problem, /numeric TLD|is the IP address/, JSON.stringify(input));
+      if (!r.ok) assert.match(r.problem, /an IP address, in any spelling, is not a domain name/, JSON.stringify(input));
+    }
+  }
+  // Numbers and hex-looking labels left of a real TLD are names, not addresses.
+  assert.equal(ok('0x7f000001.com').name, '0x7f000001.com');
+  assert.equal(ok('127.com').name, '127.com');
+  assert.equal(ok('0x7f.example.com', { allowSubdomains: true }).name, '0x7f.example.com');
+  const hex = parseHostName('ns1.0xabc.net');
+  assert.ok(hex.ok && hex.value.name === 'ns1.0xabc.net');
+});

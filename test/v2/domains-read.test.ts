@@ -48,6 +48,14 @@ describe('GET /domains/check', () => {
     }
   });
 
+  test('422 naming domain for any spelling of an IP address, said so (not "TLD not offered")', async () => {
+    for (const bad of ['0x7f000001', '127.1', '0177.0.0.1', '2130706433', '0x7f000001.', '１２７.０.０.１']) {
+      const res = await check(bad);
+      assertError(res, 422, 'VALIDATION_FAILED', ['domain']);
+      assert.match(json(res).error.errors[0].message, /an IP address, in any spelling, is not a domain name/, bad);
+    }
+  });
+
   test('bad query: missing, empty, oversize, NUL, unknown parameters are refused or named', async () => {
     assertError(await call(t.app, 'GET', '/v2/domains/check', { key: c.key }), 422, 'VALIDATION_FAILED', ['domain']);
     assertError(await check(''), 422, 'VALIDATION_FAILED', ['domain']);

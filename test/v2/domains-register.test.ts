@@ -173,6 +173,18 @@ describe('errors, in the order input → TLD → state → balance → registrar
   });
 });
 
+test('register and transfer: any spelling of an IP address is 422 naming domain, said so; nothing charged', async () => {
+  const before = await balanceOf(t, c);
+  for (const domain of ['0x7f000001', '127.1', '0177.0.0.1', '2130706433']) {
+    for (const [url, body] of [['/v2/domains', { domain, years: 1 }], ['/v2/domains/transfer', { domain, auth_code: 'Abc-12345' }]] as const) {
+      const res = await call(t.app, 'POST', url, { key: c.key, body });
+      assertError(res, 422, 'VALIDATION_FAILED', ['domain']);
+      assert.match(json(res).error.errors[0].message, /an IP address, in any spelling, is not a domain name/, `${url} ${domain}`);
+    }
+  }
+  assert.equal(await balanceOf(t, c), before);
+});
+
 test('the registrar failing after the charge: the operation fails, the domain is cancelled and refunded, the name is free again', async () => {
   const cust = await createCustomer(t, { deposit: '30.00' });
   const name = freshName('org');

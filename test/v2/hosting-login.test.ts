@@ -157,11 +157,18 @@ describe('GET /web-hosting-login/{ticket}', () => {
     assert.match(json(res).error.message, /This login link has expired; request a new one with GET \/web-hosting\/\{id\}\/login/);
   });
 
-  test('HEAD does not spend the link', async () => {
+  test('HEAD checks the link without spending it: 204 (twice), then GET opens it; used 409, forged 404', async () => {
     const url = await freshUrl();
-    const head = await open(url, () => {}, 'HEAD');
-    assert.notEqual(head.statusCode, 302);
+    for (let i = 0; i < 2; i++) {
+      const head = await open(url, () => {}, 'HEAD');
+      assert.equal(head.statusCode, 204, head.body);
+      assert.equal(head.body, '');
+      assert.equal(head.headers['cache-control'], 'no-store');
+      assert.equal(head.headers.location, undefined, 'the panel is not asked: no session is opened');
+    }
     assert.equal((await open(url)).statusCode, 302);
+    assert.equal((await open(url, () => {}, 'HEAD')).statusCode, 409, 'used: as GET would say');
+    assert.equal((await open(url, (u) => u.searchParams.set('signature', '0'.repeat(64)), 'HEAD')).statusCode, 404);
   });
 
   test('502 when the panel fails to open a session; the link still works afterwards', async () => {

@@ -151,6 +151,17 @@ describe('errors, in order: input, package, state, room, balance', () => {
     }
   });
 
+  test('VALIDATION_FAILED: any spelling of an IP address (hex, octal, partial, one number), which the URL parser would turn into 127.0.0.1; nothing charged or stored', async () => {
+    const before = await balanceCents(t, c);
+    for (const domain of ['0x7f000001', '0177.0.0.1', '127.1', '2130706433', '１２７.０.０.１', '0x7f.1', '127.0.0.1']) {
+      const res = await post(orderBody({ domain }));
+      assertInvalid(res, ['domain']);
+      assert.match(json(res).error.errors[0].message, /an IP address, in any spelling, is not a domain name/, domain);
+    }
+    assert.deepEqual(await hostingRows('127.0.0.1'), []);
+    assert.equal(await balanceCents(t, c), before);
+  });
+
   test('VALIDATION_FAILED: an unknown or inactive package, named', async () => {
     let res = await post(orderBody({ package_id: 999 }));
     assertInvalid(res, ['package_id']);

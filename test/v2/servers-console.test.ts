@@ -118,11 +118,28 @@ describe('GET /console/{ticket}', () => {
     assert.match(json(res).error.message, /expired/);
   });
 
-  test('HEAD does not spend the link', async () => {
+  test('HEAD checks the link without spending it: 204 (twice), then GET opens it; forged 404, expired 409', async () => {
     const viewer = await freshUrl();
-    const head = await open(viewer, () => {}, 'HEAD');
-    assert.notEqual(head.statusCode, 200);
+    for (let i = 0; i < 2; i++) {
+      const head = await open(viewer, () => {}, 'HEAD');
+      assert.equal(head.statusCode, 204, head.body);
+      assert.equal(head.body, '');
+      assert.equal(head.headers['cache-control'], 'no-store');
+      assert.equal(head.headers['referrer-policy'], 'no-referrer');
+      assert.ok(head.headers['ratelimit-remaining'] !== undefined);
+    }
     assert.equal((await open(viewer)).statusCode, 200);
+    const forged = await open(viewer, (u) => u.searchParams.set('signature', '0'.repeat(64)), 'HEAD');
+    assert.equal(forged.statusCode, 404);
+    const db = t.database.db;
+    const ctx = {
+      db, accountId: c.accountId, sandbox: false, now: new Date(Date.now() - 301_000),
+      compute: createSimulatedCompute({ db, delayMs: 0 }), hosting: noopPanel, registrar: noopRegistrar, jobs: noopQueue, providerTimeoutMs: 2000,
+    };
+    const stale = await openConsoleSession(ctx, server.id, await consoleSigningKey(db), 'http://api.test');
+    assert.equal((await open(stale.viewerUrl, () => {}, 'HEAD')).statusCode, 409);
+    // Its parameters are the link's: anything else is refused, as on GET.
+    assert.equal((await open(await freshUrl(), (u) => u.searchParams.set('x', '1'), 'HEAD')).statusCode, 422);
   });
 
   test('502 when the platform fails to redeem; the link still works afterwards', async () => {

@@ -4,10 +4,12 @@
 //   - lower case, one trailing dot dropped, surrounding spaces ignored;
 //   - labels of 1–63 letters, digits and hyphens, no hyphen first or last, and no hyphens in the
 //     3rd and 4th places except a valid `xn--` (IDN) label; the whole name at most 253 characters;
-//   - the TLD is not numeric and, when a TLD list is given, is on it (the longest listed suffix
+//   - the TLD is not numeric (so no spelling of an IP address passes: see endsInNumber) and, when a
+//     TLD list is given, is on it (the longest listed suffix
 //     wins, so `.co.uk` beats `.uk` when both are sold).
 // parseDomainName is pure (the TLD list is a parameter); resolveDomainName is the core's wrapper
 // that reads the list from the price catalog and fails with 422 VALIDATION_FAILED naming the field.
+import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { findTldPrices } from '../../db/queries/catalog.ts';
 import type { TldPrice } from '../../db/schema.ts';
@@ -43,6 +45,17 @@ const fail = (problem: string): { ok: false; problem: string } => ({ ok: false, 
 const TYPED = /^[\p{L}\p{M}\p{N}\-.\u3002\uFF0E\uFF61]+$/u;
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+const NOT_AN_IP = 'an IP address, in any spelling, is not a domain name';
+// The URL standard (node:url, browsers) reads a host whose last label is a number — decimal, 0x
+// hex, octal with a leading 0 — as an IPv4 address, whatever the other labels: `0x7f000001`,
+// `127.1` and `2130706433` are all 127.0.0.1. Full-width digits and letters count once mapped.
+const NUMBER_LABEL = /^(?:0x[0-9a-f]*|[0-9]+)$/;
+
+function endsInNumber(text: string): boolean {
+  const labels = text.normalize('NFKC').toLowerCase().split(/[.\u3002\uFF0E\uFF61]/);
+  return NUMBER_LABEL.test(labels[labels.length - 1]!);
+}
+
 /** The LDH rules for one ASCII label; null when it passes. */
 function labelProblem(label: string): string | null {
   if (label.length === 0) return 'has an empty label (two dots in a row, or a dot at the start)';
@@ -63,11 +76,13 @@ export function parseHostName(input: string): Parsed<HostName> {
   if (text.endsWith('.') || text.endsWith('\u3002') || text.endsWith('\uFF0E') || text.endsWith('\uFF61')) text = text.slice(0, -1);
   if (text.length === 0) return fail('must be a domain name such as example.com');
   if (!TYPED.test(text)) return fail('may contain only letters, digits, hyphens and dots, such as example.com or bücher.de');
-  // The URL parser takes a name ending in a number for an IPv4 address (and refuses it); say why.
-  if (/^[0-9]+$/.test(text.split(/[.\u3002\uFF0E\uFF61]/).pop()!)) return fail('has a numeric TLD; an IP address is not a domain name');
+  if (endsInNumber(text)) return fail(`has a numeric TLD (${NOT_AN_IP})`);
   const ascii = domainToASCII(text);
   if (ascii === '') return fail('is not a valid domain name (an IDN label could not be converted)');
+  // Whatever the spelling, a name that converts to an IP address is refused (the check above
+  // should have caught every form; this one holds even if the URL parser learns new ones).
   const labels = ascii.split('.');
+  if (isIP(ascii) !== 0 || /^[0-9]+$/.test(labels[labels.length - 1]!)) return fail(`is the IP address ${ascii} (${NOT_AN_IP})`);
   for (const label of labels) {
     const problem = labelProblem(label);
     if (problem) return fail(problem);

@@ -4,7 +4,7 @@
 // the panel for its own single-use SSO URL, which the browser is redirected to. The panel's URL is
 // fetched at that moment, not when the link is made, because panel sessions are short-lived; and
 // it is never shown to anyone who has not used our link.
-import { findWebHostingById, deleteExpiredLoginLinks, insertLoginLink, spendLoginLink, unspendLoginLink } from '../../db/queries/web-hosting.ts';
+import { findWebHostingById, deleteExpiredLoginLinks, findOpenLoginLink, insertLoginLink, spendLoginLink, unspendLoginLink } from '../../db/queries/web-hosting.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Ctx } from '../context.ts';
@@ -54,6 +54,20 @@ export interface LoginLinkDeps {
   db: Db;
   hosting: HostingPanel;
   providerTimeoutMs: number;
+}
+
+/**
+ * Checks a link without opening it, for a HEAD (link previews, prefetchers): the errors opening it
+ * would give now — forged, expired, used, the account no longer active — and nothing spent.
+ */
+export async function checkHostingLoginLink(db: Db, key: Buffer, link: SignedLink, now: Date): Promise<void> {
+  if (verifyLink(key, LOGIN_LINK, link, now).sandbox) return;
+  const hostingId = await findOpenLoginLink(db, link.ticket);
+  if (!hostingId) throw new ApiError('STATE_CONFLICT', `This login link was already used; request a new one with ${LOGIN_LINK.renew}`);
+  const hosting = await findWebHostingById(db, hostingId);
+  if (!hosting || hosting.status !== 'active' || !hosting.panel_ref) {
+    throw new ApiError('STATE_CONFLICT', `Web hosting ${hostingId} is ${hosting?.status ?? 'gone'}; only an active account can log in to its control panel`);
+  }
 }
 
 /**

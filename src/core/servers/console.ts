@@ -48,6 +48,15 @@ export async function openConsoleSession(ctx: Ctx, serverId: string, key: Buffer
 }
 
 /**
+ * Checks a link without opening it, for a HEAD (link previews, prefetchers): forged →
+ * RESOURCE_NOT_FOUND, expired → STATE_CONFLICT, nothing spent. Whether a genuine, unexpired link
+ * was already used only the platform knows, and asking it would be opening it: GET tells.
+ */
+export function checkConsoleLink(key: Buffer, link: ConsoleLink, now: Date): void {
+  verifyLink(key, CONSOLE_LINK, link, now);
+}
+
+/**
  * Opens the console behind a link, once. A link we did not sign (tampered, made up) names no
  * session at all: RESOURCE_NOT_FOUND, telling a prober nothing. A genuine link past its expiry
  * or already used is a session in a state that cannot be opened: STATE_CONFLICT.

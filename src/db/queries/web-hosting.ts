@@ -91,6 +91,14 @@ export async function spendLoginLink(db: Db, ticket: string): Promise<string | u
   return row?.hosting_id;
 }
 
+/** The hosting account of a link that can still be opened (unused, unexpired), without spending it. */
+export async function findOpenLoginLink(db: Db, ticket: string): Promise<string | undefined> {
+  const row = await db.selectFrom('hosting_login_links').select('hosting_id')
+    .where('ticket', '=', ticket).where('used_at', 'is', null).where(sql<boolean>`expires_at > now()`)
+    .executeTakeFirst();
+  return row?.hosting_id;
+}
+
 /** Gives a spent link back (the panel failed before the customer got in). */
 export async function unspendLoginLink(db: Db, ticket: string): Promise<void> {
   await db.updateTable('hosting_login_links').set({ used_at: null }).where('ticket', '=', ticket).execute();

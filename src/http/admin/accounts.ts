@@ -4,7 +4,7 @@ import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
 import { runPass } from '../../core/billing/service.ts';
 import { billingSettings } from './billing.ts';
-import { ok } from '../reply.ts';
+import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, StringEnum, errorResponses, ref } from '../schemas.ts';
 import { AccountSchema, TransactionSchema, accountView, apiKeyView, transactionView } from '../v2/presenters.ts';
@@ -54,7 +54,9 @@ export function register(app: TypedApp, deps: RouteDeps) {
       deposit,
       apiKey: key && { name: key.name, ipAllowlist: key.ip_allowlist, isTest: key.is_test, scopes: key.scopes },
     });
-    return reply.code(201).send(ok(request, {
+    reply.code(201);
+    locate(reply, deps.config.publicUrl, 'admin', 'v1', 'accounts', opened.account.id);
+    return reply.send(ok(request, {
       ...accountView(opened.account),
       ...(opened.deposit ? { deposit: transactionView(opened.deposit) } : {}),
       ...(opened.apiKey ? { api_key: { ...apiKeyView(opened.apiKey.key), key: opened.apiKey.secret } } : {}),
@@ -102,6 +104,9 @@ export function register(app: TypedApp, deps: RouteDeps) {
     await runPass(db, deps.services, billingSettings(deps), deps.now(), request.params.id,
       (err, what) => request.log.error({ err, resource: what }, 'billing after a deposit failed; the next pass retries it'))
       .catch((err: unknown) => request.log.error({ err }, 'billing after a deposit failed; the next pass retries it'));
-    return reply.code(201).send(ok(request, transactionView(tx)));
+    reply.code(201);
+    // A ledger row has no URL of its own: the account's transactions, newest first.
+    locate(reply, deps.config.publicUrl, 'admin', 'v1', 'accounts', request.params.id, 'transactions');
+    return reply.send(ok(request, transactionView(tx)));
   });
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { createApiKey, revokeApiKey } from '../../core/api-keys/service.ts';
 import { ALL_SCOPES } from '../../core/types.ts';
-import { ok } from '../reply.ts';
+import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, StringEnum, errorResponses } from '../schemas.ts';
 import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
@@ -18,7 +18,7 @@ export const NewKeyFields = {
 
 export const NewKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })]);
 
-export function register(app: TypedApp, { db }: RouteDeps) {
+export function register(app: TypedApp, { db, config }: RouteDeps) {
   app.post('/accounts/:id/api-keys', {
     config: admin,
     schema: {
@@ -39,7 +39,10 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       scopes: request.body.scopes,
       subUserId: request.body.sub_user_id,
     });
-    return reply.code(201).send(ok(request, { ...apiKeyView(key), key: secret }));
+    reply.code(201);
+    // Where it is revoked (DELETE); it is read in the account's list.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'api-keys', key.id);
+    return reply.send(ok(request, { ...apiKeyView(key), key: secret }));
   });
 
   app.delete('/api-keys/:id', {

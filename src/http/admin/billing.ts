@@ -68,7 +68,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       operationId: 'listOverdueAccounts',
       tags,
       summary: 'List accounts with unpaid charges',
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(OverdueSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listOverdue(deps.db, pageOf(request.query)), overdueView));

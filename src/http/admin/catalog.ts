@@ -9,7 +9,7 @@ import { UNITS, getUnitPrice, listUnitPrices, setUnitPrice } from '../../core/ca
 import { invalid } from '../../core/errors.ts';
 import { formatCents, parseAmount } from '../../core/money.ts';
 import type { TldPrice } from '../../db/schema.ts';
-import { ok, page, pageOf } from '../reply.ts';
+import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, IntId, ListEnvelope, PageQuery, errorResponses } from '../schemas.ts';
 
@@ -131,7 +131,7 @@ function view(spec: TableSpec, row: object): Record<string, unknown> {
 
 type PageOf = { items: object[]; page: number; perPage: number; total: number };
 
-function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
+function registerTable(app: TypedApp, db: RouteDeps['db'], publicUrl: string, spec: TableSpec) {
   const isTld = spec.table === 'tld_prices';
   const table = spec.table as CatalogTable;
   const Key = isTld ? Type.Object({ id: Type.String({ maxLength: 64, description: 'The TLD, e.g. com or .com' }) }) : Type.Object({ id: IntId });
@@ -139,7 +139,7 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
 
   app.get(`/${spec.path}`, {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Row), ...errorResponses() } },
+    schema: { tags, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(Row), ...errorResponses() } },
   }, async (request) => {
     const p = pageOf(request.query);
     const result: PageOf = isTld ? await listTldPrices(db, p) : await listCatalog(db, table, p);
@@ -160,7 +160,9 @@ function registerTable(app: TypedApp, db: RouteDeps['db'], spec: TableSpec) {
   }, async (request, reply) => {
     const values = toRow(spec, request.body as Record<string, unknown>);
     const row = isTld ? await createTldPrice(db, values as unknown as TldPrice) : await createCatalogRow(db, table, values as never);
-    return reply.code(201).send(ok(request, view(spec, row)));
+    reply.code(201);
+    locate(reply, publicUrl, 'admin', 'v1', spec.path, isTld ? (row as TldPrice).tld.replace(/^\./, '') : (row as { id: number }).id);
+    return reply.send(ok(request, view(spec, row)));
   });
 
   app.patch(`/${spec.path}/:id`, {
@@ -183,7 +185,7 @@ function registerUnitPrices(app: TypedApp, db: RouteDeps['db']) {
 
   app.get('/unit-prices', {
     config: admin,
-    schema: { tags, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(UnitPrice), ...errorResponses() } },
+    schema: { tags, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(UnitPrice), ...errorResponses() } },
   }, async (request) => page(request, await listUnitPrices(db, pageOf(request.query)), unitView));
 
   app.get('/unit-prices/:unit', {
@@ -203,7 +205,7 @@ function registerUnitPrices(app: TypedApp, db: RouteDeps['db']) {
   });
 }
 
-export function register(app: TypedApp, { db }: RouteDeps) {
-  for (const spec of SPECS) registerTable(app, db, spec);
+export function register(app: TypedApp, { db, config }: RouteDeps) {
+  for (const spec of SPECS) registerTable(app, db, config.publicUrl, spec);
   registerUnitPrices(app, db);
 }

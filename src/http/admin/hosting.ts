@@ -24,7 +24,7 @@ export function register(app: TypedApp, { services }: RouteDeps) {
       tags: ['Admin'],
       summary: 'List the hosting panel servers, with usage',
       description: 'New accounts go to the server with the most free places (the lowest id on a tie); an order is refused with 503 while every server is full.',
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(PanelServerSchema), ...errorResponses('UPSTREAM_ERROR') },
     },
   }, async (request) => {

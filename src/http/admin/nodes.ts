@@ -5,7 +5,7 @@ import { MIGRATE_MODES } from '../../core/nodes/migrate.ts';
 import { CPU_VENDORS, NODE_STATUSES, PLACED, addNode, getNode, listNodes, migrateServerAsOperator, updateNodeStatus } from '../../core/nodes/service.ts';
 import { timestamp } from '../../core/time.ts';
 import type { NodeUsageRow } from '../../db/queries/nodes.ts';
-import { ok } from '../reply.ts';
+import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, NullableTimestamp, StringEnum, errorResponses } from '../schemas.ts';
 import { operationView } from '../v2/servers/presenters.ts';
@@ -78,6 +78,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request, reply) => {
     const node = await addNode(db, request.body);
     reply.code(201);
+    locate(reply, deps.config.publicUrl, 'admin', 'v1', 'nodes', node.id);
     return ok(request, nodeView(node));
   });
 

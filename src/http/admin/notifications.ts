@@ -45,7 +45,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
         account_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only notices to this account.' })),
         status: Type.Optional(StringEnum(NOTIFICATION_STATUSES, { description: 'Only notices in this status.' })),
         kind: Type.Optional(Type.String({ pattern: KIND_PATTERN.source, maxLength: KIND_MAX, description: 'Only notices of this kind, e.g. hosting.cancelled.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(NotificationSchema), ...errorResponses() },
     },
   }, async (request) => {

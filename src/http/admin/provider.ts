@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../core/compute-admin/service.ts';
 import { ts } from '../../core/time.ts';
-import { ok, page, pageOf } from '../reply.ts';
+import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, PageQuery, Timestamp, errorResponses } from '../schemas.ts';
 
@@ -29,10 +29,10 @@ const poolView = ({ pool, size, used, free }: PoolView) => ({
   size: size.toString(), used, free: free.toString(), created_at: ts(pool.created_at),
 });
 
-export function register(app: TypedApp, { db }: RouteDeps) {
+export function register(app: TypedApp, { db, config }: RouteDeps) {
   app.get('/locations/:id/ip-pools', {
     config: admin,
-    schema: { tags, params: Id, querystring: Type.Object(PageQuery()), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
+    schema: { tags, params: Id, querystring: Type.Object(PageQuery(), { additionalProperties: false }), response: { 200: ListEnvelope(Pool), ...errorResponses() } },
   }, async (request) => page(request, await listIpPools(db, request.params.id, pageOf(request.query)), poolView));
 
   app.post('/locations/:id/ip-pools', {
@@ -50,7 +50,10 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   }, async (request, reply) => {
     const { version, cidr, gateway } = request.body;
     const pool = await addIpPool(db, request.params.id, { version: version as 4 | 6, cidr, gateway });
-    return reply.code(201).send(ok(request, poolView(pool)));
+    reply.code(201);
+    // Where it is deleted; it is read in its location's list.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'ip-pools', pool.pool.id);
+    return reply.send(ok(request, poolView(pool)));
   });
 
   app.delete('/ip-pools/:id', {

@@ -6,7 +6,7 @@ import { addRegistryName, listRegistryNames } from '../../core/registrar-admin/s
 import { ts } from '../../core/time.ts';
 import { US } from '../../db/queries/sim-registrar.ts';
 import type { SimRegistryDomain } from '../../db/schema.ts';
-import { ok, page, pageOf } from '../reply.ts';
+import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
@@ -28,7 +28,7 @@ const view = (r: SimRegistryDomain) => ({
   expires_at: ts(r.expires_at), created_at: ts(r.created_at),
 });
 
-export function register(app: TypedApp, { db, now }: RouteDeps) {
+export function register(app: TypedApp, { db, now, config }: RouteDeps) {
   app.get('/registrar/domains', {
     config: admin,
     schema: {
@@ -37,7 +37,7 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         registrar: Type.Optional(StringEnum(['us', 'other'] as const, { description: 'us: registered through this installation; other: held at other registrars' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(RegistryName), ...errorResponses() },
     },
   }, async (request) => page(request, await listRegistryNames(db, request.query.registrar, pageOf(request.query)), view));
@@ -57,5 +57,11 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       }, { additionalProperties: false }),
       response: { 201: Envelope(RegistryName), ...errorResponses('STATE_CONFLICT') },
     },
-  }, async (request, reply) => reply.code(201).send(ok(request, view(await addRegistryName(db, request.body, now())))));
+  }, async (request, reply) => {
+    const name = await addRegistryName(db, request.body, now());
+    reply.code(201);
+    // A registry name has no URL of its own: the registry's list that shows it.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'registrar', 'domains');
+    return reply.send(ok(request, view(name)));
+  });
 }

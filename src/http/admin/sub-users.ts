@@ -6,7 +6,7 @@ import { setReseller } from '../../core/reseller/service.ts';
 import { getAccount } from '../../core/accounts/service.ts';
 import { NAME_MAX } from '../../core/sub-users/rules.ts';
 import { createSubUser, listSubUsers } from '../../core/sub-users/service.ts';
-import { ok, page, pageOf } from '../reply.ts';
+import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, PageQuery, StringEnum, errorResponses } from '../schemas.ts';
 import { ResellerStatusSchema, resellerStatusView } from '../v2/reseller/presenters.ts';
@@ -16,7 +16,7 @@ const admin = { auth: 'admin' as const, rateLimit: false };
 const tags = ['Admin'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export function register(app: TypedApp, { db, now }: RouteDeps) {
+export function register(app: TypedApp, { db, now, config }: RouteDeps) {
   app.post('/accounts/:id/sub-users', {
     config: admin,
     schema: {
@@ -31,7 +31,13 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       }, { additionalProperties: false }),
       response: { 201: Envelope(SubUserDetailSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
-  }, async (request, reply) => reply.code(201).send(ok(request, subUserDetailView(await createSubUser(db, request.params.id, request.body)))));
+  }, async (request, reply) => {
+    const subUser = await createSubUser(db, request.params.id, request.body);
+    reply.code(201);
+    // The admin API has no URL per sub-user: the account's list that shows it.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'accounts', request.params.id, 'sub-users');
+    return reply.send(ok(request, subUserDetailView(subUser)));
+  });
 
   app.get('/accounts/:id/sub-users', {
     config: admin,

@@ -6,7 +6,7 @@ import { PRIORITIES, STAFF_SETTABLE, TICKET_STATUSES } from '../../core/tickets/
 import { addNote, changeTicket, deleteTicket, getTicketForStaff, listAllTickets, staffReply } from '../../core/tickets/staff.ts';
 import type { TicketDetail } from '../../core/tickets/thread.ts';
 import type { TicketRow } from '../../db/queries/tickets.ts';
-import { ok, page, pageOf } from '../reply.ts';
+import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, errorResponses, ref } from '../schemas.ts';
 import { TicketMessageSchema, TicketParams, TicketSchema, ticketMessageView, ticketView } from '../v2/tickets/presenters.ts';
@@ -30,7 +30,7 @@ const staffDetailView = (d: TicketDetail) => ({
 
 const Text = Type.String({ minLength: 1, maxLength: 10_000, description: 'Not blank; at most 10,000 characters.' });
 
-export function register(app: TypedApp, { db, now }: RouteDeps) {
+export function register(app: TypedApp, { db, now, config }: RouteDeps) {
   app.get('/tickets', {
     config: admin,
     schema: {
@@ -69,7 +69,13 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       body: Type.Object({ message: Text }, { additionalProperties: false }),
       response: { 201: Envelope(StaffTicketDetail), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
     },
-  }, async (request, reply) => reply.code(201).send(ok(request, staffDetailView(await staffReply(db, request.params.id, request.body.message, now())))));
+  }, async (request, reply) => {
+    const detail = await staffReply(db, request.params.id, request.body.message, now());
+    reply.code(201);
+    // A reply has no URL of its own: the thread that shows it.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'tickets', request.params.id);
+    return reply.send(ok(request, staffDetailView(detail)));
+  });
 
   app.post('/tickets/:id/notes', {
     config: admin,
@@ -81,7 +87,12 @@ export function register(app: TypedApp, { db, now }: RouteDeps) {
       body: Type.Object({ message: Text }, { additionalProperties: false }),
       response: { 201: Envelope(StaffTicketDetail), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
-  }, async (request, reply) => reply.code(201).send(ok(request, staffDetailView(await addNote(db, request.params.id, request.body.message, now())))));
+  }, async (request, reply) => {
+    const detail = await addNote(db, request.params.id, request.body.message, now());
+    reply.code(201);
+    locate(reply, config.publicUrl, 'admin', 'v1', 'tickets', request.params.id);
+    return reply.send(ok(request, staffDetailView(detail)));
+  });
 
   app.patch('/tickets/:id', {
     config: admin,

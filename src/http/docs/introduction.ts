@@ -98,9 +98,10 @@ From here: \`runServerAction\` (reboot, resize, clone…), \`createServerSnapsho
   (default 25, at most 100).
 - **Money** is \`{"amount": "12.50", "currency": "USD"}\`: a decimal string, never a float.
   **Timestamps** are RFC 3339 UTC: \`2026-11-22T08:30:00Z\`.
-- **Unknown body fields are errors**, not ignored: a typo is reported, not silently dropped. Integers in the
-  path and query are plain digits.
+- **Unknown body fields and query parameters are errors**, not ignored: a typo (\`?pre_page=1\`) is
+  reported (422 naming it), not silently dropped. Integers in the path and query are plain digits.
 - Every response carries \`X-Request-Id\`: quote it (or \`meta.request_id\`) to support.
+- A **201** carries \`Location\`: the URL of what was created (a replayed 201 too).
 
 # Errors
 

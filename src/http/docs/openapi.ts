@@ -5,7 +5,7 @@
 //  - a parameter with a default is optional; a body whose fields are all optional may be omitted
 //    (route-conventions.ts makes the server accept that);
 //  - the response headers every answer carries (X-Request-Id, RateLimit-*), Retry-After on 429 and 503,
-//    Idempotent-Replayed where Idempotency-Key is accepted;
+//    Idempotent-Replayed where Idempotency-Key is accepted, Location on 201 and redirects;
 //  - a curl sample per operation, built from its parameters' and body's examples.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -38,7 +38,8 @@ const HEADERS = {
   'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer', examples: [599] }),
   'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer', examples: [60] }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', examples: [12] }),
-  Location: header('Where the redirect leads (a link that opens an upstream system, such as the control panel).', { type: 'string', format: 'uri' }),
+  Location: header('On a 201, the URL of what was created (for something without a URL of its own, such as a ticket reply, the URL that shows it); '
+    + 'on a redirect, where it leads (a link that opens an upstream system, such as the control panel).', { type: 'string', format: 'uri', examples: ['https://api.example.com/v2/servers/srv_8Hq2sLk9Xw3Zp5Nb'] }),
   'Idempotent-Replayed': header('`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', { type: 'string', enum: ['true'] }),
 };
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -116,7 +117,7 @@ export function finishDocument(doc: Document, base: string): Document {
         // 429 (the spec) and 503 (a database outage: retry after the pause it names).
         if (status === '429' || status === '503') names.push('Retry-After');
         if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
-        if (status.startsWith('3')) names.push('Location');
+        if (status.startsWith('3') || status === '201') names.push('Location');
         response.headers = { ...response.headers, ...Object.fromEntries(names.map((n) => [n, headerRef(n)])) };
       }
       op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: curlSample(base, method, path, op, idempotent) }];

@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/balance/transactions', area: 'billing', operationId: 'listTransactions', tag: 'Billing',
     summary: 'List transactions',
     description: 'The ledger, newest first: deposits (refunds among them) and withdrawals (negative amounts).',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1Transaction),
     handler: async (request) => {
       const r = await listTransactions(db, callerOf(request).accountId, {}, { page: request.query.page, perPage: request.query.per_page });

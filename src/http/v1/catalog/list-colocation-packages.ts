@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/colocation-packages', area: 'catalog', operationId: 'listColocationPackages', tag: 'Catalog',
     summary: 'List colocation packages',
     description: 'The colocation packages.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1ColocationPackage),
     handler: async (request) => v1page(await listColocationPackages(db, { page: request.query.page, perPage: request.query.per_page }), v1ColocationPackage),
   });

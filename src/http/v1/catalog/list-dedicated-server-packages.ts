@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/dedicated-server-packages', area: 'catalog', operationId: 'listDedicatedServerPackages', tag: 'Catalog',
     summary: 'List dedicated server packages',
     description: 'The dedicated server packages.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1DedicatedPackage),
     handler: async (request) => v1page(await listDedicatedPackages(db, { page: request.query.page, perPage: request.query.per_page }), v1DedicatedPackage),
   });

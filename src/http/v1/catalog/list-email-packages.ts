@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/email-packages', area: 'catalog', operationId: 'listEmailPackages', tag: 'Catalog',
     summary: 'List email packages',
     description: 'The email hosting packages.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1EmailPackage),
     handler: async (request) => v1page(await listEmailPackages(db, { page: request.query.page, perPage: request.query.per_page }), v1EmailPackage),
   });

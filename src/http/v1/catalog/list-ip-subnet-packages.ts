@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/ip-subnet-packages', area: 'catalog', operationId: 'listIpSubnetPackages', tag: 'Catalog',
     summary: 'List IP subnet packages',
     description: 'The IP subnet packages (`subnet_size` is the prefix length).',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1IpSubnetPackage),
     handler: async (request) => v1page(await listIpSubnetPackages(db, { page: request.query.page, perPage: request.query.per_page }), v1IpSubnetPackage),
   });

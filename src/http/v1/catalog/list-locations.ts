@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     summary: 'List locations',
     description: 'The locations servers and VMs can be created in, under `data.locations`; `id` is the `location_id` of POST /servers, '
       + '`name` (or `code`) the `location_name` of POST /vms.',
-    querystring: Type.Object({ ...V1PageQuery('per_page', 100) }),
+    querystring: Type.Object({ ...V1PageQuery('per_page', 100) }, { additionalProperties: false }),
     response: Type.Object({ success: Type.Boolean({ enum: [true] }), data: Type.Object({ locations: Type.Array(V1Location) }), pagination: V1PaginationSchema }),
     handler: async (request) => {
       const r = await listServerLocations(db, { page: request.query.page, perPage: request.query.per_page });

@@ -14,7 +14,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     summary: 'List operating systems',
     description: 'The installable operating systems, each with its `versions[]`; a version\'s `id` is what POST /servers (`version_id`), '
       + 'reinstall and POST /vms (`os_id`) take. Paged by family (100 a page unless asked otherwise).',
-    querystring: Type.Object({ ...V1PageQuery('per_page', 100) }),
+    querystring: Type.Object({ ...V1PageQuery('per_page', 100) }, { additionalProperties: false }),
     response: V1List(V1OperatingSystem),
     handler: async (request) => {
       // A handful of families: grouped from every installable version, then paged.

@@ -15,7 +15,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     description: 'The server packages that can be ordered; `id` is the `package_id` of POST /servers. A reseller also sees what it pays at '
       + 'its current tier (`reseller_monthly_price`, the discount rounded down to the cent as on every server charge); others see null there. '
       + '`limit` is at most 100.',
-    querystring: Type.Object({ ...V1PageQuery('limit') }),
+    querystring: Type.Object({ ...V1PageQuery('limit') }, { additionalProperties: false }),
     response: V1List(V1Package),
     handler: async (request) => {
       const accountId = callerOf(request).accountId;

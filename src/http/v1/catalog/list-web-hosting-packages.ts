@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/web-hosting-packages', area: 'catalog', operationId: 'listWebHostingPackages', tag: 'Catalog',
     summary: 'List web hosting packages',
     description: 'The active web hosting packages (the `package_id` of a v2 web hosting order).',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1WebHostingPackage),
     handler: async (request) => v1page(await listActiveHostingPackages(db, { page: request.query.page, perPage: request.query.per_page }), v1WebHostingPackage),
   });

@@ -17,7 +17,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     summary: 'List a server\'s snapshots',
     description: 'The server\'s snapshots, newest first; deleted ones are left out.',
     params: ServerIdParams,
-    querystring: Type.Object(V1PageQuery('per_page')),
+    querystring: Type.Object(V1PageQuery('per_page'), { additionalProperties: false }),
     response: V1List(V1Snapshot),
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async (request) => {

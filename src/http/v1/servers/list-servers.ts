@@ -19,7 +19,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     querystring: Type.Object({
       ...V1PageQuery('per_page'),
       status: Type.Optional(Type.String({ enum: ['active', 'stopped', 'suspended'], description: 'Only servers in this status.' })),
-    }),
+    }, { additionalProperties: false }),
     response: V1List(V1ServerListItem),
     handler: async (request) => {
       const q = request.query;

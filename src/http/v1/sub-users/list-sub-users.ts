@@ -13,7 +13,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     method: 'GET', url: '/sub-users', area: 'sub_users', operationId: 'listSubUsers', tag: 'Sub-users',
     summary: 'List sub-users',
     description: 'The account\'s sub-users in the order they were added (deleted ones left out). Read one for its permissions.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1SubUser),
     handler: async (request) => {
       const r = await withCtx(deps, request, (ctx) => listSubUsers(ctx, undefined, { page: request.query.page, perPage: request.query.per_page }));

@@ -12,7 +12,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     method: 'GET', url: '/departments', area: 'tickets', operationId: 'listDepartments', tag: 'Support',
     summary: 'List departments',
     description: 'The active support departments; `id` is the `department_id` of POST /tickets.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: V1List(V1Department),
     handler: async (request) => v1page(await listActiveDepartments(db, { page: request.query.page, perPage: request.query.per_page }), v1Department),
   });

@@ -17,7 +17,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     querystring: Type.Object({
       ...V1PageQuery('per_page'),
       status: Type.Optional(Type.String({ enum: [...TICKET_STATUSES], description: 'Only tickets in this status.' })),
-    }),
+    }, { additionalProperties: false }),
     response: V1List(V1TicketListItem),
     handler: async (request) => {
       const q = request.query;

@@ -14,7 +14,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     summary: 'List a VM\'s snapshots',
     description: 'The VM\'s snapshots under `data.snapshots`, newest first. VDC snapshots are free.',
     params: VmParams,
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: Type.Object({
       success: Type.Boolean({ enum: [true] }),
       data: Type.Object({ snapshots: Type.Array(V1VmSnapshot) }),

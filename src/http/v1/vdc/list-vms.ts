@@ -13,7 +13,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     method: 'GET', url: '/vms', area: 'vdc', operationId: 'listVms', tag: 'VDC',
     summary: 'List VMs',
     description: 'The VMs of the VDC under `data.vms`, newest first (deleted ones left out), with their last recorded status and size.',
-    querystring: Type.Object({ ...V1PageQuery('per_page') }),
+    querystring: Type.Object({ ...V1PageQuery('per_page') }, { additionalProperties: false }),
     response: Type.Object({
       success: Type.Boolean({ enum: [true] }),
       data: Type.Object({ vms: Type.Array(V1VmListItem) }),

@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Account'],
       summary: 'List API keys',
       description: 'Metadata of the account\'s keys; key values are never returned. Keys are created and revoked in the web panel.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(ApiKeySchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listApiKeys(db, callerOf(request).accountId, pageOf(request.query)), apiKeyView));

@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Account'],
       summary: 'List the IP allowlist of this key',
       description: 'The addresses and networks the calling key may be used from. Every key has one; changing it is done in the web panel.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(IpAllowlistEntrySchema), ...errorResponses() },
     },
   }, async (request) => {

@@ -16,7 +16,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         type: Type.Optional(StringEnum(['deposit', 'withdraw', 'refund'] as const, { description: 'Only transactions of this type.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(TransactionSchema), ...errorResponses() },
     },
   }, async (request) => {

@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Support tickets'],
       summary: 'List support departments',
       description: 'The active departments a ticket can be addressed to (`department_id`).',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(DepartmentSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listActiveDepartments(db, pageOf(request.query)), departmentView));

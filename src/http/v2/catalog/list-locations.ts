@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Catalog'],
       summary: 'List locations',
       description: 'The locations servers can be created in; `id` is the `location_id` of POST /servers.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(LocationSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listServerLocations(db, pageOf(request.query)), locationView));

@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Catalog'],
       summary: 'List operating systems',
       description: 'The installable OS versions, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(OperatingSystemSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listInstallableOperatingSystems(db, pageOf(request.query)), operatingSystemView));

@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Catalog'],
       summary: 'List packages',
       description: 'The plan catalog without `bandwidth_gb`; `id` is the `package_id` of the upgrade action.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(PackageSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listPlans(db, pageOf(request.query)), packageView));

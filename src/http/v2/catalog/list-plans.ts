@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Catalog'],
       summary: 'List plans',
       description: 'The server plans; `id` is the `plan_id` of POST /servers (package mode). A plan with `available: false` is no longer sold.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(PlanSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listPlans(db, pageOf(request.query)), planView));

@@ -14,7 +14,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       tags: ['Catalog'],
       summary: 'List web hosting packages',
       description: 'The active web hosting packages; `id` is the `package_id` of POST /web-hosting. Not in the v2 specification: without it a client could not discover a package.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses() },
     },
   }, async (request) => page(request, await listActiveHostingPackages(db, pageOf(request.query)), webHostingPackageView));

@@ -20,7 +20,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
         + 'holds it here or the registry has it; 502 `UPSTREAM_ERROR` when the registrar cannot be asked.',
       querystring: Type.Object({
         domain: Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, description: 'The name, e.g. example-shop.com or bücher.de.', examples: ['example-shop.com'] }),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: Envelope(DomainAvailabilitySchema), ...errorResponses('UPSTREAM_ERROR') },
     },
   }, async (request) => {

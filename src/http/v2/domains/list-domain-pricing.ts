@@ -18,7 +18,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         tld: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'One TLD, with or without its dot.', examples: ['com'] })),
         ...PageQuery(200, 50),
-      }),
+      }, { additionalProperties: false }),
       response: {
         200: Type.Union([ListEnvelope(TldPriceSchema), Envelope(TldPriceSchema)], { description: 'A page of TLD prices, or one TLD when `tld` is given.' }),
         ...errorResponses('RESOURCE_NOT_FOUND'),

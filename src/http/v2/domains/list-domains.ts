@@ -18,7 +18,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(DOMAIN_STATUSES, { description: 'Only domains in this status.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(DomainSchema), ...errorResponses() },
     },
   }, async (request) => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { registerDomain } from '../../../core/domains/register-request.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
@@ -57,6 +57,8 @@ whether the registry would take the name. A name held by any account is 422 nami
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> });
+    const body = result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'domains', body.id);
+    return ok(request, body);
   });
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { transferDomain } from '../../../core/domains/transfer.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
@@ -39,6 +39,8 @@ cancels the domain and refunds the charge. Send an \`Idempotency-Key\` so that a
       ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status as 201);
-    return ok(request, result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> });
+    const body = result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'domains', body.id);
+    return ok(request, body);
   });
 }

@@ -3,7 +3,7 @@ import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempoten
 import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
 import { addIp, ipBody } from '../../../core/servers/ips.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { IpEntrySchema } from './extras-presenters.ts';
@@ -39,6 +39,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response (or the one the safety net stored), built by ipBody too.
-    return ok(request, result.body as ReturnType<typeof ipBody>);
+    const body = result.body as ReturnType<typeof ipBody>;
+    locate(reply, deps.config.publicUrl, 'v2', 'servers', id, 'ips', body.address);
+    return ok(request, body);
   });
 }

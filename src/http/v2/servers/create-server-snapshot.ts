@@ -3,7 +3,7 @@ import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../co
 import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { ts } from '../../../core/time.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, operationView } from './presenters.ts';
@@ -45,6 +45,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as { id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> });
+    const body = result.body as { id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'servers', request.params.id, 'snapshots', body.id);
+    return ok(request, body);
   });
 }

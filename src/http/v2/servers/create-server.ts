@@ -3,7 +3,7 @@ import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempoten
 import { createServerRequest } from '../../../core/servers/create-request.ts';
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { ServerCreatedSchema, operationView, serverView } from './presenters.ts';
@@ -84,6 +84,8 @@ a request that fails validation never reports \`INSUFFICIENT_BALANCE\`.`,
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as ReturnType<typeof serverView> & { operation: ReturnType<typeof operationView> });
+    const body = result.body as ReturnType<typeof serverView> & { operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'servers', body.id);
+    return ok(request, body);
   });
 }

@@ -16,7 +16,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       summary: 'List firewall rules of a server',
       description: "The server's stateful firewall rules, ordered by position ascending, read live from the platform.",
       params: ServerParams,
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(FirewallRuleSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR') },
     },
   }, async (request) => {

@@ -16,7 +16,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       summary: 'List addresses of a server',
       description: 'The IPv4 and IPv6 addresses assigned to the server: primary ones first, then extra ones in the order they were added.',
       params: ServerParams,
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(IpEntrySchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {

@@ -16,7 +16,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       summary: 'List snapshots of a server',
       description: 'The server\'s snapshots, newest first; deleted ones are excluded. An `available` one can seed a new server (`source.snapshot_id`).',
       params: ServerParams,
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(SnapshotSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {

@@ -17,7 +17,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(['active', 'suspended', 'pending', 'cancelled'] as const, { description: 'Only servers in this status.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(ServerListItemSchema), ...errorResponses() },
     },
   }, async (request) => {

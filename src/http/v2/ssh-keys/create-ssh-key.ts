@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { PUBLIC_KEY_MAX } from '../../../core/ssh-keys/parse.ts';
 import { NAME_MAX, addSshKey } from '../../../core/ssh-keys/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { SshKeySchema, sshKeyView } from './presenters.ts';
@@ -26,6 +26,9 @@ The same key twice in the account is 409 \`STATE_CONFLICT\`. Give its \`id\` in 
     },
   }, async (request, reply) => {
     const key = await withCtx(deps, request, (ctx) => addSshKey(ctx, request.body));
-    return reply.code(201).send(ok(request, sshKeyView(key)));
+    const view = sshKeyView(key);
+    reply.code(201);
+    locate(reply, deps.config.publicUrl, 'v2', 'ssh-keys', view.id);
+    return reply.send(ok(request, view));
   });
 }

@@ -14,7 +14,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       tags: ['SSH keys'],
       summary: 'List SSH keys',
       description: 'The account\'s SSH public keys, in the order they were added.',
-      querystring: Type.Object(PageQuery()),
+      querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(SshKeySchema), ...errorResponses() },
     },
   }, async (request) => page(request, await withCtx(deps, request, (ctx) => listSshKeys(ctx, pageOf(request.query))), sshKeyView));

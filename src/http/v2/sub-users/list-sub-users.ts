@@ -18,7 +18,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(['pending', 'active', 'inactive'] as const, { description: 'Only sub-users in this status.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(SubUserSchema), ...errorResponses() },
     },
   }, async (request) => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { replyToTicket } from '../../../core/tickets/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { MessageField } from './create-ticket.ts';
@@ -22,6 +22,9 @@ export function register(app: TypedApp, deps: RouteDeps) {
     },
   }, async (request, reply) => {
     const detail = await withCtx(deps, request, (ctx) => replyToTicket(ctx, request.params.id, request.body.message));
-    return reply.code(201).send(ok(request, ticketDetailView(detail)));
+    reply.code(201);
+    // A reply has no URL of its own: the thread that shows it.
+    locate(reply, deps.config.publicUrl, 'v2', 'tickets', request.params.id);
+    return reply.send(ok(request, ticketDetailView(detail)));
   });
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { MESSAGE_MAX, PRIORITIES, SUBJECT_MAX } from '../../../core/tickets/rules.ts';
 import { createTicket } from '../../../core/tickets/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IntId, StringEnum, errorResponses } from '../../schemas.ts';
 import { TicketDetailSchema, ticketDetailView } from './presenters.ts';
@@ -33,6 +33,9 @@ export function register(app: TypedApp, deps: RouteDeps) {
     },
   }, async (request, reply) => {
     const detail = await withCtx(deps, request, (ctx) => createTicket(ctx, request.body));
-    return reply.code(201).send(ok(request, ticketDetailView(detail)));
+    const view = ticketDetailView(detail);
+    reply.code(201);
+    locate(reply, deps.config.publicUrl, 'v2', 'tickets', view.id);
+    return reply.send(ok(request, view));
   });
 }

@@ -18,7 +18,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(TICKET_STATUSES, { description: 'Only tickets in this status.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(TicketSchema), ...errorResponses() },
     },
   }, async (request) => {

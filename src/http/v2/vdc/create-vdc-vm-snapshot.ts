@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ts } from '../../../core/time.ts';
 import { createVmSnapshot } from '../../../core/vdc/snapshots.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
@@ -26,6 +26,7 @@ the operation completes (and disappears if it fails). A VM that is not active, o
   }, async (request, reply) => {
     const { snapshot, operation } = await withCtx(deps, request, (ctx) => createVmSnapshot(ctx, request.params.id, request.body));
     reply.code(201);
+    locate(reply, deps.config.publicUrl, 'v2', 'vdc', 'vms', request.params.id, 'snapshots', snapshot.id);
     return ok(request, { id: snapshot.id, name: snapshot.name, status: 'creating' as const, created_at: ts(snapshot.created_at), operation: operationView(operation) });
   });
 }

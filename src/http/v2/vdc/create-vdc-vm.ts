@@ -3,7 +3,7 @@ import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../co
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { createVm } from '../../../core/vdc/create.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
@@ -56,6 +56,8 @@ that a retry never creates a second VM.`,
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as ReturnType<typeof vdcVmView> & { operation: ReturnType<typeof operationView> });
+    const body = result.body as ReturnType<typeof vdcVmView> & { operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'vdc', 'vms', body.id);
+    return ok(request, body);
   });
 }

@@ -23,7 +23,7 @@ Deleting is permanent, so it must be confirmed: \`confirm_name\` must be the VM'
       params: VmParams,
       querystring: Type.Object({
         confirm_name: Type.String({ minLength: 1, maxLength: 253, description: 'The VM\'s name, to confirm the delete.', examples: ['db-1.example.com'] }),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: Envelope(VdcVmDeletedSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
     },
   }, async (request) => {

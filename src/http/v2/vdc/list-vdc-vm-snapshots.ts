@@ -15,7 +15,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       summary: 'List snapshots of a VDC VM',
       description: 'The VM\'s snapshots, newest first; deleted ones are excluded. Snapshots in a VDC are free.',
       params: VmParams,
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(VdcSnapshotSchema), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => {

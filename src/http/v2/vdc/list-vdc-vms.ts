@@ -15,7 +15,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       summary: 'List VDC VMs',
       description: 'The VMs of your VDC, newest first; deleted VMs are excluded. Items show the last recorded power state, OS and size: '
         + 'read a VM for its live state.',
-      querystring: Type.Object({ ...PageQuery() }),
+      querystring: Type.Object({ ...PageQuery() }, { additionalProperties: false }),
       response: { 200: ListEnvelope(VdcVmSchema), ...errorResponses() },
     },
   }, async (request) => {

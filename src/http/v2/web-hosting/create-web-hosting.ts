@@ -3,7 +3,7 @@ import { orderHosting, precheckOrder } from '../../../core/hosting/order.ts';
 import { BILLING_CYCLES } from '../../../core/hosting/rules.ts';
 import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { withCtx } from '../../core-call.ts';
-import { ok } from '../../reply.ts';
+import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, StringEnum, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
@@ -57,6 +57,8 @@ Checks run in this order: input, then the package, then state (domain, room), th
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    return ok(request, result.body as ReturnType<typeof webHostingView> & { operation: ReturnType<typeof operationView> });
+    const body = result.body as ReturnType<typeof webHostingView> & { operation: ReturnType<typeof operationView> };
+    locate(reply, deps.config.publicUrl, 'v2', 'web-hosting', body.id);
+    return ok(request, body);
   });
 }

@@ -19,7 +19,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({
         ...PageQuery(),
         status: Type.Optional(StringEnum(HOSTING_STATUSES, { description: 'Only accounts in this status.' })),
-      }),
+      }, { additionalProperties: false }),
       response: { 200: ListEnvelope(WebHostingSchema), ...errorResponses() },
     },
   }, async (request) => {

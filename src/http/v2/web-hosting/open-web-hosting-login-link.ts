@@ -1,10 +1,17 @@
 // The login link a browser opens: no API key (the signature in the URL is the credential).
 import { Type } from '@sinclair/typebox';
-import { openHostingLoginLink } from '../../../core/hosting/login.ts';
+import { checkHostingLoginLink, openHostingLoginLink } from '../../../core/hosting/login.ts';
 import { linkSigningKey } from '../../../core/signed-links.ts';
 import { V2_VERSION } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
+
+const Params = Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 256, description: 'The login ticket (part of the link).' }) });
+const Query = Type.Object({
+  expires: Type.String({ maxLength: 20, description: 'Unix time the link expires (part of the link).' }),
+  signature: Type.String({ maxLength: 128, description: 'The link\'s signature (part of the link).' }),
+  sandbox: Type.Optional(Type.String({ maxLength: 1, description: '`1` on a test key\'s link (part of the link).' })),
+}, { additionalProperties: false });
 
 const SandboxOpened = component('HostingLoginSandbox', Type.Object({
   status: StringEnum(['sandbox'] as const),
@@ -15,7 +22,7 @@ const SandboxOpened = component('HostingLoginSandbox', Type.Object({
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/web-hosting-login/:ticket', {
     config: { auth: 'none' },
-    // GET only: a HEAD (link previews, prefetchers) must not spend the single use.
+    // A HEAD (link previews, prefetchers) must not spend the single use: it has a route of its own below.
     exposeHeadRoute: false,
     schema: {
       operationId: 'openWebHostingLoginLink',
@@ -24,14 +31,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
       description: 'The `login_url` of `getWebHostingLogin`, opened in a browser: no API key, the signature in the URL is the credential. '
         + 'It answers 302 to the control panel, logged in, once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an '
         + 'account no longer active) 409 `STATE_CONFLICT`; if the panel fails (502) the link may be tried again while it lasts. '
-        + "A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached.",
+        + "A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached. "
+        + '`HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while GET would open it, '
+        + 'else 404 or 409 as GET would answer.',
       security: [],
-      params: Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 256, description: 'The login ticket (part of the link).' }) }),
-      querystring: Type.Object({
-        expires: Type.String({ maxLength: 20, description: 'Unix time the link expires (part of the link).' }),
-        signature: Type.String({ maxLength: 128, description: 'The link\'s signature (part of the link).' }),
-        sandbox: Type.Optional(Type.String({ maxLength: 1, description: '`1` on a test key\'s link (part of the link).' })),
-      }),
+      params: Params,
+      querystring: Query,
       response: {
         200: Envelope(SandboxOpened),
         302: Type.Null({ description: 'Found: to the control panel, logged in (`Location` is its single-use login URL).' }),
@@ -47,5 +52,21 @@ export function register(app: TypedApp, deps: RouteDeps) {
     if (!opened.sandbox) return reply.redirect(opened.url, 302);
     const data = { status: 'sandbox' as const, message: 'Sandbox link: valid, but no control panel exists behind a test key.', sandbox: true };
     return { data, meta: { request_id: request.id, version: V2_VERSION, sandbox: true } };
+  });
+
+  app.route({
+    method: 'HEAD',
+    url: '/web-hosting-login/:ticket',
+    config: { auth: 'none' },
+    schema: {
+      hide: true,
+      params: Params,
+      querystring: Query,
+      response: { 204: Type.Null({ description: 'GET would open the link now.' }), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
+    },
+    handler: async (request, reply) => {
+      await checkHostingLoginLink(deps.db, await linkSigningKey(deps.db), { ticket: request.params.ticket, ...request.query }, deps.now());
+      return reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').code(204).send(null);
+    },
   });
 }
