@@ -51,7 +51,8 @@ async function startServe(databaseUrl: string, adminToken: string, env: Record<s
   cleanups.push(async () => { if (child.exitCode === null) { child.kill('SIGKILL'); } });
   const port = await until('hostcloud serve to listen', 60_000, () => {
     if (child.exitCode !== null) throw new Error(`hostcloud serve exited (${child.exitCode}):\n${out}`);
-    return /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    // The banner is text on a terminal and one JSON line ("listen") when the log is JSON.
+    return /(?:listening on |"listen":")http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
   }, 100);
   return { child, base: `http://127.0.0.1:${port}`, output: () => out };
 }

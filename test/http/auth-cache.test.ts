@@ -51,7 +51,7 @@ test('a revoked key is refused by a second API process within 1 s', { timeout: 6
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += String(d);
-      const m = /listening on http:\/\/\S+:(\d+)/.exec(out);
+      const m = /(?:listening on |"listen":")http:\/\/[^\s"]+:(\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
