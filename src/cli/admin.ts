@@ -76,7 +76,7 @@ Nodes and migration
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
 
-Simulated providers (PROVIDER: compute registrar hosting; default compute)
+Simulated providers (PROVIDER: compute registrar hosting payments; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
   provider fault MODE [--provider PROVIDER] [--remaining N] [--calls create,power,...]
                   makes provider calls fail: upstream_error, capacity_unavailable, timeout; none clears it
@@ -207,7 +207,7 @@ async function unitPrices(conn: Conn, out: Out, action: string | undefined, args
 
 /** `provider fault [MODE] [--provider P] [--remaining N] [--calls a,b]`: shows or sets a switch. */
 async function providerFault(conn: Conn, out: Out, args: string[]): Promise<void> {
-  const usage = 'hostcloud admin provider fault [MODE] [--provider compute|registrar|hosting] [--remaining N] [--calls create,power]';
+  const usage = 'hostcloud admin provider fault [MODE] [--provider compute|registrar|hosting|payments] [--remaining N] [--calls create,power]';
   const { values, positionals } = parse(args, { provider: { type: 'string' }, remaining: { type: 'string' }, calls: { type: 'string' } }, usage);
   const provider = values.provider ?? 'compute';
   const url = `/providers/${encodeURIComponent(provider)}/fault`;
