@@ -20,6 +20,7 @@ import { type Cents, formatCents, parseAmount } from '../money.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { type BillingActor, requireBilling } from './access.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
 import { taxOf } from './tax.ts';
 
 export type { Invoice };
@@ -143,4 +144,10 @@ export async function getOwnInvoice(db: Db, actor: BillingActor, id: string): Pr
 export function listOwnInvoices(db: Db, actor: BillingActor, page: PageRequest): Promise<Paged<Invoice>> {
   requireBilling(actor, 'read');
   return listInvoices(db, { accountId: actor.accountId }, page);
+}
+
+/** The invoice's PDF (a credit note names the invoice it corrects). */
+export async function invoicePdf(db: Db, inv: Invoice): Promise<Buffer> {
+  const credited = inv.credited_invoice_id ? await findInvoice(db, inv.credited_invoice_id) : undefined;
+  return renderInvoicePdf(inv, credited?.number ?? null);
 }

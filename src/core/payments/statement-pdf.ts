@@ -1,6 +1,8 @@
 // The PDF of a monthly statement: the account, the month, opening and closing balance, the
 // month's totals, and every ledger row with the running balance (on as many pages as it takes).
+import { getInvoiceSettingsRow } from '../../db/queries/invoices.ts';
 import { formatCents } from '../money.ts';
+import type { Db } from '../types.ts';
 import { MARGIN, PAGE_HEIGHT, RIGHT, at, day, renderPdf, rule } from './pdf.ts';
 import type { Statement } from './statement.ts';
 
@@ -54,4 +56,10 @@ export function renderStatementPdf(s: Statement, issuer: string, createdAt: Date
       y += 13;
     }
   });
+}
+
+/** The statement's PDF, under the operator's company name. */
+export async function statementPdf(db: Db, s: Statement, now: Date): Promise<Buffer> {
+  const settings = await getInvoiceSettingsRow(db);
+  return renderStatementPdf(s, settings.company_name, now);
 }

@@ -3,7 +3,7 @@
 // (confirm.ts). The panel starts a top-up with startTopUp, sends the customer to `checkoutUrl`,
 // and on their return shows getTopUp (refreshTopUp asks the provider when the webhook is late).
 import { findAccount } from '../../db/queries/accounts.ts';
-import { type PaymentFilter, findPayment, insertPayment, listPaymentsPage, markUnpaid, setCheckout } from '../../db/queries/payments.ts';
+import { type PaymentFilter, type PaymentRow, findPayment, insertPayment, listPaymentsPage, markUnpaid, setCheckout } from '../../db/queries/payments.ts';
 import type { Payment } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/errors.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
@@ -17,7 +17,7 @@ import type { PaymentDeps } from './deps.ts';
 import { rateFor } from './settings.ts';
 import { taxOf } from './tax.ts';
 
-export type { Payment };
+export type { Payment, PaymentRow };
 
 /** Where the panel shows a top-up's result: the customer comes back here from the checkout. */
 export const DEFAULT_RETURN_PATH = '/panel/billing/top-up';
@@ -45,7 +45,7 @@ function returnUrl(publicUrl: string, given: string | undefined, paymentId: stri
 }
 
 export interface StartedTopUp {
-  payment: Payment;
+  payment: PaymentRow;
   /** Where to send the customer to pay. */
   checkoutUrl: string;
 }
@@ -72,7 +72,7 @@ export async function startTopUp(deps: PaymentDeps, actor: BillingActor, input: 
   const id = `pay_${base62(16)}`;
   const success = returnUrl(deps.publicUrl, input.returnUrl, id, 'paid');
   const cancel = returnUrl(deps.publicUrl, input.returnUrl, id, 'cancelled');
-  let payment = await insertPayment(deps.db, {
+  await insertPayment(deps.db, {
     id, account_id: account.id, provider: provider.name, net_cents: net, tax_cents: tax, gross_cents: net + tax, tax_rate_bp: rateBp, tax_label: label,
     tax_country: account.country, currency: CURRENCY, sub_user_id: actor.subUserId,
   });
@@ -81,8 +81,8 @@ export async function startTopUp(deps: PaymentDeps, actor: BillingActor, input: 
       paymentId: id, amountCents: net + tax, currency: CURRENCY, customerEmail: account.email, successUrl: success, cancelUrl: cancel,
       description: tax > 0 ? `Hostcloud balance top-up ${formatCents(net)} USD + ${label} ${formatCents(tax)} USD` : `Hostcloud balance top-up ${formatCents(net)} USD`,
     });
-    payment = await setCheckout(deps.db, id, checkout.ref, checkout.url);
-    return { payment, checkoutUrl: checkout.url };
+    const payment = await setCheckout(deps.db, id, checkout.ref, checkout.url);
+    return { payment: { ...payment, invoice_id: null }, checkoutUrl: checkout.url };
   } catch (e) {
     if (e instanceof ProviderError) {
       await markUnpaid(deps.db, id, 'failed', e.message, deps.now());
@@ -93,7 +93,7 @@ export async function startTopUp(deps: PaymentDeps, actor: BillingActor, input: 
 }
 
 /** One of the account's top-ups (another account's is not found). */
-export async function getTopUp(db: Db, actor: BillingActor, id: string): Promise<Payment> {
+export async function getTopUp(db: Db, actor: BillingActor, id: string): Promise<PaymentRow> {
   requireBilling(actor, 'read');
   const p = await findPayment(db, id, actor.accountId);
   if (!p) throw notFound('Payment');
@@ -104,8 +104,16 @@ export async function getTopUp(db: Db, actor: BillingActor, id: string): Promise
  * A pending top-up, after asking the provider how it stands (the webhook may be late): a payment
  * the provider says is paid is credited here, once, as the webhook would have.
  */
-export async function refreshTopUp(deps: PaymentDeps, actor: BillingActor, id: string): Promise<Payment> {
-  const p = await getTopUp(deps.db, actor, id);
+export async function refreshTopUp(deps: PaymentDeps, actor: BillingActor, id: string): Promise<PaymentRow> {
+  return refreshPayment(deps, await getTopUp(deps.db, actor, id));
+}
+
+/** The operator's refresh: any account's payment. */
+export async function refreshAnyPayment(deps: PaymentDeps, id: string): Promise<PaymentRow> {
+  return refreshPayment(deps, await getPayment(deps.db, id));
+}
+
+async function refreshPayment(deps: PaymentDeps, p: PaymentRow): Promise<PaymentRow> {
   if (p.status !== 'pending' || !p.provider_ref) return p;
   let outcome: Outcome;
   try {
@@ -114,21 +122,21 @@ export async function refreshTopUp(deps: PaymentDeps, actor: BillingActor, id: s
     if (e instanceof ProviderError) throw new ApiError('UPSTREAM_ERROR', `The payment provider could not be asked: ${e.message}`);
     throw e;
   }
-  return outcome.kind === 'unknown' ? p : (await findPayment(deps.db, id)) ?? p;
+  return outcome.kind === 'unknown' ? p : (await findPayment(deps.db, p.id)) ?? p;
 }
 
-export async function listTopUps(db: Db, actor: BillingActor, page: PageRequest): Promise<Paged<Payment>> {
+export async function listTopUps(db: Db, actor: BillingActor, page: PageRequest): Promise<Paged<PaymentRow>> {
   requireBilling(actor, 'read');
   return listPayments(db, { accountId: actor.accountId }, page);
 }
 
 /** The operator's list: every account's, or one's. */
-export async function listPayments(db: Db, filter: PaymentFilter, page: PageRequest): Promise<Paged<Payment>> {
+export async function listPayments(db: Db, filter: PaymentFilter, page: PageRequest): Promise<Paged<PaymentRow>> {
   const { rows, total } = await listPaymentsPage(db, filter, page.perPage, offsetOf(page));
   return { items: rows, total, ...page };
 }
 
-export async function getPayment(db: Db, id: string): Promise<Payment> {
+export async function getPayment(db: Db, id: string): Promise<PaymentRow> {
   const p = await findPayment(db, id);
   if (!p) throw notFound('Payment');
   return p;

@@ -13,8 +13,13 @@ export function setCheckout(db: Db, id: string, ref: string, url: string): Promi
   return db.updateTable('payments').set({ provider_ref: ref, checkout_url: url }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export function findPayment(db: Db, id: string, accountId?: string): Promise<Payment | undefined> {
-  let q = db.selectFrom('payments').selectAll().where('id', '=', id);
+/** A payment with the id of the invoice it issued (null until it is paid). */
+export type PaymentRow = Payment & { invoice_id: string | null };
+
+const withInvoice = sql<string | null>`(SELECT i.id FROM invoices i WHERE i.payment_id = payments.id AND i.kind = 'invoice')`.as('invoice_id');
+
+export function findPayment(db: Db, id: string, accountId?: string): Promise<PaymentRow | undefined> {
+  let q = db.selectFrom('payments').selectAll().select(withInvoice).where('id', '=', id);
   if (accountId !== undefined) q = q.where('account_id', '=', accountId);
   return q.executeTakeFirst();
 }
@@ -57,12 +62,12 @@ export interface PaymentFilter {
   status?: PaymentStatus;
 }
 
-export async function listPaymentsPage(db: Db, f: PaymentFilter, limit: number, offset: number): Promise<{ rows: Payment[]; total: number }> {
+export async function listPaymentsPage(db: Db, f: PaymentFilter, limit: number, offset: number): Promise<{ rows: PaymentRow[]; total: number }> {
   let q = db.selectFrom('payments');
   if (f.accountId !== undefined) q = q.where('account_id', '=', f.accountId);
   if (f.status !== undefined) q = q.where('status', '=', f.status);
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    q.selectAll().select(withInvoice).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
