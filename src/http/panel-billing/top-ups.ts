@@ -11,7 +11,7 @@ import { Envelope, ListEnvelope, PageQuery, errorResponses } from '../schemas.ts
 import { actor } from './actor.ts';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const StartedSchema = Type.Composite([PaymentSchema, Type.Object({ checkout_url: Type.String() })]);
+const StartedSchema = Type.Object({ ...PaymentSchema.properties, checkout_url: Type.String() }, { title: 'StartedTopUp' });
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/top-ups', {

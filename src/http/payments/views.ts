@@ -39,14 +39,15 @@ export function paymentView(p: PaymentRow) {
   };
 }
 
-const Party = Type.Object({
+const partyFields = {
   name: Type.String(),
   company: Type.Optional(Nullable(Type.String())),
   address: Type.String(),
   tax_id: Type.String(),
   email: Type.Optional(Nullable(Type.String())),
   country: Type.Optional(Nullable(Type.String())),
-});
+};
+const Party = Type.Object(partyFields);
 
 export const InvoiceSchema = Type.Object({
   id: Type.String(),
@@ -65,7 +66,7 @@ export const InvoiceSchema = Type.Object({
   credited_invoice_id: Nullable(Type.String()),
   description: Type.String(),
   reason: Nullable(Type.String()),
-  seller: Type.Composite([Party, Type.Object({ footer: Type.String() })]),
+  seller: Type.Object({ ...partyFields, footer: Type.String() }),
   buyer: Party,
 }, { title: 'Invoice' });
 
