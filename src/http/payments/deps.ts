@@ -13,6 +13,6 @@ export function paymentDeps(deps: RouteDeps, log: FastifyBaseLogger): PaymentDep
     publicUrl: deps.config.publicUrl,
     now: deps.now,
     // The settlement after a credit: the money is in, so this is logged, not answered (the worker's next pass retries).
-    onError: (err, what) => log.error({ err, resource: what }, 'after a payment: billing the account failed; the next pass retries it'),
+    onError: (err, what) => log.error({ err, resource: what }, 'a payment needs attention: the settlement after its credit failed (the next billing pass retries it), or the provider reported another amount'),
   };
 }
