@@ -12,7 +12,7 @@ import { lockPayment } from '../../db/queries/payments.ts';
 import { findTransaction } from '../../db/queries/transactions.ts';
 import type { Invoice, InvoiceKind, InvoiceParty, Payment, Transaction } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { PaymentProvider } from '../../providers/payments/types.ts';
+import { ProviderError, type PaymentProvider } from '../../providers/payments/types.ts';
 import { charge } from '../billing/ledger.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { base62 } from '../ids.ts';
@@ -112,7 +112,13 @@ export function refundDeposit(db: Db, provider: PaymentProvider | undefined, dep
       currency: invoice.currency, net, tax, rateBp: invoice.tax_rate_bp, taxLabel: invoice.tax_label,
       description: `Refund of account balance top-up (${payment.id}), invoice ${invoice.number}`, reason: input.reason ?? null,
     });
-    await provider.refund({ ref: payment.provider_ref!, chargeRef: payment.provider_charge_ref, amountCents: note.gross_cents, idempotencyKey: note.id });
+    try {
+      await provider.refund({ ref: payment.provider_ref!, chargeRef: payment.provider_charge_ref, amountCents: note.gross_cents, idempotencyKey: note.id });
+    } catch (e) {
+      // Rolls everything back: no ledger row, no credit note, its number free for the next one.
+      if (e instanceof ProviderError) throw new ApiError('UPSTREAM_ERROR', `The payment provider refused the refund: ${e.message}`);
+      throw e;
+    }
     return note;
   });
 }
