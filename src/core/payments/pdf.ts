@@ -13,7 +13,7 @@ export const RIGHT = PAGE_WIDTH - MARGIN;
 
 /** Text the standard fonts can print. */
 export function printable(text: string): string {
-  return text.normalize('NFC').replace(/[^\n\x20-\x7e\xa0-\xff€]/g, '?');
+  return text.normalize('NFC').replace(/[^\n\x20-\x7e\xa0-\xff\u20ac]/g, '?');
 }
 
 /** Builds a document and answers its bytes. */
