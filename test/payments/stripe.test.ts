@@ -145,7 +145,7 @@ test('a late webhook: the panel refresh asks Stripe and credits once; the webhoo
   assert.equal(await depositsOf(c.accountId), 1);
 });
 
-test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempotency key: the credit note) and issues the credit note", async () => {
+test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempotency key: the refund's id) and issues the credit note", async () => {
   const { c, session } = await paidSession('40.00');
   const payload = stripeEvent('checkout.session.completed', session);
   await deliver(payload, sign(payload));
@@ -157,6 +157,8 @@ test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempoten
   assert.equal(viaStripe.statusCode, 201, viaStripe.body);
   const note = json(viaStripe).data;
   assert.equal(note.kind, 'credit_note');
-  assert.deepEqual(stripe.refunds.at(-1), { payment_intent: session.payment_intent, amount: 1500, key: `refund-${note.id}` });
+  const refund = await t.database.db.selectFrom('payment_refunds').select(['id', 'status']).where('credit_note_id', '=', note.id).executeTakeFirstOrThrow();
+  assert.equal(refund.status, 'completed');
+  assert.deepEqual(stripe.refunds.at(-1), { payment_intent: session.payment_intent, amount: 1500, key: `refund-${refund.id}` });
   assert.equal(await assertLedger(t, c.accountId), 2500);
 });
