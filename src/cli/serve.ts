@@ -7,6 +7,9 @@ import { startWorker, type Worker } from '../jobs/worker.ts';
 import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { announceStart, announceStop, listen } from './start-up.ts';
+import { paymentsReadiness } from '../core/payments/settings.ts';
+import type { Db } from '../core/types.ts';
+import type { Logger } from 'pino';
 
 export async function serve(config: Config): Promise<void> {
   limitHeapGrowth();
@@ -48,8 +51,24 @@ export async function serve(config: Config): Promise<void> {
     throw e;
   });
   announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
+  await reportPayments(config, store.database.db, logger);
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
     worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });
+  }
+}
+
+/**
+ * Says at start whether customers can top up: a warning when every top-up would be refused for want
+ * of the seller's company details (an operator who never set them learns it here, not from a customer).
+ */
+async function reportPayments(config: Config, db: Db, logger: Logger): Promise<void> {
+  try {
+    const r = await paymentsReadiness(db, config.payments);
+    if (!r) return;
+    if (r.ready) logger.info({ component: 'payments', payments: config.payments, seller: r.seller }, r.message);
+    else logger.warn({ component: 'payments', payments: config.payments, seller: r.seller }, r.message);
+  } catch (err) {
+    logger.warn({ err, component: 'payments' }, 'could not read the invoice settings at start');
   }
 }

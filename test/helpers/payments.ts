@@ -12,7 +12,7 @@ import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 import { createTelemetry } from '../../src/telemetry/index.ts';
-import { type TestApp, call, json } from './app.ts';
+import { type TestApp, adminCall, call, json } from './app.ts';
 
 export const PANEL = '/panel/api/billing';
 
@@ -152,6 +152,15 @@ export async function fakeStripe() {
       return s;
     },
   };
+}
+
+/**
+ * The operator's company details, which a real provider needs before it takes a top-up (a new
+ * database names only the demo seller, which serves simulated payments).
+ */
+export async function setSeller(t: TestApp): Promise<void> {
+  const res = await adminCall(t, 'POST', '/admin/v1/invoice-settings', { company_name: 'Example Hosting GmbH', address: 'Hauptstr. 1\n10115 Berlin' });
+  if (res.statusCode !== 200) throw new Error(`invoice settings: ${res.statusCode} ${res.body}`);
 }
 
 /** The settings of an instance that takes payments through the fake Stripe. */

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import { type TestApp, adminCall, createCustomer, json, startApp } from '../helpers/app.ts';
+import { type TestApp, createCustomer, json, startApp } from '../helpers/app.ts';
 import { assertLedger } from '../helpers/billing.ts';
-import { customerCall, fakeStripe, instance, startTopUp, stripeConfig } from '../helpers/payments.ts';
+import { customerCall, fakeStripe, instance, setSeller, startTopUp, stripeConfig } from '../helpers/payments.ts';
 import type { App } from '../../src/http/app.ts';
 
 let t: TestApp;
@@ -19,7 +19,7 @@ before(async () => {
   t = await startApp();
   stripe = await fakeStripe();
   app = await instance(t, stripeConfig(stripe.url));
-  await adminCall(t, 'POST', '/admin/v1/invoice-settings', { company_name: 'Example Hosting GmbH', address: 'Hauptstr. 1\n10115 Berlin' });
+  await setSeller(t);
 });
 
 const year = new Date().getUTCFullYear();

@@ -9,7 +9,7 @@ import { before, test } from 'node:test';
 import Stripe from 'stripe';
 import { type TestApp, adminCall, createCustomer, json, startApp } from '../helpers/app.ts';
 import { assertLedger } from '../helpers/billing.ts';
-import { STRIPE_SECRET, customerCall, fakeStripe, instance, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
+import { STRIPE_SECRET, customerCall, fakeStripe, instance, setSeller, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
 import type { App } from '../../src/http/app.ts';
 
 let t: TestApp;
@@ -19,6 +19,7 @@ before(async () => {
   t = await startApp();
   stripe = await fakeStripe();
   app = await instance(t, stripeConfig(stripe.url));
+  await setSeller(t);
 });
 
 const sign = (payload: string, opts: { timestamp?: number; secret?: string } = {}) =>
