@@ -127,6 +127,8 @@ test('hostcloud serve warns at start when top-ups would be refused for want of c
   assert.equal(entry.level, 40, 'a warning');
   assert.match(entry.msg, /PAYMENTS=stripe/);
   assert.match(entry.msg, /hostcloud admin invoice-settings set/);
+  // The command as it runs from any directory (node, this checkout's bin/hostcloud.js, the URL).
+  assert.match(entry.fix, /ADMIN_TOKEN="\$ADMIN_TOKEN" .*bin\/hostcloud\.js admin --url http:\/\/127\.0\.0\.1:\d+ invoice-settings set --company-name/);
   // The demo seller serves simulated payments: no warning.
   assert.doesNotMatch(await serveLog({ PAYMENTS: 'simulated' }), /top-ups are refused/);
 });

@@ -44,25 +44,18 @@ export function isDemoSeller(s: Pick<InvoiceSettings, 'company_name' | 'address'
  */
 export function sellerProblem(s: Pick<InvoiceSettings, 'company_name' | 'address'>, provider: string): string | null {
   if (s.company_name.trim() === '' || s.address.trim() === '') return 'the company name and address that invoices print are not set';
-  if (provider !== 'simulated' && isDemoSeller(s)) return `the company name and address that invoices print are still the demo seller's, which serves simulated payments only`;
+  if (provider !== 'simulated' && isDemoSeller(s)) return "the company name and address that invoices print are still the demo seller's, which serves simulated payments only";
   return null;
 }
 
 /**
- * What `hostcloud serve` says at start about top-ups through PAYMENTS (`off`: nothing): a warning
- * when they would be refused, else which seller the invoices name.
+ * Whether customers can top up through PAYMENTS now (`off`: null), for `hostcloud serve` to say at
+ * start: `problem` is why every top-up would be refused, null when they are taken.
  */
-export async function paymentsReadiness(db: Db, payments: string): Promise<{ ready: boolean; message: string; seller: string } | null> {
+export async function paymentsReadiness(db: Db, payments: string): Promise<{ problem: string | null; seller: string; demo: boolean } | null> {
   if (payments === 'off') return null;
   const s = await getInvoiceSettingsRow(db);
-  const problem = sellerProblem(s, payments);
-  if (problem) {
-    return {
-      ready: false, seller: s.company_name,
-      message: `top-ups are refused (PAYMENTS=${payments}): ${problem}; set them with hostcloud admin invoice-settings set --company-name ... --address ...`,
-    };
-  }
-  return { ready: true, seller: s.company_name, message: `payments ready (PAYMENTS=${payments}); invoices name ${s.company_name}${isDemoSeller(s) ? ' (the demo seller)' : ''}` };
+  return { problem: sellerProblem(s, payments), seller: s.company_name, demo: isDemoSeller(s) };
 }
 
 export function listTaxRates(db: Db): Promise<TaxRate[]> {
