@@ -4,7 +4,7 @@ import { createLogger } from '../http/logger.ts';
 import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
-import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { computeFor, hostingFor, openStore, paymentsFor, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
 import { paymentsReadiness } from '../core/payments/settings.ts';
@@ -54,7 +54,7 @@ export async function serve(config: Config): Promise<void> {
   await reportPayments(config, store.database.db, logger, adminCommand(config, port));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger });
   }
 }
 

@@ -52,6 +52,8 @@ export interface PaymentsTable {
   failure: string | null;
   created_at: CreatedAt;
   settled_at: Date | null;
+  /** When the payment sweep last asked the provider about it (null: never). */
+  checked_at: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface PaymentWebhookReceiptsTable {

@@ -55,7 +55,7 @@ export function applyProviderState(db: Db, provider: PaymentProviderName, ref: s
 }
 
 /** After a credit has committed: the billing settlement an operator's deposit runs (suspended services resume). */
-async function settle(deps: PaymentDeps, outcome: Outcome): Promise<void> {
+export async function settle(deps: Pick<PaymentDeps, 'db' | 'services' | 'billing' | 'now' | 'onError'>, outcome: Outcome): Promise<void> {
   if (outcome.kind !== 'credited') return;
   await settleAfterDeposit(deps.db, deps.services, deps.billing, deps.now(), outcome.payment.account_id, deps.onError);
 }

@@ -1,5 +1,6 @@
 // Refunds of paid top-ups (src/core/payments/refunds.ts): written pending before the provider is
 // asked, completed with their credit note or failed with their reversal after.
+import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { PaymentRefund } from '../schema.ts';
 
@@ -48,4 +49,20 @@ export function failRefund(db: Db, id: string, p: { reversalId: number; failure:
 export async function noteRefundAttempt(db: Db, id: string, failure: string | null, now: Date): Promise<void> {
   await db.updateTable('payment_refunds').set((eb) => ({ attempts: eb('attempts', '+', 1), attempted_at: now, failure }))
     .where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+/**
+ * Claims pending refunds last attempted before `before` (never attempted: created before it) for
+ * one sweep: each is marked attempted now, so another worker's sweep skips it; rows another
+ * transaction holds are skipped rather than waited for.
+ */
+export async function claimStaleRefunds(db: Db, before: Date, now: Date, limit: number): Promise<PaymentRefund[]> {
+  const r = await sql<PaymentRefund>`
+    UPDATE payment_refunds SET attempted_at = ${now}
+     WHERE id IN (
+       SELECT id FROM payment_refunds
+        WHERE status = 'pending' AND coalesce(attempted_at, created_at) < ${before}
+        ORDER BY coalesce(attempted_at, created_at) LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING *`.execute(db);
+  return r.rows;
 }
