@@ -318,3 +318,18 @@ test('the operator lists and refreshes payments; the CLI shows them', async () =
   assert.equal(details.code, 0, details.stderr);
   assert.match((await cli(['billing-details', c.accountId])).stdout, /tax_id +X1/);
 });
+
+test('hostcloud admin refund: a credit note; the same --idempotency-key again answers the same one and refunds nothing more', async () => {
+  const c = await createCustomer(t);
+  const { depositId } = await paidTopUp(c.accountId, '10.00');
+  const key = '6d0c1f4e-2b7a-4e39-8c51-0f9a7d3e2b14';
+  const first = await cli(['--json', 'refund', String(depositId), '--amount', '4.00', '--idempotency-key', key]);
+  assert.equal(first.code, 0, first.stderr);
+  const again = await cli(['--json', 'refund', String(depositId), '--amount', '4.00', '--idempotency-key', key]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).data.id, JSON.parse(first.stdout).data.id);
+  assert.equal(await assertLedger(t, c.accountId), 600, 'refunded once');
+  const bad = await cli(['refund', String(depositId), '--idempotency-key', 'nope']);
+  assert.equal(bad.code, 2, 'refused input, in the command\'s words');
+  assert.match(bad.stderr, /--idempotency-key must be a UUID/);
+});
