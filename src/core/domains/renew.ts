@@ -26,7 +26,7 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { Idempotency } from './register.ts';
 import { MAX_YEARS_AHEAD, addYears, beyondLimit, checkYears } from './rules.ts';
-import { type RenewParams, storeRenewal } from './renew-runner.ts';
+import { type RenewParams, storeRenewal } from './runners/domain.renew.ts';
 import { registrarFailure } from './upstream.ts';
 import { domainBody } from './view.ts';
 

@@ -1,31 +1,31 @@
 // Every operation type the worker knows, by name. A type missing here fails its operations
 // with a readable detail rather than retrying forever.
 import type { Runner } from './runner.ts';
-import { serverCreateRunner } from '../servers/provision.ts';
-import { serverCloneRunner } from '../servers/clone-runner.ts';
-import { serverDeleteRunner } from '../servers/delete-runner.ts';
+import { serverCreateRunner } from '../servers/runners/server.create.ts';
+import { serverCloneRunner } from '../servers/runners/server.clone.ts';
+import { serverDeleteRunner } from '../servers/runners/server.delete.ts';
 import { serverResetPasswordRunner } from '../servers/password-runner.ts';
 import { serverPowerRunner } from '../servers/power-runner.ts';
 import { serverReinstallRunner } from '../servers/reinstall-runner.ts';
-import { serverResizeRunner } from '../servers/resize-runner.ts';
-import { serverUpgradeRunner } from '../servers/upgrade-runner.ts';
-import { serverIpAttachRunner } from '../servers/ip-attach-runner.ts';
-import { serverSnapshotRunner } from '../servers/snapshot-runner.ts';
-import { serverMigrateRunner, vmMigrateRunner } from '../nodes/migrate-runner.ts';
+import { serverResizeRunner } from '../servers/runners/server.resize.ts';
+import { serverUpgradeRunner } from '../servers/runners/server.upgrade.ts';
+import { serverIpAttachRunner } from '../servers/runners/server.ip_attach.ts';
+import { serverSnapshotRunner } from '../servers/runners/server.snapshot.ts';
+import { serverMigrateRunner, vmMigrateRunner } from '../nodes/runners/server.migrate.ts';
 import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
 import { VM_ROWS } from '../vdc/guards.ts';
-import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners.ts';
-import { vmRestoreRunner, vmSnapshotDeleteRunner, vmSnapshotRunner } from '../vdc/snapshot-runners.ts';
+import { vmCreateRunner, vmDeleteRunner, vmResizeRunner } from '../vdc/runners/vdc_vm.create.ts';
+import { vmRestoreRunner, vmSnapshotDeleteRunner, vmSnapshotRunner } from '../vdc/runners/vdc_vm.snapshot.ts';
 
 const vmPowerRunner = powerRunner(VM_ROWS);
 import { domainRegisterRunner } from '../domains/register.ts';
-import { domainRenewRunner } from '../domains/renew-runner.ts';
+import { domainRenewRunner } from '../domains/runners/domain.renew.ts';
 import { domainTransferRunner } from '../domains/transfer.ts';
-import { hostingCreateRunner } from '../hosting/provision.ts';
-import { hostingCancelRunner } from '../hosting/cancel-runner.ts';
+import { hostingCreateRunner } from '../hosting/runners/hosting.create.ts';
+import { hostingCancelRunner } from '../hosting/runners/hosting.cancel.ts';
 import { serverIpReleaseRunner } from '../servers/ip-cancel.ts';
 import { serverRestoreRunner, serverSnapshotDeleteRunner } from '../servers/snapshot-manage.ts';
-import { hostingSuspendRunner, hostingUnsuspendRunner } from '../billing/runners.ts';
+import { hostingSuspendRunner, hostingUnsuspendRunner } from '../hosting/runners/hosting.suspend.ts';
 
 const RUNNERS: Record<string, Runner> = {
   'server.create': serverCreateRunner,

@@ -23,7 +23,7 @@ import { startOperation } from '../operations/service.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { baseMonthlyCents, cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
-import type { UpgradeParams } from './upgrade-runner.ts';
+import type { UpgradeParams } from './runners/server.upgrade.ts';
 
 export interface UpgradeResult {
   package: string;

@@ -1,15 +1,15 @@
 // The worker's side of VM create, delete and resize. Power, password and reinstall use the
 // runners every machine kind shares (machines/runners.ts) with VM_ROWS.
-import { nodeNameOf } from '../../db/queries/nodes.ts';
-import { findOsSlug } from '../../db/queries/servers.ts';
-import { findVdcVmById, markVdcVmProvisioned, updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
-import { deletedVmSnapshotRefs } from '../../db/queries/vdc-snapshots.ts';
-import type { Operation } from '../../db/schema.ts';
-import type { Runner } from '../operations/runner.ts';
-import { destroyMachineMadeBy } from '../servers/provision.ts';
-import type { Db } from '../types.ts';
-import { vmMachineRef } from './guards.ts';
-import type { VmResizeParams } from './resize.ts';
+import { nodeNameOf } from '../../../db/queries/nodes.ts';
+import { findOsSlug } from '../../../db/queries/servers.ts';
+import { findVdcVmById, markVdcVmProvisioned, updateVdcVmRow } from '../../../db/queries/vdc-vms.ts';
+import { deletedVmSnapshotRefs } from '../../../db/queries/vdc-snapshots.ts';
+import type { Operation } from '../../../db/schema.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { destroyMachineMadeBy } from '../../servers/runners/server.create.ts';
+import type { Db } from '../../types.ts';
+import { vmMachineRef } from '../guards.ts';
+import type { VmResizeParams } from '../resize.ts';
 
 /**
  * vdc_vm.create: asks the platform for the machine (the operation id is the request token, so a

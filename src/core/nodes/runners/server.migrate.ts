@@ -4,14 +4,14 @@
 // changes only when the move is done: until then the machine is on its source node, and a final
 // failure leaves it there (the target's hold is released, the machine restarted if a cold move
 // stopped it).
-import { nodeNameOf, renumberServerIps, setServerPlacement, setVmPlacement } from '../../db/queries/nodes.ts';
-import { findServerById } from '../../db/queries/servers.ts';
-import { findVdcVmById } from '../../db/queries/vdc-vms.ts';
-import type { Operation, PowerState } from '../../db/schema.ts';
-import type { Machine } from '../../providers/compute/types.ts';
-import type { RunContext, Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import type { MigrateParams } from './migrate.ts';
+import { nodeNameOf, renumberServerIps, setServerPlacement, setVmPlacement } from '../../../db/queries/nodes.ts';
+import { findServerById } from '../../../db/queries/servers.ts';
+import { findVdcVmById } from '../../../db/queries/vdc-vms.ts';
+import type { Operation, PowerState } from '../../../db/schema.ts';
+import type { Machine } from '../../../providers/compute/types.ts';
+import type { RunContext, Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import type { MigrateParams } from '../migrate.ts';
 
 /** Where a kind of machine keeps its placement. */
 interface Placed {

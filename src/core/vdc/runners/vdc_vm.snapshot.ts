@@ -1,12 +1,12 @@
 // The worker's side of VM snapshots: take one, remove one upstream, restore the disk from one.
-import { findVdcVmById, updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
-import { discardCreatingVdcSnapshot, findVdcSnapshotById, markVdcSnapshotAvailable } from '../../db/queries/vdc-snapshots.ts';
-import type { Operation } from '../../db/schema.ts';
-import { ProviderError } from '../../providers/compute/types.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import { vmMachineRef } from './guards.ts';
-import type { VmSnapshotParams } from './snapshots.ts';
+import { findVdcVmById, updateVdcVmRow } from '../../../db/queries/vdc-vms.ts';
+import { discardCreatingVdcSnapshot, findVdcSnapshotById, markVdcSnapshotAvailable } from '../../../db/queries/vdc-snapshots.ts';
+import type { Operation } from '../../../db/schema.ts';
+import { ProviderError } from '../../../providers/compute/types.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import { vmMachineRef } from '../guards.ts';
+import type { VmSnapshotParams } from '../snapshots.ts';
 
 const snapshotIdOf = (op: Operation) => (op.params as Partial<VmSnapshotParams>).snapshot_id ?? 0;
 

@@ -1,14 +1,14 @@
 // server.snapshot: asks the platform for the snapshot (the operation id is the request token, so
 // a run repeated after a lost worker gets the same snapshot), then makes it available with its
 // size and provider ref. If it finally fails, the snapshot disappears and its fee is refunded.
-import { findServerById } from '../../db/queries/servers.ts';
-import { discardCreatingSnapshot, findSnapshotById, markSnapshotAvailable } from '../../db/queries/snapshots.ts';
-import type { Operation } from '../../db/schema.ts';
-import { ProviderError } from '../../providers/compute/types.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import type { SnapshotParams } from './snapshots.ts';
+import { findServerById } from '../../../db/queries/servers.ts';
+import { discardCreatingSnapshot, findSnapshotById, markSnapshotAvailable } from '../../../db/queries/snapshots.ts';
+import type { Operation } from '../../../db/schema.ts';
+import { ProviderError } from '../../../providers/compute/types.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import type { SnapshotParams } from '../snapshots.ts';
 
 const paramsOf = (op: Operation) => op.params as Partial<SnapshotParams>;
 

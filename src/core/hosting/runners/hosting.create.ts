@@ -2,12 +2,12 @@
 // repeated after a lost worker gets the same account), then activates ours with its username and
 // server. If it finally fails — every panel server full, or the panel down through every retry —
 // the first cycle is refunded in full and the account cancelled (its domain is free again).
-import { findAccount } from '../../db/queries/accounts.ts';
-import { findWebHostingById, markWebHostingProvisioned, updateWebHosting } from '../../db/queries/web-hosting.ts';
-import type { Operation } from '../../db/schema.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { HostingCreateParams } from './order.ts';
+import { findAccount } from '../../../db/queries/accounts.ts';
+import { findWebHostingById, markWebHostingProvisioned, updateWebHosting } from '../../../db/queries/web-hosting.ts';
+import type { Operation } from '../../../db/schema.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { HostingCreateParams } from '../order.ts';
 
 const paramsOf = (op: Operation) => op.params as Partial<HostingCreateParams>;
 

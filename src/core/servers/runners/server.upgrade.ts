@@ -5,11 +5,11 @@
 // carries the same token, so one the platform already did is not done twice — or, if the platform
 // keeps failing, refunds and reverts like the request would have. Either way no server stays
 // half-upgraded or blocked for longer than about one OPERATION_LEASE_S.
-import { changeServerSize } from '../../db/queries/servers.ts';
-import type { MachineSpec } from '../../providers/compute/types.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import { machineRefOf } from './guards.ts';
+import { changeServerSize } from '../../../db/queries/servers.ts';
+import type { MachineSpec } from '../../../providers/compute/types.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { machineRefOf } from '../guards.ts';
 
 export interface UpgradeParams {
   server_name: string;

@@ -2,14 +2,14 @@
 // completion. A growth's charge and price rise were made when the action was accepted, so a final
 // failure refunds the one and moves the other back. A shrink's lower price and its refund for the
 // rest of the cycle are applied with the completion, at the hours left then.
-import { lockServerRow } from '../../db/queries/server-ips.ts';
-import { changeServerSize } from '../../db/queries/servers.ts';
-import { refund } from '../billing/ledger.ts';
-import { NO_RESIZE_HOLD } from '../nodes/placement.ts';
-import type { Runner } from '../operations/runner.ts';
-import { prorateChange } from '../money.ts';
-import { cycleOf, machineRefOf } from './guards.ts';
-import type { ResizeParams } from './resize.ts';
+import { lockServerRow } from '../../../db/queries/server-ips.ts';
+import { changeServerSize } from '../../../db/queries/servers.ts';
+import { refund } from '../../billing/ledger.ts';
+import { NO_RESIZE_HOLD } from '../../nodes/placement.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { prorateChange } from '../../money.ts';
+import { cycleOf, machineRefOf } from '../guards.ts';
+import type { ResizeParams } from '../resize.ts';
 
 export const serverResizeRunner: Runner = {
   async run(rc, op) {

@@ -2,13 +2,13 @@
 // that snapshot. Both calls carry the operation id, so a run repeated after a lost worker gets the
 // same snapshot and the same machine. On final failure the clone is cancelled (its name is free
 // again) and its first cycle refunded, as for a failed create.
-import { nodeNameOf } from '../../db/queries/nodes.ts';
-import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { CloneParams } from './clone.ts';
-import { machineRefOf } from './guards.ts';
-import { destroyMachineMadeBy } from './provision.ts';
+import { nodeNameOf } from '../../../db/queries/nodes.ts';
+import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../../db/queries/servers.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { CloneParams } from '../clone.ts';
+import { machineRefOf } from '../guards.ts';
+import { destroyMachineMadeBy } from './server.create.ts';
 
 export const serverCloneRunner: Runner = {
   async run(rc, op) {

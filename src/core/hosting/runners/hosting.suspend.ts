@@ -2,8 +2,8 @@
 // the machines' power runner (the params carry stop/start) and the delete runner (destroy);
 // hosting calls the panel's suspend and unsuspend with the operation id as request token, so a
 // retried run does the work once.
-import { findWebHostingById } from '../../db/queries/web-hosting.ts';
-import type { Runner } from '../operations/runner.ts';
+import { findWebHostingById } from '../../../db/queries/web-hosting.ts';
+import type { Runner } from '../../operations/runner.ts';
 
 export const hostingSuspendRunner: Runner = {
   async run(rc, op) {

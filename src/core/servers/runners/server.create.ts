@@ -2,14 +2,14 @@
 // run repeated after a lost worker gets the same machine), then activates the server with its
 // addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
 // leaves the active list and frees its host name.
-import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
+import { findAccountSnapshot } from '../../../db/queries/snapshots.ts';
 import {
   type ProvisionedServer, findServerById, findServerForProvisioning, markServersProvisioned, serversProvisionedOnCompletion, updateServerRow,
-} from '../../db/queries/servers.ts';
-import { type ServerToProvision, serverToProvisionOnClaim } from '../../db/queries/server-provisioning.ts';
-import type { Operation } from '../../db/schema.ts';
-import { refund } from '../billing/ledger.ts';
-import { type BatchApplier, type RunContext, type Runner, batched } from '../operations/runner.ts';
+} from '../../../db/queries/servers.ts';
+import { type ServerToProvision, serverToProvisionOnClaim } from '../../../db/queries/server-provisioning.ts';
+import type { Operation } from '../../../db/schema.ts';
+import { refund } from '../../billing/ledger.ts';
+import { type BatchApplier, type RunContext, type Runner, batched } from '../../operations/runner.ts';
 
 interface CreateParams {
   password?: string;

@@ -4,10 +4,10 @@
 // attaches with the request's token (a lease the platform already made is returned, not made
 // twice) and stores the address and the keyed answer; if the platform keeps refusing, it undoes
 // the purchase with the very code of the request's failure path.
-import { findServerIp } from '../../db/queries/server-ips.ts';
-import type { Runner } from '../operations/runner.ts';
-import { machineRefOf } from './guards.ts';
-import { type IpAttachParams, attachToken, storeAddress, undoPurchase } from './ips.ts';
+import { findServerIp } from '../../../db/queries/server-ips.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { machineRefOf } from '../guards.ts';
+import { type IpAttachParams, attachToken, storeAddress, undoPurchase } from '../ips.ts';
 
 export const serverIpAttachRunner: Runner = {
   async run(rc, op) {

@@ -4,13 +4,13 @@
 // this runner renews with the request's token (a renewal the registrar already made is answered
 // from its record, not made twice) and stores the expiry and the keyed answer; if the registrar
 // keeps failing, the compensation refunds and frees the key — the request's own failure path.
-import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
-import { type DomainRow, findDomainById, updateDomain } from '../../db/queries/domains.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import { registrarOf } from './upstream.ts';
-import { domainBody } from './view.ts';
+import { forgetIdempotencyKey, saveIdempotentResponse } from '../../../db/queries/idempotency.ts';
+import { type DomainRow, findDomainById, updateDomain } from '../../../db/queries/domains.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import { registrarOf } from '../upstream.ts';
+import { domainBody } from '../view.ts';
 
 export interface RenewParams {
   name: string;
