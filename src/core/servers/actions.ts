@@ -67,7 +67,7 @@ function power(action: PowerAction): Handler {
     requireActive(server);
     const during = powerStateDuring(`Server ${id}`, server.power_state, action);
     const operation = await startOperation(ctx, trx, {
-      type: `server.${action}`, resourceType: 'server', resourceId: id, params: { action }, detail: `Queued: ${action}`,
+      type: `server.${action}`, resourceId: id, params: { action }, detail: `Queued: ${action}`,
     });
     await updateServerRow(trx, id, { power_state: during });
     return { operation };
@@ -82,7 +82,7 @@ const resetPassword: Handler = async (ctx, trx, id, input) => {
   const password = input.password ?? generatePassword();
   // The operation carries the password to the worker; finishing the operation erases it.
   const operation = await startOperation(ctx, trx, {
-    type: 'server.reset_password', resourceType: 'server', resourceId: id, params: { password }, detail: 'Queued: set the root password',
+    type: 'server.reset_password', resourceId: id, params: { password }, detail: 'Queued: set the root password',
   });
   return input.password === undefined ? { operation, password } : { operation };
 };
@@ -100,7 +100,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
   await refuseWhileBuilding(trx, server);
   requireActive(server);
   const operation = await startOperation(ctx, trx, {
-    type: 'server.reinstall', resourceType: 'server', resourceId: id,
+    type: 'server.reinstall', resourceId: id,
     params: { os_version_id: os.id, os_slug: os.slug }, detail: `Queued: reinstall with ${os.slug}`,
   });
   return { operation };

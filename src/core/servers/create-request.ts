@@ -15,7 +15,7 @@ import type { Operation, Server } from '../../db/schema.ts';
 import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts';
 import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Replayable, idempotent } from '../idempotency/service.ts';
 import { newId } from '../ids.ts';
 import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
@@ -38,10 +38,10 @@ export interface CreatedServer {
  */
 export async function createServerRequest(
   ctx: Ctx, key: string | undefined, fingerprint: string, input: CreateServerInput, present: (created: CreatedServer) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
   const body = await createInOneStatement(ctx, key, fingerprint, input, present);
-  if (body !== undefined) return { status: 201, body, replayed: false };
-  return idempotent(ctx, key, fingerprint, async (trx) => ({ status: 201, body: present(await createServer(ctx, trx, input)) }));
+  if (body !== undefined) return { outcome: 'created', body, replayed: false };
+  return idempotent(ctx, key, fingerprint, async (trx) => ({ outcome: 'created', body: present(await createServer(ctx, trx, input)) }));
 }
 
 /** The 201 body, or undefined when the create must go the transaction way (nothing was written). */

@@ -160,10 +160,9 @@ export function hostnameInUse(name: string): ApiError {
 /** The server.create operation: what provisioning needs and what a failure refunds. */
 export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count'>, p: {
   extraIpv4: number; extraIpv6: number; ipPrices: { ipv4: number; ipv6: number }; chargedCents: number; sshKeys: string[];
-}): StartOperation {
+}): StartOperation<'server.create'> {
   return {
     type: 'server.create',
-    resourceType: 'server',
     resourceId: serverId,
     detail: 'Queued for provisioning',
     params: {

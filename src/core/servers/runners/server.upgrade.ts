@@ -22,15 +22,15 @@ export interface UpgradeParams {
   discount_delta_cents?: number;
 }
 
-export const serverUpgradeRunner: Runner = {
+export const serverUpgradeRunner: Runner<UpgradeParams> = {
   async run(rc, op) {
-    const p = op.params as unknown as UpgradeParams;
+    const p = op.params;
     await rc.compute.resize(await machineRefOf(rc.db, op.resource_id), p.spec, op.id, rc.progress);
     return { detail: `Upgraded to ${p.plan_name}` };
   },
 
   async compensate(trx, op, reason) {
-    const p = op.params as unknown as UpgradeParams;
+    const p = op.params;
     if (p.charged_cents > 0) {
       await refund(trx, op.account_id, p.charged_cents, `Refund: upgrade of server ${p.server_name} (${op.resource_id}) to ${p.plan_name} failed (${reason})`, `server/${op.resource_id}`);
     }

@@ -1,15 +1,11 @@
-// The worker's side of VM create, delete and resize. Power, password and reinstall use the
-// runners every machine kind shares (machines/runners.ts) with VM_ROWS.
+// The worker's side of VM create. Power, password and reinstall use the runners every machine
+// kind shares (machines/runners.ts) with VM_ROWS.
 import { nodeNameOf } from '../../../db/queries/nodes.ts';
 import { findOsSlug } from '../../../db/queries/servers.ts';
 import { findVdcVmById, markVdcVmProvisioned, updateVdcVmRow } from '../../../db/queries/vdc-vms.ts';
-import { deletedVmSnapshotRefs } from '../../../db/queries/vdc-snapshots.ts';
-import type { Operation } from '../../../db/schema.ts';
 import type { Runner } from '../../operations/runner.ts';
 import { destroyMachineMadeBy } from '../../servers/runners/server.create.ts';
 import type { Db } from '../../types.ts';
-import { vmMachineRef } from '../guards.ts';
-import type { VmResizeParams } from '../resize.ts';
 
 /**
  * vdc_vm.create: asks the platform for the machine (the operation id is the request token, so a
@@ -17,11 +13,11 @@ import type { VmResizeParams } from '../resize.ts';
  * addresses. If it finally fails, the VM is marked failed and gives its share back to the pool in
  * the same transaction, and any machine the platform made is destroyed.
  */
-export const vmCreateRunner: Runner = {
+export const vmCreateRunner: Runner<{ password: string }> = {
   async run(rc, op) {
     const vm = await findVdcVmById(rc.db, op.resource_id);
     if (!vm || vm.deleted_at || vm.status !== 'pending') return { detail: 'Nothing to provision: the VM is no longer pending' };
-    const { password } = op.params as { password?: string };
+    const { password } = op.params;
     const os = await findOsSlug(rc.db, vm.os_version_id);
     await rc.progress(5, 'Provisioning started');
     const machine = await rc.compute.create({
@@ -56,48 +52,4 @@ export const vmCreateRunner: Runner = {
   },
 
   afterFailure: destroyMachineMadeBy,
-};
-
-/**
- * vdc_vm.delete: destroys the machine and the VM's snapshots upstream. The VM is already gone for
- * the customer and its share is back in the pool; destroying twice is harmless, so a retried run
- * is too. Nothing to compensate: a final failure is the operator's cue.
- */
-export const vmDeleteRunner: Runner = {
-  async run(rc, op) {
-    const vm = await findVdcVmById(rc.db, op.resource_id);
-    for (const ref of await deletedVmSnapshotRefs(rc.db, op.resource_id)) await rc.compute.deleteSnapshot(ref);
-    if (!vm?.provider_ref) return { detail: 'VM removed (it had no machine)' };
-    await rc.progress(10, 'Destroying the machine');
-    await rc.compute.destroy(vm.provider_ref, op.id);
-    return { detail: 'VM removed' };
-  },
-};
-
-const resizeParams = (op: Operation) => op.params as unknown as VmResizeParams;
-
-/**
- * vdc_vm.resize: the platform resizes (and restarts) the machine. The VM held the larger of both
- * sizes while it ran; the completion keeps the new size (giving a shrink back to the pool), a final
- * failure the old one (giving a growth back).
- */
-export const vmResizeRunner: Runner = {
-  async run(rc, op) {
-    const { spec } = resizeParams(op);
-    await rc.compute.resize(await vmMachineRef(rc.db, op.resource_id), spec, op.id, rc.progress);
-    return {
-      detail: 'Resized; the VM is running',
-      apply: async (trx) => {
-        await updateVdcVmRow(trx, op.resource_id, {
-          cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb, power_state: 'running',
-          held_cpu: spec.cpuCores, held_ram_mb: spec.ramMb, held_storage_gb: spec.storageGb,
-        });
-      },
-    };
-  },
-
-  async compensate(trx, op) {
-    const { previous } = resizeParams(op);
-    await updateVdcVmRow(trx, op.resource_id, { held_cpu: previous.cpuCores, held_ram_mb: previous.ramMb, held_storage_gb: previous.storageGb });
-  },
 };
