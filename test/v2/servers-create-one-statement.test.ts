@@ -9,7 +9,7 @@ import { type Customer, type TestApp, call, createCustomer, json, startApp } fro
 import { PASSWORD, serverBody } from '../helpers/servers.ts';
 import { countStatements, fewestStatements } from '../helpers/statements.ts';
 import { pgCode } from '../../src/db/connection.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { insertOperationJob } from '../../src/db/queries/jobs.ts';
 import { writeBillableCreate } from '../../src/db/queries/billable-create.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';

@@ -1,48 +1,27 @@
 // POST /servers/{id}/actions/{verb}. Every verb starts an operation in one transaction with its
-// checks and charges, in DESIGN.md's order: input, references, state, balance. The worker does
+// checks and charges, in the API's check order (README, "Check order"): input, references, state, balance. The worker does
 // the work (the runners next to this file); the customer polls the operation.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
-import type { Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkVerbFields, powerStateDuring } from '../machines/action-rules.ts';
-import { type MigrateMode, startMigration } from '../nodes/migrate.ts';
+import { startMigration } from '../nodes/migrate.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { cloneServer } from './clone.ts';
 import { lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { generatePassword } from './password.ts';
-import type { ServerView } from './read.ts';
 import { resizeServer } from './resize.ts';
 import { checkPassword } from './rules.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 
 export const VERBS = ['start', 'stop', 'reboot', 'reset_password', 'reinstall', 'resize', 'clone', 'migrate'] as const;
 export type Verb = (typeof VERBS)[number];
 
-/** Every field any verb takes (the spec's "Action body fields"); each verb accepts only its own. */
-export interface ActionInput {
-  password?: string;
-  os_version_id?: number;
-  cpu?: number;
-  ram_gb?: number;
-  disk_gb?: number;
-  hostname?: string;
-  /** migrate (a v2 addition): live (default) or cold. */
-  mode?: MigrateMode;
-  /** migrate: another location (cold only; new addresses there). */
-  location_id?: number;
-}
-
-export interface ActionResult {
-  operation: Operation;
-  /** reset_password without a password: the one we generated, shown this once. */
-  password?: string;
-  /** clone: the new server (pending until the operation completes). */
-  server?: ServerView;
-}
+export type { ActionInput, ActionResult } from './action-types.ts';
 
 export const VERB_FIELDS: Record<Verb, readonly (keyof ActionInput)[]> = {
   start: [], stop: [], reboot: [],

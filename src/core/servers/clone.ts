@@ -9,7 +9,7 @@ import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
-import type { ActionInput, ActionResult } from './actions.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';

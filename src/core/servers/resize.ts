@@ -9,7 +9,7 @@ import { invalid } from '../errors.ts';
 import { formatCents } from '../money.ts';
 import { holdServerGrowth } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
-import type { ActionInput, ActionResult } from './actions.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../types.ts';
 import { cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
