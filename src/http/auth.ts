@@ -1,4 +1,4 @@
-// The onRequest hook that runs before any body is read, in the order of DESIGN.md:
+// The onRequest hook that runs before any body is read, in this order:
 // identify the key → rate limit (headers on every response) → refuse if not authorised.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';

@@ -5,7 +5,7 @@
 // transaction (issue 13). Whenever this way cannot be sure — a key already used, a reference or
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
-// answer in DESIGN.md's order. The rules are the same functions in both ways.
+// answer in the API's check order (README, "Check order"). The rules are the same functions in both ways.
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), creates
 // from a snapshot (rare; the snapshot is read and checked in the transaction), a queue that cannot

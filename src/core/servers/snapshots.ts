@@ -46,7 +46,7 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
     created_at: ctx.now,
   });
   // The operation before the charge: a server busy with another operation is a state conflict,
-  // which DESIGN.md ranks before the balance.
+  // which the check order ranks before the balance.
   const quote = await quoteServerCharge(trx, {
     accountId: ctx.accountId, fromCents: 0, toCents: fee, resource: `snapshot/${snapshot.id}`,
     description: `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month`,

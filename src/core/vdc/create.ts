@@ -1,4 +1,4 @@
-// VM create. Checks run in DESIGN.md's order — input, then references (location, OS), then the
+// VM create. Checks run in the API's check order (README, "Check order") — input, then references (location, OS), then the
 // pool — and the VM row (which takes its share of the pool in the same statement), its
 // vdc_vm.create operation and the job commit in the caller's one transaction. VMs are never
 // charged: the pool is what the account pays for.
