@@ -20,7 +20,7 @@ import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries
 import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
 import type { RunResult } from '../core/operations/runner.ts';
-import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../db/names.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';

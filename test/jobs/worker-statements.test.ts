@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { connect } from '../../src/db/connection.ts';
 import { startWorker } from '../../src/jobs/worker.ts';
 import { computeFor, hostingFor } from '../../src/runtime.ts';

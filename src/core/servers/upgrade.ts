@@ -23,7 +23,7 @@ import { startOperation } from '../operations/service.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { baseMonthlyCents, cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
-import type { UpgradeParams } from './upgrade-runner.ts';
+import type { UpgradeParams } from './runners/server.upgrade.ts';
 
 export interface UpgradeResult {
   package: string;
@@ -91,7 +91,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
       charged_cents: chargedCents, price_delta_cents: diff, discount_delta_cents: quote.discountDeltaCents,
     };
     const operation = await startOperation(ctx, trx, {
-      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params: { ...params },
+      type: 'server.upgrade', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params,
     });
     await payServerCharge(trx, quote);
     await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff, quote.discountDeltaCents);

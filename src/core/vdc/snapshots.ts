@@ -10,16 +10,12 @@ import { ApiError, invalid, notFound } from '../errors.ts';
 import { startOperation } from '../operations/service.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
-import { VM_RESOURCE, lockVm, requireActiveVm, requireVm } from './guards.ts';
+import { lockVm, requireActiveVm, requireVm } from './guards.ts';
+import type { VmSnapshotParams } from './runners/vdc_vm.snapshot.ts';
 
 export const SNAPSHOT_OPERATION = 'vdc_vm.snapshot';
 export const SNAPSHOT_DELETE_OPERATION = 'vdc_vm.snapshot_delete';
 export const RESTORE_OPERATION = 'vdc_vm.restore';
-
-/** What the snapshot runners need. */
-export interface VmSnapshotParams {
-  snapshot_id: number;
-}
 
 export async function listVmSnapshots(ctx: Ctx, vmId: string, page: PageRequest): Promise<Paged<VdcSnapshot>> {
   const vm = await requireVm(ctx, vmId);
@@ -36,7 +32,7 @@ export async function createVmSnapshot(ctx: Ctx, vmId: string, input: { name: st
     const snapshot = await insertVdcSnapshot(trx, { account_id: ctx.accountId, vm_id: vm.id, name, os_version_id: vm.os_version_id, created_at: ctx.now });
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
     const operation = await startOperation(ctx, trx, {
-      type: SNAPSHOT_OPERATION, resourceType: VM_RESOURCE, resourceId: vm.id, params: { ...params }, detail: `Queued: snapshot ${name}`,
+      type: SNAPSHOT_OPERATION, resourceId: vm.id, params, detail: `Queued: snapshot ${name}`,
     });
     return { snapshot, operation };
   });
@@ -59,7 +55,7 @@ export async function deleteVmSnapshot(ctx: Ctx, vmId: string, snapshotId: numbe
     const { vm, snapshot } = await lockVmAndSnapshot(ctx, trx, vmId, snapshotId);
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
     const operation = await startOperation(ctx, trx, {
-      type: SNAPSHOT_DELETE_OPERATION, resourceType: VM_RESOURCE, resourceId: vm.id, params: { ...params }, detail: `Queued: delete snapshot ${snapshot.name}`,
+      type: SNAPSHOT_DELETE_OPERATION, resourceId: vm.id, params, detail: `Queued: delete snapshot ${snapshot.name}`,
     });
     await deleteVmSnapshots(trx, vm.id, ctx.now, [snapshot.id]);
     return { snapshot, operation };
@@ -74,7 +70,7 @@ export async function restoreVmSnapshot(ctx: Ctx, vmId: string, snapshotId: numb
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
     // A snapshot still being taken holds the VM with its own operation: the 409 names it.
     const operation = await startOperation(ctx, trx, {
-      type: RESTORE_OPERATION, resourceType: VM_RESOURCE, resourceId: vm.id, params: { ...params }, detail: `Queued: restore snapshot ${snapshot.name}`,
+      type: RESTORE_OPERATION, resourceId: vm.id, params, detail: `Queued: restore snapshot ${snapshot.name}`,
     });
     if (snapshot.status !== 'available') throw new ApiError('STATE_CONFLICT', `Snapshot ${snapshot.id} is ${snapshot.status}; only an available snapshot can be restored`);
     return { operation };

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../names.ts';
 import type { Operation, OperationStatus } from '../schema.ts';
 
 export interface NewOperationRow {

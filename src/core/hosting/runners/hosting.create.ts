@@ -2,16 +2,17 @@
 // repeated after a lost worker gets the same account), then activates ours with its username and
 // server. If it finally fails — every panel server full, or the panel down through every retry —
 // the first cycle is refunded in full and the account cancelled (its domain is free again).
-import { findAccount } from '../../db/queries/accounts.ts';
-import { findWebHostingById, markWebHostingProvisioned, updateWebHosting } from '../../db/queries/web-hosting.ts';
-import type { Operation } from '../../db/schema.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { HostingCreateParams } from './order.ts';
+import { findAccount } from '../../../db/queries/accounts.ts';
+import { findWebHostingById, markWebHostingProvisioned, updateWebHosting } from '../../../db/queries/web-hosting.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
 
-const paramsOf = (op: Operation) => op.params as Partial<HostingCreateParams>;
+/** What the hosting.create runner needs to undo the order. */
+export interface HostingCreateParams {
+  charged_cents: number;
+}
 
-export const hostingCreateRunner: Runner = {
+export const hostingCreateRunner: Runner<HostingCreateParams> = {
   async run(rc, op) {
     const hosting = await findWebHostingById(rc.db, op.resource_id);
     if (!hosting || hosting.status !== 'pending') return { detail: 'Nothing to provision: the account is no longer pending' };
@@ -35,7 +36,7 @@ export const hostingCreateRunner: Runner = {
     const hosting = await findWebHostingById(trx, op.resource_id);
     if (!hosting || hosting.status !== 'pending') return;
     await updateWebHosting(trx, hosting.id, { status: 'cancelled', cancelled_at: now, cancel_reason: `Provisioning failed: ${reason}`.slice(0, 1000) });
-    const charged = paramsOf(op).charged_cents ?? 0;
+    const charged = op.params.charged_cents ?? 0;
     if (charged > 0) {
       await refund(trx, hosting.account_id, charged, `Refund: web hosting ${hosting.domain} (${hosting.id}) could not be provisioned (${reason})`, `web_hosting/${hosting.id}`);
     }

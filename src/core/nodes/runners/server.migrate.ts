@@ -1,20 +1,32 @@
-// server.migrate and vdc_vm.migrate, run: a live move keeps the machine running; a cold one stops
+// server.migrate (and, through migrationRunner, vdc_vm.migrate), run: a live move keeps the machine running; a cold one stops
 // it, moves it and starts it again if it was running. Every platform call carries a token derived
 // from the operation id, so a run repeated after a lost worker moves the machine once. The row
 // changes only when the move is done: until then the machine is on its source node, and a final
 // failure leaves it there (the target's hold is released, the machine restarted if a cold move
 // stopped it).
-import { nodeNameOf, renumberServerIps, setServerPlacement, setVmPlacement } from '../../db/queries/nodes.ts';
-import { findServerById } from '../../db/queries/servers.ts';
-import { findVdcVmById } from '../../db/queries/vdc-vms.ts';
-import type { Operation, PowerState } from '../../db/schema.ts';
-import type { Machine } from '../../providers/compute/types.ts';
-import type { RunContext, Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import type { MigrateParams } from './migrate.ts';
+import { nodeNameOf, renumberServerIps, setServerPlacement } from '../../../db/queries/nodes.ts';
+import { findServerById } from '../../../db/queries/servers.ts';
+import type { PowerState } from '../../../db/schema.ts';
+import type { Machine } from '../../../providers/compute/types.ts';
+import type { OperationOf, RunContext, Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+
+export const MIGRATE_MODES = ['live', 'cold'] as const;
+export type MigrateMode = (typeof MIGRATE_MODES)[number];
+
+/** What a migration's runner needs, kept in the operation's params. */
+export interface MigrateParams {
+  mode: MigrateMode;
+  from_node_id: number | null;
+  to_node_id: number;
+  from_location_id: number;
+  to_location_id: number;
+  /** What the server was doing; it is doing the same afterwards (or after a failure). */
+  power_before: PowerState;
+}
 
 /** Where a kind of machine keeps its placement. */
-interface Placed {
+export interface Placed {
   noun: string;
   /** The row's platform ref and the node it is moving to; undefined when it is gone. */
   find(db: Db, id: string): Promise<{ ref: string | null; migrationNodeId: number | null } | undefined>;
@@ -22,13 +34,12 @@ interface Placed {
   restore(trx: Db, id: string, p: MigrateParams): Promise<void>;
 }
 
-const paramsOf = (op: Operation) => op.params as unknown as MigrateParams;
 const stopsFirst = (p: MigrateParams) => p.mode === 'cold' && p.power_before === 'running';
 
-function migrationRunner(kind: Placed): Runner {
+export function migrationRunner(kind: Placed): Runner<MigrateParams> {
   return {
     async run(rc, op) {
-      const p = paramsOf(op);
+      const p = op.params;
       const row = await kind.find(rc.db, op.resource_id);
       if (!row?.ref || row.migrationNodeId !== p.to_node_id) return { detail: `Nothing to move: the ${kind.noun} is gone or no longer migrating` };
       const ref = row.ref;
@@ -55,13 +66,13 @@ function migrationRunner(kind: Placed): Runner {
     },
 
     async compensate(trx, op) {
-      const p = paramsOf(op);
+      const p = op.params;
       const row = await kind.find(trx, op.resource_id);
       if (row?.migrationNodeId === p.to_node_id) await kind.restore(trx, op.resource_id, p);
     },
 
-    async afterFailure(rc: RunContext, op: Operation) {
-      const p = paramsOf(op);
+    async afterFailure(rc: RunContext, op: OperationOf<MigrateParams>) {
+      const p = op.params;
       if (!stopsFirst(p)) return;
       const row = await kind.find(rc.db, op.resource_id);
       if (row?.ref) await rc.compute.power(row.ref, 'start', `${op.id}:restore`, async () => {});
@@ -84,14 +95,4 @@ export const serverMigrateRunner = migrationRunner({
     if (moved) await renumberServerIps(trx, id, machine.extraIps);
   },
   restore: (trx, id, p) => setServerPlacement(trx, id, { migration_node_id: null, power_state: p.power_before }),
-});
-
-export const vmMigrateRunner = migrationRunner({
-  noun: 'VM',
-  async find(db, id) {
-    const vm = await findVdcVmById(db, id);
-    return vm && !vm.deleted_at ? { ref: vm.provider_ref, migrationNodeId: vm.migration_node_id } : undefined;
-  },
-  complete: (trx, id, p, power) => setVmPlacement(trx, id, { node_id: p.to_node_id, migration_node_id: null, power_state: power }),
-  restore: (trx, id, p) => setVmPlacement(trx, id, { migration_node_id: null, power_state: p.power_before }),
 });

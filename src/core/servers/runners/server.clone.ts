@@ -2,17 +2,23 @@
 // that snapshot. Both calls carry the operation id, so a run repeated after a lost worker gets the
 // same snapshot and the same machine. On final failure the clone is cancelled (its name is free
 // again) and its first cycle refunded, as for a failed create.
-import { nodeNameOf } from '../../db/queries/nodes.ts';
-import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../db/queries/servers.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { CloneParams } from './clone.ts';
-import { machineRefOf } from './guards.ts';
-import { destroyMachineMadeBy } from './provision.ts';
+import { nodeNameOf } from '../../../db/queries/nodes.ts';
+import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../../db/queries/servers.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { machineRefOf } from '../guards.ts';
+import { destroyMachineMadeBy } from './server.create.ts';
 
-export const serverCloneRunner: Runner = {
+/** What the clone runner needs, kept in the operation's params. */
+export interface CloneParams {
+  clone_id: string;
+  charged_cents: number;
+  ipv6: boolean;
+}
+
+export const serverCloneRunner: Runner<CloneParams> = {
   async run(rc, op) {
-    const p = op.params as unknown as CloneParams;
+    const p = op.params;
     const clone = await findServerById(rc.db, p.clone_id);
     if (!clone || clone.deleted_at || clone.status !== 'pending') return { detail: 'Nothing to clone: the new server is no longer pending' };
     const sourceRef = await machineRefOf(rc.db, op.resource_id);
@@ -43,7 +49,7 @@ export const serverCloneRunner: Runner = {
   },
 
   async compensate(trx, op, reason) {
-    const p = op.params as unknown as CloneParams;
+    const p = op.params;
     const clone = await findServerById(trx, p.clone_id);
     if (!clone || clone.status !== 'pending') return;
     await updateServerRow(trx, clone.id, { status: 'cancelled', power_state: 'error' });

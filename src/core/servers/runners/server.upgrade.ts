@@ -5,11 +5,11 @@
 // carries the same token, so one the platform already did is not done twice — or, if the platform
 // keeps failing, refunds and reverts like the request would have. Either way no server stays
 // half-upgraded or blocked for longer than about one OPERATION_LEASE_S.
-import { changeServerSize } from '../../db/queries/servers.ts';
-import type { MachineSpec } from '../../providers/compute/types.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import { machineRefOf } from './guards.ts';
+import { changeServerSize } from '../../../db/queries/servers.ts';
+import type { MachineSpec } from '../../../providers/compute/types.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import { machineRefOf } from '../guards.ts';
 
 export interface UpgradeParams {
   server_name: string;
@@ -22,15 +22,15 @@ export interface UpgradeParams {
   discount_delta_cents?: number;
 }
 
-export const serverUpgradeRunner: Runner = {
+export const serverUpgradeRunner: Runner<UpgradeParams> = {
   async run(rc, op) {
-    const p = op.params as unknown as UpgradeParams;
+    const p = op.params;
     await rc.compute.resize(await machineRefOf(rc.db, op.resource_id), p.spec, op.id, rc.progress);
     return { detail: `Upgraded to ${p.plan_name}` };
   },
 
   async compensate(trx, op, reason) {
-    const p = op.params as unknown as UpgradeParams;
+    const p = op.params;
     if (p.charged_cents > 0) {
       await refund(trx, op.account_id, p.charged_cents, `Refund: upgrade of server ${p.server_name} (${op.resource_id}) to ${p.plan_name} failed (${reason})`, `server/${op.resource_id}`);
     }

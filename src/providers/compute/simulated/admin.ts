@@ -1,14 +1,14 @@
 // The operator's controls of the simulated compute provider: the address pools it leases from (its
-// fault switch is the shared one, src/core/providers/fault-switch.ts). Rules here; storage in
+// fault switch is the shared one, src/providers/simulated/fault-switch.ts). Rules here; storage in
 // src/db/queries/sim.ts; the admin API and CLI adapt.
-import { pgCode } from '../../db/connection.ts';
-import { findCatalogRow } from '../../db/queries/catalog.ts';
-import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../db/queries/sim.ts';
-import type { SimIpPool } from '../../db/schema.ts';
-import { leasableCount, parseBlock } from '../../providers/compute/simulated/ip-math.ts';
-import { ApiError, invalid, notFound } from '../errors.ts';
-import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
-import type { Db } from '../types.ts';
+import { pgCode } from '../../../db/connection.ts';
+import { findCatalogRow } from '../../../db/queries/catalog.ts';
+import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../../db/queries/sim.ts';
+import type { SimIpPool } from '../../../db/schema.ts';
+import { leasableCount, parseBlock } from './ip-math.ts';
+import { ApiError, invalid, notFound } from '../../../core/errors.ts';
+import { type PageRequest, type Paged, offsetOf } from '../../../core/pagination.ts';
+import type { Db } from '../../../core/types.ts';
 import { type PoolInput, checkPool } from './pool-rules.ts';
 
 /** A pool with its occupancy. Counts are BigInt: an IPv6 pool holds more than 2^53 addresses. */

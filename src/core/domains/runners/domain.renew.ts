@@ -4,13 +4,13 @@
 // this runner renews with the request's token (a renewal the registrar already made is answered
 // from its record, not made twice) and stores the expiry and the keyed answer; if the registrar
 // keeps failing, the compensation refunds and frees the key — the request's own failure path.
-import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
-import { type DomainRow, findDomainById, updateDomain } from '../../db/queries/domains.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import { registrarOf } from './upstream.ts';
-import { domainBody } from './view.ts';
+import { forgetIdempotencyKey, saveIdempotentResponse } from '../../../db/queries/idempotency.ts';
+import { type DomainRow, findDomainById, updateDomain } from '../../../db/queries/domains.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import { registrarOf } from '../upstream.ts';
+import { domainBody } from '../view.ts';
 
 export interface RenewParams {
   name: string;
@@ -27,7 +27,7 @@ export interface RenewParams {
 export async function storeRenewal(trx: Db, accountId: string, domainId: string, p: RenewParams, expiresAt: Date): Promise<DomainRow> {
   await updateDomain(trx, domainId, { expires_at: expiresAt, status: 'active' });
   const row = (await findDomainById(trx, domainId))!;
-  if (p.idempotency_key !== null) await saveIdempotentResponse(trx, accountId, p.idempotency_key, 200, domainBody(row, row.price));
+  if (p.idempotency_key !== null) await saveIdempotentResponse(trx, accountId, p.idempotency_key, 'done', domainBody(row, row.price));
   return row;
 }
 
@@ -39,9 +39,9 @@ export async function undoRenewal(trx: Db, accountId: string, domainId: string, 
   if (p.idempotency_key !== null) await forgetIdempotencyKey(trx, accountId, p.idempotency_key);
 }
 
-export const domainRenewRunner: Runner = {
+export const domainRenewRunner: Runner<RenewParams> = {
   async run(rc, op) {
-    const p = op.params as unknown as RenewParams;
+    const p = op.params;
     const { expiresAt } = await registrarOf(rc).renew({ token: op.id, name: p.name, years: p.years, currentExpiresAt: new Date(p.current_expires_at) });
     return {
       detail: `Renewed until ${expiresAt.toISOString().slice(0, 10)}`,
@@ -50,6 +50,6 @@ export const domainRenewRunner: Runner = {
   },
 
   compensate(trx, op, reason) {
-    return undoRenewal(trx, op.account_id, op.resource_id, op.params as unknown as RenewParams, reason);
+    return undoRenewal(trx, op.account_id, op.resource_id, op.params, reason);
   },
 };

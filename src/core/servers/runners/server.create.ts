@@ -2,16 +2,17 @@
 // run repeated after a lost worker gets the same machine), then activates the server with its
 // addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
 // leaves the active list and frees its host name.
-import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
+import { findAccountSnapshot } from '../../../db/queries/snapshots.ts';
 import {
   type ProvisionedServer, findServerById, findServerForProvisioning, markServersProvisioned, serversProvisionedOnCompletion, updateServerRow,
-} from '../../db/queries/servers.ts';
-import { type ServerToProvision, serverToProvisionOnClaim } from '../../db/queries/server-provisioning.ts';
-import type { Operation } from '../../db/schema.ts';
-import { refund } from '../billing/ledger.ts';
-import { type BatchApplier, type RunContext, type Runner, batched } from '../operations/runner.ts';
+} from '../../../db/queries/servers.ts';
+import { type ServerToProvision, serverToProvisionOnClaim } from '../../../db/queries/server-provisioning.ts';
+import type { Operation } from '../../../db/schema.ts';
+import { refund } from '../../billing/ledger.ts';
+import { type BatchApplier, type RunContext, type Runner, batched } from '../../operations/runner.ts';
 
-interface CreateParams {
+/** What provisioning needs and what a failure refunds (written by create.ts's provisioning). */
+export interface ServerCreateParams {
   password?: string;
   extra_ipv4?: number;
   extra_ipv6?: number;
@@ -22,15 +23,13 @@ interface CreateParams {
   ssh_keys?: string[];
 }
 
-const paramsOf = (op: Operation) => op.params as CreateParams;
-
 /** The servers of the completions committed together go active in one statement. */
 const serversProvisioned: BatchApplier<ProvisionedServer> = {
   applyAll: (trx, servers) => markServersProvisioned(trx, servers),
   onCompletion: (items) => serversProvisionedOnCompletion(items.map(({ operationId, item }) => ({ ...item, operationId }))),
 };
 
-export const serverCreateRunner: Runner = {
+export const serverCreateRunner: Runner<ServerCreateParams> = {
   // Its server, read as a worker claims the operation; null: the server is gone.
   claimRead: serverToProvisionOnClaim,
 
@@ -39,7 +38,7 @@ export const serverCreateRunner: Runner = {
     if (!server || server.deleted_at || server.status !== 'pending') {
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }
-    const p = paramsOf(op);
+    const p = op.params;
     const snapshot = server.source_snapshot_id === null ? undefined : await findAccountSnapshot(rc.db, server.account_id, server.source_snapshot_id);
     await rc.progress(5, 'Provisioning started');
     const machine = await rc.compute.create({
@@ -77,7 +76,7 @@ export const serverCreateRunner: Runner = {
     const server = await findServerById(trx, op.resource_id);
     if (!server || server.status !== 'pending') return;
     await updateServerRow(trx, server.id, { status: 'cancelled', power_state: 'error' });
-    const charged = paramsOf(op).charged_cents ?? 0;
+    const charged = op.params.charged_cents ?? 0;
     if (charged > 0) {
       await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`, `server/${server.id}`);
     }
@@ -90,7 +89,7 @@ export const serverCreateRunner: Runner = {
  * After a create-like operation finally failed: the platform may have built the machine before
  * the failure (or before a worker died). The customer was refunded, so it must not keep running.
  */
-export async function destroyMachineMadeBy(rc: RunContext, op: Operation): Promise<void> {
+export async function destroyMachineMadeBy(rc: RunContext, op: Pick<Operation, 'id'>): Promise<void> {
   const ref = await rc.compute.findMachine(op.id);
   if (ref) await rc.compute.destroy(ref, `${op.id}:undo`);
 }

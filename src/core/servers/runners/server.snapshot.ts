@@ -1,20 +1,22 @@
 // server.snapshot: asks the platform for the snapshot (the operation id is the request token, so
 // a run repeated after a lost worker gets the same snapshot), then makes it available with its
 // size and provider ref. If it finally fails, the snapshot disappears and its fee is refunded.
-import { findServerById } from '../../db/queries/servers.ts';
-import { discardCreatingSnapshot, findSnapshotById, markSnapshotAvailable } from '../../db/queries/snapshots.ts';
-import type { Operation } from '../../db/schema.ts';
-import { ProviderError } from '../../providers/compute/types.ts';
-import { refund } from '../billing/ledger.ts';
-import type { Runner } from '../operations/runner.ts';
-import type { Db } from '../types.ts';
-import type { SnapshotParams } from './snapshots.ts';
+import { findServerById } from '../../../db/queries/servers.ts';
+import { discardCreatingSnapshot, findSnapshotById, markSnapshotAvailable } from '../../../db/queries/snapshots.ts';
+import { ProviderError } from '../../../providers/compute/types.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
 
-const paramsOf = (op: Operation) => op.params as Partial<SnapshotParams>;
+/** What the snapshot runner needs; the charge is what a final failure refunds. */
+export interface SnapshotParams {
+  snapshot_id: number;
+  charged_cents: number;
+}
 
-export const serverSnapshotRunner: Runner = {
+export const serverSnapshotRunner: Runner<SnapshotParams> = {
   async run(rc, op) {
-    const snapshotId = paramsOf(op).snapshot_id ?? 0;
+    const snapshotId = op.params.snapshot_id ?? 0;
     const [snapshot, server] = await Promise.all([findSnapshotById(rc.db, snapshotId), findServerById(rc.db, op.resource_id)]);
     if (!snapshot || snapshot.deleted_at || snapshot.status !== 'creating') {
       return { detail: 'Nothing to do: the snapshot is no longer being created' };
@@ -34,10 +36,10 @@ export const serverSnapshotRunner: Runner = {
   },
 
   async compensate(trx, op, reason, now) {
-    const snapshot = await findSnapshotById(trx, paramsOf(op).snapshot_id ?? 0);
+    const snapshot = await findSnapshotById(trx, op.params.snapshot_id ?? 0);
     // Only a snapshot this failure removes is refunded, so a second compensation refunds nothing.
     if (!snapshot || !(await discardCreatingSnapshot(trx, snapshot.id, now))) return;
-    const charged = paramsOf(op).charged_cents ?? 0;
+    const charged = op.params.charged_cents ?? 0;
     if (charged > 0) {
       await refund(trx, snapshot.account_id, charged, `Refund: snapshot ${snapshot.name} (${snapshot.id}) of server ${snapshot.server_id} could not be taken (${reason})`, `snapshot/${snapshot.id}`);
     }

@@ -2,8 +2,8 @@
 // token; terminating twice is harmless). There is nothing to compensate if it finally fails: the
 // cancellation and any refund stand, and the failed operation tells the operator the panel still
 // holds the account.
-import { findWebHostingById } from '../../db/queries/web-hosting.ts';
-import type { Runner } from '../operations/runner.ts';
+import { findWebHostingById } from '../../../db/queries/web-hosting.ts';
+import type { Runner } from '../../operations/runner.ts';
 
 export const hostingCancelRunner: Runner = {
   async run(rc, op) {

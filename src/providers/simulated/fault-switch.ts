@@ -3,10 +3,10 @@
 // src/providers/simulated/fault.ts; the admin API and CLI adapt.
 import { findFault, saveFault } from '../../db/queries/sim-faults.ts';
 import type { SimFault, SimFaultMode } from '../../db/schema.ts';
-import { PROVIDER_CALLS, PROVIDERS, type ProviderName, isProviderName } from '../../providers/names.ts';
-import { FAULT_MODES } from '../../providers/simulated/fault.ts';
-import { ApiError, type FieldError, invalid } from '../errors.ts';
-import type { Db } from '../types.ts';
+import { PROVIDER_CALLS, PROVIDERS, type ProviderName, isProviderName } from '../names.ts';
+import { FAULT_MODES } from './fault.ts';
+import { ApiError, type FieldError, invalid } from '../../core/errors.ts';
+import type { Db } from '../../core/types.ts';
 
 const OFF: SimFault = { mode: 'none', remaining: null, calls: [] };
 

@@ -1,8 +1,8 @@
 // server.delete: destroys the machine. The server is already gone for the customer (and refunded);
 // this only frees the platform. Destroying twice is harmless, so a retried run is too. There is
 // nothing to compensate: if it finally fails, the failed operation is the operator's cue.
-import { findServerById } from '../../db/queries/servers.ts';
-import type { Runner } from '../operations/runner.ts';
+import { findServerById } from '../../../db/queries/servers.ts';
+import type { Runner } from '../../operations/runner.ts';
 
 export const serverDeleteRunner: Runner = {
   async run(rc, op) {
