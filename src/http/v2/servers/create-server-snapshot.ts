@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { resourceWrite } from '../../../core/one-at-a-time.ts';
 import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { ts } from '../../../core/time.ts';
@@ -36,11 +37,11 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request, reply) => {
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/snapshots`, request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
+    const result = await withCtx(deps, request, (ctx) => resourceWrite(ctx, 'server', request.params.id, () => idempotent(ctx, key, fingerprint, async (trx) => {
       const { snapshot, operation } = await createSnapshot(ctx, trx, request.params.id, request.body);
       const body = { id: snapshot.id, name: snapshot.name, status: 'creating' as const, created_at: ts(snapshot.created_at), operation: operationView(operation) };
       return { status: 201, body };
-    }));
+    })));
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');
     // Stored answers are the 201 of the first request.
     reply.code(result.status as 201);
