@@ -98,7 +98,9 @@ async function main(): Promise<number> {
       `--test-reporter=${path.resolve('test/summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
     ];
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...reporters, ...files], {
+      // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
+      // (their package.json "exports"), so tests run what is checked in, built or not.
+      const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=hostcloud-source', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...reporters, ...files], {
         stdio: 'inherit',
         env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
       });

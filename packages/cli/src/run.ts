@@ -1,0 +1,133 @@
+// `hc`: the Hostcloud command line, on @hostcloud/sdk. run() is the whole program for one
+// command line, writing through `io` and resolving to the exit code: 0 success, 1 an API error
+// (its code, message and request id on stderr) or a failed operation, 2 a usage error (with the
+// command's usage), 130 interrupted.
+import { Command, CommanderError } from 'commander';
+import { HostcloudError } from '@hostcloud/sdk';
+import { accountCommands } from './commands/account.ts';
+import { contextCommands } from './commands/context.ts';
+import { domainCommands } from './commands/domain.ts';
+import { hostingCommands } from './commands/hosting.ts';
+import { operationCommands } from './commands/operation.ts';
+import { serverCommands } from './commands/server.ts';
+import { ticketCommands } from './commands/ticket.ts';
+import { BASH, ZSH, complete } from './completion.ts';
+import { readContexts } from './contexts.ts';
+import { OperationFailed, UsageError } from './errors.ts';
+import type { Io } from './io.ts';
+import { Runtime, command, globalOptions } from './runtime.ts';
+import { VERSION } from './version.ts';
+
+export type { Io } from './io.ts';
+export { processIo } from './io.ts';
+
+export const EXIT = { ok: 0, apiError: 1, usage: 2, interrupted: 130 } as const;
+
+/** The whole command tree (a new one per run: commander keeps parsed state in it). */
+export function buildProgram(rt: Runtime): Command {
+  const program = new Command('hc')
+    .description('The Hostcloud command line: servers, domains, web hosting, tickets and billing from your terminal or scripts.')
+    .version(VERSION, '-v, --version')
+    .addHelpText('after', `
+Credentials: hc context add NAME --url URL --token TOKEN (kept 0600), or HC_URL and HC_TOKEN.
+Output: tables on a terminal, JSON when piped; choose with -o table|json|yaml.
+Exit codes: 0 success, 1 API error or failed operation, 2 usage error.
+
+Examples:
+  $ hc context add prod --url https://api.example.com --token "$HC_TOKEN"
+  $ hc server create --name web-1.example.com --plan 2 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait
+  $ hc server list -o json | jq -r '.[].id'
+  $ source <(hc completion bash)
+`);
+  globalOptions(program);
+  program.configureOutput({
+    writeOut: (t) => rt.io.stdout(t),
+    writeErr: (t) => rt.io.stderr(t),
+  });
+  program.showHelpAfterError(true);
+  // Each command's --help also lists -o, --no-header and --context.
+  program.configureHelp({ showGlobalOptions: true });
+  // Options after a subcommand are that subcommand's; the global ones are found anywhere.
+  program.exitOverride();
+
+  contextCommands(program, rt);
+  serverCommands(program, rt);
+  domainCommands(program, rt);
+  hostingCommands(program, rt);
+  ticketCommands(program, rt);
+  accountCommands(program, rt);
+  operationCommands(program, rt);
+
+  command(program, 'completion <shell>', 'Print the completion script for bash or zsh', [
+    'source <(hc completion bash)',
+    'hc completion zsh > "${fpath[1]}/_hc"',
+  ])
+    .action((shell: string) => {
+      if (shell === 'bash') rt.io.stdout(BASH);
+      else if (shell === 'zsh') rt.io.stdout(ZSH);
+      else throw new UsageError(`no completion for "${shell}": bash or zsh`);
+    });
+
+  // Every command inherits the output settings and the override that turns exits into codes.
+  const inherit = (c: Command) => {
+    for (const sub of c.commands) {
+      sub.exitOverride().showHelpAfterError(true).configureHelp({ showGlobalOptions: true }).configureOutput({ writeOut: (t) => rt.io.stdout(t), writeErr: (t) => rt.io.stderr(t) });
+      inherit(sub);
+    }
+  };
+  inherit(program);
+  return program;
+}
+
+function printApiError(rt: Runtime, e: HostcloudError, json: boolean): void {
+  if (json) {
+    rt.io.stderr(`${JSON.stringify({ error: { code: e.code, message: e.message, status: e.status, request_id: e.requestId ?? null, errors: e.fieldErrors } })}\n`);
+    return;
+  }
+  const lines = [`error: ${e.code}: ${e.message}`];
+  for (const f of e.fieldErrors) lines.push(`  ${f.field}: ${f.message}`);
+  if (e.requestId) lines.push(`request id: ${e.requestId}`);
+  rt.io.stderr(`${lines.join('\n')}\n`);
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const rt = new Runtime(io);
+  const program = buildProgram(rt);
+
+  // Completion asks before anything is parsed: the words may hold half-typed options.
+  if (argv[0] === '__complete') {
+    const contexts = await readContexts(io.env).then((f) => Object.keys(f.contexts), () => []);
+    const out = complete(program, argv.slice(1), contexts);
+    if (out.length) io.stdout(`${out.join('\n')}\n`);
+    return EXIT.ok;
+  }
+
+  const wantsJson = () => {
+    const i = argv.findIndex((a) => a === '-o' || a === '--output');
+    return (i >= 0 && argv[i + 1] === 'json') || argv.includes('--output=json') || argv.includes('-ojson');
+  };
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end through here too, with exit code 0.
+      if (e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError) {
+      io.stderr(`error: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    if (e instanceof HostcloudError) {
+      printApiError(rt, e, wantsJson());
+      return EXIT.apiError;
+    }
+    if (e instanceof OperationFailed) {
+      io.stderr(`error: ${e.message}\n`);
+      return EXIT.apiError;
+    }
+    if (io.signal?.aborted) return EXIT.interrupted;
+    throw e;
+  }
+}
