@@ -18,7 +18,7 @@ export function parseFormat(value: string | undefined, isTTY: boolean): Format {
 }
 
 function cell(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '-';
+  if (v === null || v === undefined) return '-';
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v).replace(/[\r\n\t]+/g, ' ');
 }
