@@ -2,7 +2,7 @@
 // `hc __complete WORD…` (the words typed so far, the one under the cursor last), and this module
 // answers from the command tree itself, so completion never disagrees with the commands.
 import type { Command, Option } from 'commander';
-import { FORMATS } from './output.ts';
+import { FORMATS } from './output.js';
 
 export const BASH = `# hc completion for bash. Load it with:  source <(hc completion bash)
 # or save it:  hc completion bash > ~/.local/share/bash-completion/completions/hc

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.ts';
+import { UsageError } from './errors.js';
 
 export interface Context {
   url: string;

@@ -1,6 +1,6 @@
 // The `hc` binary: run() on the process's arguments and streams. Ctrl-C cancels what is running
 // (a --wait, events tail) and exits 130; a second Ctrl-C exits at once.
-import { EXIT, processIo, run } from './run.ts';
+import { EXIT, processIo, run } from './run.js';
 
 const interrupt = new AbortController();
 process.once('SIGINT', () => {

@@ -1,7 +1,7 @@
 // -o table|json|yaml. JSON and YAML print the API's data as it is (a list as an array of every
 // item of every page); a table shows chosen columns of a list, or an object's fields as
 // FIELD  VALUE lines (nested objects flattened to dotted names).
-import { UsageError } from './errors.ts';
+import { UsageError } from './errors.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 export const FORMATS: Format[] = ['table', 'json', 'yaml'];

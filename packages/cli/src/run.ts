@@ -4,22 +4,22 @@
 // command's usage), 130 interrupted.
 import { Command, CommanderError } from 'commander';
 import { HostcloudError } from '@hostcloud/sdk';
-import { accountCommands } from './commands/account.ts';
-import { contextCommands } from './commands/context.ts';
-import { domainCommands } from './commands/domain.ts';
-import { hostingCommands } from './commands/hosting.ts';
-import { operationCommands } from './commands/operation.ts';
-import { serverCommands } from './commands/server.ts';
-import { ticketCommands } from './commands/ticket.ts';
-import { BASH, ZSH, complete } from './completion.ts';
-import { readContexts } from './contexts.ts';
-import { OperationFailed, UsageError } from './errors.ts';
-import type { Io } from './io.ts';
-import { Runtime, command, globalOptions } from './runtime.ts';
-import { VERSION } from './version.ts';
+import { accountCommands } from './commands/account.js';
+import { contextCommands } from './commands/context.js';
+import { domainCommands } from './commands/domain.js';
+import { hostingCommands } from './commands/hosting.js';
+import { operationCommands } from './commands/operation.js';
+import { serverCommands } from './commands/server.js';
+import { ticketCommands } from './commands/ticket.js';
+import { BASH, ZSH, complete } from './completion.js';
+import { readContexts } from './contexts.js';
+import { OperationFailed, UsageError } from './errors.js';
+import type { Io } from './io.js';
+import { Runtime, command, globalOptions } from './runtime.js';
+import { VERSION } from './version.js';
 
-export type { Io } from './io.ts';
-export { processIo } from './io.ts';
+export type { Io } from './io.js';
+export { processIo } from './io.js';
 
 export const EXIT = { ok: 0, apiError: 1, usage: 2, interrupted: 130 } as const;
 

@@ -3,10 +3,10 @@
 // examples (every command's --help ends with some).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Hostcloud, type Operation } from '@hostcloud/sdk';
-import { resolveTarget } from './contexts.ts';
-import { OperationFailed } from './errors.ts';
-import type { Io } from './io.ts';
-import { type Column, FORMATS, type Printer, parseFormat, printList, printObject } from './output.ts';
+import { resolveTarget } from './contexts.js';
+import { OperationFailed } from './errors.js';
+import type { Io } from './io.js';
+import { type Column, FORMATS, type Printer, parseFormat, printList, printObject } from './output.js';
 
 export interface GlobalOptions {
   context?: string;

@@ -1,18 +1,18 @@
-import { AccountResource } from './resources/account.ts';
-import { Billing } from './resources/billing.ts';
-import { Catalog } from './resources/catalog.ts';
-import { Domains } from './resources/domains.ts';
-import { Events } from './resources/events.ts';
-import { Operations } from './resources/operations.ts';
-import { Reseller } from './resources/reseller.ts';
-import { Servers } from './resources/servers.ts';
-import { SshKeys } from './resources/ssh-keys.ts';
-import { SubUsers } from './resources/sub-users.ts';
-import { Tickets } from './resources/tickets.ts';
-import { Vdc } from './resources/vdc.ts';
-import { WebHosting } from './resources/web-hosting.ts';
-import { Webhooks } from './resources/webhooks.ts';
-import { type Answer, type Call, type HostcloudOptions, type RequestOptions, Transport } from './transport.ts';
+import { AccountResource } from './resources/account.js';
+import { Billing } from './resources/billing.js';
+import { Catalog } from './resources/catalog.js';
+import { Domains } from './resources/domains.js';
+import { Events } from './resources/events.js';
+import { Operations } from './resources/operations.js';
+import { Reseller } from './resources/reseller.js';
+import { Servers } from './resources/servers.js';
+import { SshKeys } from './resources/ssh-keys.js';
+import { SubUsers } from './resources/sub-users.js';
+import { Tickets } from './resources/tickets.js';
+import { Vdc } from './resources/vdc.js';
+import { WebHosting } from './resources/web-hosting.js';
+import { Webhooks } from './resources/webhooks.js';
+import { type Answer, type Call, type HostcloudOptions, type RequestOptions, Transport } from './transport.js';
 
 /**
  * The Hostcloud API v2. One object per resource family; methods resolve to the answer's `data`

@@ -1,4 +1,4 @@
-import type { components } from './generated/v2.ts';
+import type { components } from './generated/v2.js';
 
 /** A field the API refused, from `error.errors[]` of a 422. */
 export type FieldError = components['schemas']['FieldError'];

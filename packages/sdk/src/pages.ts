@@ -1,6 +1,6 @@
 // Lists: an async iterable over every item of every page, fetching a page only when the items
 // before it have been used. `for await (const s of hc.servers.list())` reads them all.
-import type { Answer, Pagination, RequestOptions } from './transport.ts';
+import type { Answer, Pagination, RequestOptions } from './transport.js';
 
 /** One page of a list, as the API answered it. */
 export interface Page<T> {

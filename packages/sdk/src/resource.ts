@@ -1,6 +1,6 @@
 // What every resource object shares: GET, list, write and billable-create calls on the transport.
-import { PageIterator } from './pages.ts';
-import { type CreateOptions, type QueryValue, type RequestOptions, type Transport, newIdempotencyKey } from './transport.ts';
+import { PageIterator } from './pages.js';
+import { type CreateOptions, type QueryValue, type RequestOptions, type Transport, newIdempotencyKey } from './transport.js';
 
 /** A path segment from an id (ids are strings or numbers; anything else is escaped). */
 export const seg = (id: string | number): string => encodeURIComponent(String(id));

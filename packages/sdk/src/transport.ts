@@ -2,8 +2,8 @@
 // caller's AbortSignal, retries of 429 and 503 after Retry-After (and of network failures where
 // repeating is safe), and the error envelope turned into a HostcloudError. Nothing here is
 // Node-only: fetch, AbortController and setTimeout exist in every runtime the SDK supports.
-import { HostcloudError, errorFromAnswer } from './errors.ts';
-import type { components } from './generated/v2.ts';
+import { HostcloudError, errorFromAnswer } from './errors.js';
+import type { components } from './generated/v2.js';
 
 export interface HostcloudOptions {
   /** The server's origin, e.g. `https://api.example.com` or `http://127.0.0.1:8080`; the SDK adds `/v2`. */

@@ -1,6 +1,6 @@
 // Names for the generated types: the request body, query and answer `data` of an operation
 // (by its operationId in the OpenAPI document), and the document's schemas under short names.
-import type { components, operations } from './generated/v2.ts';
+import type { components, operations } from './generated/v2.js';
 
 type Ops = operations;
 export type OperationId = keyof Ops;

@@ -1,7 +1,7 @@
 // hc balance, hc plan|location|os list, hc ssh-key …: the account and the catalog.
 import type { Command } from 'commander';
-import { money } from '../output.ts';
-import { type Runtime, command, group, positiveInt } from '../runtime.ts';
+import { money } from '../output.js';
+import { type Runtime, command, group, positiveInt } from '../runtime.js';
 
 export function accountCommands(program: Command, rt: Runtime): void {
   command(program, 'balance', 'Show your balance (with --transactions, the ledger too)', ['hc balance', 'hc balance -o json | jq -r .balance.amount', 'hc balance --transactions'])

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { contextsPath, readContexts, writeContexts } from '../contexts.ts';
-import { UsageError } from '../errors.ts';
-import { type Runtime, command, group } from '../runtime.ts';
+import { contextsPath, readContexts, writeContexts } from '../contexts.js';
+import { UsageError } from '../errors.js';
+import { type Runtime, command, group } from '../runtime.js';
 
 /** A token shown in a list: its prefix only. */
 const masked = (token: string) => (token.length > 12 ? `${token.slice(0, 12)}…` : '…');

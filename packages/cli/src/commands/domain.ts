@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Domain } from '@hostcloud/sdk';
-import { type Runtime, collect, command, group, positiveInt, waitOptions } from '../runtime.ts';
+import { type Runtime, collect, command, group, positiveInt, waitOptions } from '../runtime.js';
 
 const COLUMNS = [
   { header: 'ID', value: (d: Domain) => d.id },

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { WebHosting } from '@hostcloud/sdk';
-import { money } from '../output.ts';
-import { type Runtime, command, group, positiveInt, waitOptions } from '../runtime.ts';
+import { money } from '../output.js';
+import { type Runtime, command, group, positiveInt, waitOptions } from '../runtime.js';
 
 const COLUMNS = [
   { header: 'ID', value: (h: WebHosting) => h.id },

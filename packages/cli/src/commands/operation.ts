@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Event } from '@hostcloud/sdk';
-import { type Runtime, command, group, positiveInt, waitOptions } from '../runtime.ts';
+import { type Runtime, command, group, positiveInt, waitOptions } from '../runtime.js';
 
 const EVENT_COLUMNS = [
   { header: 'TIME', value: (e: Event) => e.created_at },

@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import type { ServerAction, ServerListItem } from '@hostcloud/sdk';
-import { UsageError } from '../errors.ts';
-import { money } from '../output.ts';
-import { type Runtime, collect, command, group, positiveInt, waitOptions } from '../runtime.ts';
+import { UsageError } from '../errors.js';
+import { money } from '../output.js';
+import { type Runtime, collect, command, group, positiveInt, waitOptions } from '../runtime.js';
 
 const specs = (s: { cpu_cores: number; ram_mb: number; storage_gb: number } | undefined) =>
   (s ? `${s.cpu_cores} vCPU, ${s.ram_mb / 1024} GB, ${s.storage_gb} GB disk` : '-');

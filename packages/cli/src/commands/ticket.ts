@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Ticket } from '@hostcloud/sdk';
-import { type Runtime, command, group, positiveInt } from '../runtime.ts';
+import { type Runtime, command, group, positiveInt } from '../runtime.js';
 
 const COLUMNS = [
   { header: 'ID', value: (t: Ticket) => t.id },

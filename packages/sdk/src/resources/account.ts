@@ -1,7 +1,7 @@
-import { Resource } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Data, Item, Query } from '../types.ts';
+import { Resource } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { RequestOptions } from '../transport.js';
+import type { Data, Item, Query } from '../types.js';
 
 /** The authenticated customer (read only here: writes are the web panel's). */
 export class AccountResource extends Resource {

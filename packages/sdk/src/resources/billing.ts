@@ -1,7 +1,7 @@
-import { Resource } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Data, Item, Query } from '../types.ts';
+import { Resource } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { RequestOptions } from '../transport.js';
+import type { Data, Item, Query } from '../types.js';
 
 /** The prepaid balance, its ledger and what will be charged next. */
 export class Billing extends Resource {

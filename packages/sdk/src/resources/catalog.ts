@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Data, Item, Query } from '../types.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { RequestOptions } from '../transport.js';
+import type { Data, Item, Query } from '../types.js';
 
 /** What can be bought: plans, packages, operating systems, locations, web hosting packages. */
 export class Catalog extends Resource {

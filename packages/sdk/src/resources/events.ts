@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { Event, EventQuery } from '../pending-types.ts';
-import { type RequestOptions, sleep } from '../transport.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { Event, EventQuery } from '../pending-types.js';
+import { type RequestOptions, sleep } from '../transport.js';
 
 export interface FollowOptions {
   /** Between two looks for new events. Default 2000 ms. */

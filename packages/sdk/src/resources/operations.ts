@@ -1,7 +1,7 @@
-import { HostcloudError } from '../errors.ts';
-import { Resource, seg } from '../resource.ts';
-import { type RequestOptions, sleep } from '../transport.ts';
-import type { Operation } from '../types.ts';
+import { HostcloudError } from '../errors.js';
+import { Resource, seg } from '../resource.js';
+import { type RequestOptions, sleep } from '../transport.js';
+import type { Operation } from '../types.js';
 
 export interface WaitOptions {
   /** Give up (HostcloudError WAIT_TIMEOUT; the operation goes on) after this long. Default 10 minutes. */

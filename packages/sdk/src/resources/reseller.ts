@@ -1,6 +1,6 @@
-import { Resource } from '../resource.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Data } from '../types.ts';
+import { Resource } from '../resource.js';
+import type { RequestOptions } from '../transport.js';
+import type { Data } from '../types.js';
 
 /** Reseller status and the discount ladder. */
 export class Reseller extends Resource {

@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Body, Data, Item, Query } from '../types.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { RequestOptions } from '../transport.js';
+import type { Body, Data, Item, Query } from '../types.js';
 
 /** Public keys of the account, installed on servers created with them (`ssh_key_ids`). */
 export class SshKeys extends Resource {

@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { RequestOptions } from '../transport.ts';
-import type { Body, Data, Item, Query } from '../types.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { RequestOptions } from '../transport.js';
+import type { Body, Data, Item, Query } from '../types.js';
 
 /** People with access to the account (invited from the web panel). */
 export class SubUsers extends Resource {

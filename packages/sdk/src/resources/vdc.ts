@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { CreateOptions, RequestOptions } from '../transport.ts';
-import type { Body, Data, Item, Query } from '../types.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { CreateOptions, RequestOptions } from '../transport.js';
+import type { Body, Data, Item, Query } from '../types.js';
 
 export type VdcVmAction = 'start' | 'stop' | 'reboot' | 'reinstall' | 'reset_password' | 'resize';
 

@@ -1,7 +1,7 @@
-import { Resource, seg } from '../resource.ts';
-import type { PageIterator } from '../pages.ts';
-import type { Event, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from '../pending-types.ts';
-import type { RequestOptions } from '../transport.ts';
+import { Resource, seg } from '../resource.js';
+import type { PageIterator } from '../pages.js';
+import type { Event, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from '../pending-types.js';
+import type { RequestOptions } from '../transport.js';
 
 /** Endpoints the server POSTs your events to, signed (check them with verifyWebhook). */
 export class Webhooks extends Resource {
