@@ -157,6 +157,13 @@ test('API errors: field errors and the request id on stderr; with -o json, one J
   const noPlan = await hc(['server', 'create', '--name', 'x.example.com', '--location', '1', '--password', PASSWORD], { env });
   assert.equal(noPlan.code, 2);
   assert.match(noPlan.stderr, /give --plan, or --cpu, --ram and --disk/);
+  // A mistyped flag is reported as such, before any required option it leaves out.
+  const typo = await hc(['server', 'create', '--name', 'x.example.com', '--plann', '1'], { env });
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /^error: unknown option '--plann'\n\(Did you mean --plan\?\)\n/);
+  const missing = await hc(['server', 'create', '--name', 'x.example.com', '--plan', '1'], { env });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^error: required option '--location <id>' not specified\n\nUsage: hc server create/);
   const notNumber = await hc(['server', 'create', '--name', 'x', '--plan', 'two', '--location', '1', '--password', 'x'], { env });
   assert.equal(notNumber.code, 2);
   assert.match(notNumber.stderr, /option '--plan <id>' argument 'two' is invalid/);

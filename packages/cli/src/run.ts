@@ -2,7 +2,7 @@
 // command line, writing through `io` and resolving to the exit code: 0 success, 1 an API error
 // (its code, message and request id on stderr) or a failed operation, 2 a usage error (with the
 // command's usage), 130 interrupted.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { HostcloudError } from '@hostcloud/sdk';
 import { accountCommands } from './commands/account.js';
 import { contextCommands } from './commands/context.js';
@@ -69,13 +69,27 @@ Examples:
     });
 
   // Every command inherits the output settings and the override that turns exits into codes.
+  // Commander checks required options before unknown ones, so `--plann 1` would be reported as a
+  // missing --plan: required options are checked here instead, after the unknown ones.
+  const required = new Map<Command, Option[]>();
   const inherit = (c: Command) => {
     for (const sub of c.commands) {
       sub.exitOverride().showHelpAfterError(true).configureHelp({ showGlobalOptions: true }).configureOutput({ writeOut: (t) => rt.io.stdout(t), writeErr: (t) => rt.io.stderr(t) });
+      const mandatory = sub.options.filter((o) => o.mandatory);
+      for (const o of mandatory) {
+        o.mandatory = false;
+        o.description = `${o.description} (required)`;
+      }
+      if (mandatory.length) required.set(sub, mandatory);
       inherit(sub);
     }
   };
   inherit(program);
+  program.hook('preAction', (_program, action) => {
+    const opts = action.opts();
+    const missing = (required.get(action) ?? []).find((o) => opts[o.attributeName()] === undefined);
+    if (missing) action.error(`error: required option '${missing.flags}' not specified`, { exitCode: EXIT.usage, code: 'commander.missingMandatoryOptionValue' });
+  });
   return program;
 }
 
