@@ -2,7 +2,7 @@
 // tarballs installed into an empty directory with nothing else, then `hc` creating and deleting
 // a server against the app and a script importing @hostcloud/sdk, in JavaScript and type-checked
 // TypeScript. The install reads npm's cache only (--offline): no traffic leaves the machine; a
-// cache without commander or yaml (never installed here) skips the test and says so.
+// cache without commander or yaml (npm ci never ran on this machine) skips the test and says so.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -25,7 +25,7 @@ function npm(args: string[], cwd: string) {
   return exec(cmd, argv, { cwd, env: { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 });
 }
 
-interface Packed { filename: string; files: { path: string }[] }
+interface Packed { filename: string; integrity: string; files: { path: string }[] }
 
 test('npm pack of both packages installs on its own and runs: hc creates and deletes a server, the SDK imports and type-checks', async (ctx) => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-pack-'));
@@ -47,14 +47,32 @@ test('npm pack of both packages installs on its own and runs: hc creates and del
   assert.equal(sdkManifest.dependencies, undefined, 'the SDK has no runtime dependencies');
   assert.equal(JSON.parse(await fs.readFile(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version, VERSION);
 
+  // An empty project depending on the two tarballs. Its lockfile pins the CLI's dependencies to
+  // the versions (and integrity) this repository's lockfile has: what \`npm ci\` put in npm's
+  // cache, so an offline install finds them there (npm ci caches tarballs, not the registry's
+  // metadata that resolving a range would need).
   const consumer = path.join(dir, 'consumer');
   await fs.mkdir(consumer);
-  await fs.writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const rootLock = JSON.parse(await fs.readFile(path.join(ROOT, 'package-lock.json'), 'utf8')).packages as Record<string, object>;
+  const cliManifest = JSON.parse(await fs.readFile(path.join(ROOT, 'packages/cli/package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: object };
+  const deps = { '@hostcloud/sdk': `file:${path.join(tarballs, sdk.filename)}`, '@hostcloud/cli': `file:${path.join(tarballs, cli.filename)}` };
+  const lockPackages: Record<string, object> = {
+    '': { name: 'consumer', dependencies: deps },
+    'node_modules/@hostcloud/sdk': { version: VERSION, resolved: deps['@hostcloud/sdk'], integrity: sdk.integrity },
+    'node_modules/@hostcloud/cli': { version: VERSION, resolved: deps['@hostcloud/cli'], integrity: cli.integrity, dependencies: cliManifest.dependencies, bin: cliManifest.bin },
+  };
+  for (const dep of Object.keys(cliManifest.dependencies).filter((d) => d !== '@hostcloud/sdk')) {
+    const entry = rootLock[`packages/cli/node_modules/${dep}`] ?? rootLock[`node_modules/${dep}`];
+    assert.ok(entry, `${dep} is in package-lock.json`);
+    lockPackages[`node_modules/${dep}`] = entry;
+  }
+  await fs.writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: deps }));
+  await fs.writeFile(path.join(consumer, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages: lockPackages }));
   try {
-    await npm(['install', '--offline', '--no-package-lock', path.join(tarballs, sdk.filename), path.join(tarballs, cli.filename)], consumer);
+    await npm(['ci', '--offline'], consumer);
   } catch (e) {
     const out = `${(e as { stdout?: string }).stdout ?? ''}${(e as { stderr?: string }).stderr ?? ''}`;
-    if (/ENOTCACHED|offline/i.test(out)) return ctx.skip(`npm's cache lacks a dependency of @hostcloud/cli (run npm ci once): ${out.split('\n').find((l) => /ENOTCACHED|offline/i.test(l))}`);
+    if (/ENOTCACHED|only-if-cached/i.test(out)) return ctx.skip(`npm's cache lacks a dependency of @hostcloud/cli (npm ci puts them there): ${out.split('\n').find((l) => /ENOTCACHED|only-if-cached/i.test(l))}`);
     throw e;
   }
   const installed = (await fs.readdir(path.join(consumer, 'node_modules'))).sort();
