@@ -61,10 +61,13 @@ test('npm pack of both packages installs on its own and runs: hc creates and del
     'node_modules/@hostcloud/sdk': { version: VERSION, resolved: deps['@hostcloud/sdk'], integrity: sdk.integrity },
     'node_modules/@hostcloud/cli': { version: VERSION, resolved: deps['@hostcloud/cli'], integrity: cli.integrity, dependencies: cliManifest.dependencies, bin: cliManifest.bin },
   };
+  // With \`resolved\` (this repository's lockfile leaves it out: omit-lockfile-registry-resolved)
+  // npm takes the tarball from its cache by integrity, without asking for the package's metadata.
+  const registry = (process.env.npm_config_registry ?? 'https://registry.npmjs.org/').replace(/\/?$/, '/');
   for (const dep of Object.keys(cliManifest.dependencies).filter((d) => d !== '@hostcloud/sdk')) {
-    const entry = rootLock[`packages/cli/node_modules/${dep}`] ?? rootLock[`node_modules/${dep}`];
+    const entry = (rootLock[`packages/cli/node_modules/${dep}`] ?? rootLock[`node_modules/${dep}`]) as { version: string; resolved?: string } | undefined;
     assert.ok(entry, `${dep} is in package-lock.json`);
-    lockPackages[`node_modules/${dep}`] = entry;
+    lockPackages[`node_modules/${dep}`] = { ...entry, resolved: entry.resolved ?? `${registry}${dep}/-/${dep.split('/').pop()}-${entry.version}.tgz` };
   }
   await fs.writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: deps }));
   await fs.writeFile(path.join(consumer, 'package-lock.json'), JSON.stringify({ name: 'consumer', lockfileVersion: 3, requires: true, packages: lockPackages }));
