@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import type * as Sdk from '@hostcloud/sdk';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { ROOT } from '../helpers/hc.ts';
 import { PASSWORD } from '../helpers/servers.ts';
@@ -74,8 +75,10 @@ test('the SDK runs in a browser: create, wait, list, error, verifyWebhook', { sk
   };
 
   const result = await page.evaluate(async ({ token, password, webhook }) => {
-    const { Hostcloud, HostcloudError, verifyWebhook } = await import('/sdk.js' as string);
-    const hc = new Hostcloud({ baseUrl: location.origin, token });
+    // Runs in the page: the bundle, typed as the package it was made from; the page's globals.
+    const { Hostcloud, HostcloudError, verifyWebhook } = (await import('/sdk.js' as string)) as typeof Sdk;
+    const win = globalThis as unknown as { location: { origin: string }; isSecureContext: boolean };
+    const hc = new Hostcloud({ baseUrl: win.location.origin, token });
     const created = await hc.servers.create({ name: 'browser-1.example.com', location_id: 1, plan_id: 1, os_version_id: 1, password });
     const op = await hc.operations.wait(created.operation.id, { timeoutMs: 30_000, pollIntervalMs: 50 });
     await hc.servers.create({ name: 'browser-2.example.com', location_id: 1, plan_id: 1, os_version_id: 1, password });
@@ -85,7 +88,7 @@ test('the SDK runs in a browser: create, wait, list, error, verifyWebhook', { sk
     const event = await verifyWebhook(webhook.secret, new Headers(webhook.headers), webhook.body);
     const refused = await verifyWebhook(webhook.secret, new Headers(webhook.headers), webhook.body.replace('srv_1', 'srv_2')).then(() => 'accepted', (e: Error) => e.name);
     const answer = await hc.request({ method: 'POST', path: '/servers', body: {}, idempotencyKey: crypto.randomUUID() }).then(() => null, (e: { status: number }) => e.status);
-    return { created: created.id, op: op.status, ids, code, event: event.id, refused, answer, secure: isSecureContext };
+    return { created: created.id, op: op.status, ids, code, event: event.id, refused, answer, secure: win.isSecureContext };
   }, { token: c.key, password: PASSWORD, webhook });
 
   assert.deepEqual(errors, []);
