@@ -11,6 +11,8 @@ import { base62 } from '../core/ids.ts';
 import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
+import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.ts';
+import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -43,6 +45,11 @@ export interface AppDeps {
   services: Services;
   /** Tests: told of every v2 error response its route does not declare in the OpenAPI document. */
   onUndocumentedError?: V2Options['onUndocumentedError'];
+  /**
+   * The customer's billing routes (top-up, invoices, statements: panel-billing/), mounted at
+   * `prefix` with `actorOf` telling who the signed-in customer is. The panel's session supplies it.
+   */
+  panelBilling?: { prefix: string; actorOf: ActorOf };
 }
 
 export type App = TypedApp;
@@ -194,5 +201,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });
+  if (deps.panelBilling) {
+    await app.register(registerPanelBillingRoutes, { prefix: deps.panelBilling.prefix, db: deps.db, config, now, services: deps.services, actorOf: deps.panelBilling.actorOf });
+  }
   return app;
 }

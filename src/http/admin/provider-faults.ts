@@ -1,4 +1,4 @@
-// The fault switches of the simulated providers: GET|PUT /providers/{compute|registrar|hosting}/fault,
+// The fault switches of the simulated providers: GET|PUT /providers/{compute|registrar|hosting|payments}/fault,
 // and /provider/fault, the compute switch's older address (same handlers). Rules in the core
 // (src/core/providers/fault-switch.ts).
 import { Type } from '@sinclair/typebox';
