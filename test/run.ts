@@ -119,7 +119,9 @@ async function main(): Promise<number> {
         `--test-reporter=${path.resolve('test/summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
       ];
       const phaseCode = await new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
+        // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
+        // (their package.json "exports"), so tests run what is checked in, built or not.
+        const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
           stdio: 'inherit',
           env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
         });
