@@ -9,6 +9,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+// Its own timeout (over the run's 120 s): packing builds both packages and the check runs tsc
+// twice, which takes minutes on two busy cores.
 import { promisify } from 'node:util';
 import { VERSION } from '../../packages/cli/src/version.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
@@ -27,7 +29,7 @@ function npm(args: string[], cwd: string) {
 
 interface Packed { filename: string; integrity: string; files: { path: string }[] }
 
-test('npm pack of both packages installs on its own and runs: hc creates and deletes a server, the SDK imports and type-checks', async (ctx) => {
+test('npm pack of both packages installs on its own and runs: hc creates and deletes a server, the SDK imports and type-checks', { timeout: 360_000 }, async (ctx) => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-pack-'));
   after(() => fs.rm(dir, { recursive: true, force: true }));
   const tarballs = path.join(dir, 'tarballs');
