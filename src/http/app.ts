@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { 'Retry-After': '1' });
+    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { retryAfterS: 1 });
     done();
   });
   const keyCache = startKeyCache(deps.db);
@@ -180,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
     if (allowed.length > 0) {
-      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }));
+      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { allow: allowed }));
     }
     return sendFor(request, reply, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`));
   });

@@ -20,7 +20,7 @@ import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries
 import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
 import type { RunResult } from '../core/operations/runner.ts';
-import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../db/names.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
@@ -28,7 +28,7 @@ import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
-import { startBillingTimer } from './billing-timer.ts';
+import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 
@@ -168,7 +168,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     const jobId = jobOfRun.get(op.id);
     if ((await completions(op, result, jobId)) && jobId !== undefined) settledJobs.add(jobId);
   };
-  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
+  // Started below, with the queue it needs; an operation that ends before then has no pass to start.
+  let billing: BillingTimer | null = null;
+  const execDeps = {
+    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete,
+    onFinished: (op: Operation) => billing?.afterOperation(op),
+  };
   /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
   const runOperation = async (job: FetchedOperationJob) => {
     const id = job.operationId;
@@ -253,7 +258,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }, sweepIntervalS(deps.config) * 1000);
 
   const notifications = startNotificationSender(db, logger, deps.config);
-  const billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
   /**

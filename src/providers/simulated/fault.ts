@@ -1,6 +1,6 @@
 // The fault switch as every simulated driver obeys it (compute, registrar, hosting panel, payments), with the
 // timing helpers they share. Operators and tests set a provider's switch (sim_settings
-// 'fault:<provider>', through src/core/providers/fault-switch.ts) to see how the rest of the
+// 'fault:<provider>', through src/providers/simulated/fault-switch.ts) to see how the rest of the
 // system copes with an upstream that errs, is full, or hangs.
 import type { Db } from '../../db/connection.ts';
 import { consumeFault } from '../../db/queries/sim-faults.ts';
