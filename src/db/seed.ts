@@ -1,9 +1,8 @@
 // The demo data a new database starts with, so a fresh install can be explored at once: the
 // catalog, address pools for the simulated compute provider, and a demo seller for the invoices of
-// simulated top-ups. Each part runs once per
-// database under a marker row of its own, claimed in the same transaction as its inserts, so two
-// processes starting together cannot seed twice, and a part added later (the pools) still runs on
-// a database seeded before it existed.
+// simulated top-ups. Each part runs once per database under a marker row of its own, claimed in the
+// same transaction as its inserts, so two processes starting together cannot seed twice, and a
+// part added later (the pools) still runs on a database seeded before it existed.
 import { randomBytes } from 'node:crypto';
 import type { Db } from './connection.ts';
 

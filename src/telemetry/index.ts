@@ -1,6 +1,6 @@
 // A process's telemetry: its logger and its metrics, and what turns the core's events (billing,
-// operation outcomes, payment webhooks) into log lines and counters. The wiring (serve, worker, tests) makes one
-// and hands it to the app, the worker and the providers.
+// operation outcomes, payment webhooks) into log lines and counters. The wiring (serve, worker,
+// tests) makes one and hands it to the app, the worker and the providers.
 import type { Logger } from 'pino';
 import type { CoreEvent, EventSink } from '../core/events.ts';
 import { formatCents } from '../core/money.ts';
