@@ -146,6 +146,11 @@ export interface Config {
    * Default: Stripe's own API.
    */
   stripeApiUrl: string | undefined;
+  /**
+   * PAYMENT_SWEEP_INTERVAL_S — how often each worker settles payments pending over 5 minutes with
+   * the provider, expires those abandoned for 25 hours and finishes pending refunds. Default 60.
+   */
+  paymentSweepIntervalS: number;
   /** TOPUP_MIN — smallest top-up (what the balance is credited, tax not included). Default 5.00. */
   topupMinCents: number;
   /** TOPUP_MAX — largest top-up. Default 10000.00. */
@@ -213,7 +218,8 @@ function paymentSettings(env: NodeJS.ProcessEnv) {
   const topupMinCents = amount(env, 'TOPUP_MIN', 500);
   const topupMaxCents = amount(env, 'TOPUP_MAX', 1_000_000);
   if (topupMinCents > topupMaxCents) throw new ConfigError('TOPUP_MIN must not exceed TOPUP_MAX');
-  return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents };
+  const paymentSweepIntervalS = int(env, 'PAYMENT_SWEEP_INTERVAL_S', 60, 1, 3600);
+  return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents, paymentSweepIntervalS };
 }
 
 /** The embedded server's database (runtime.ts creates it under this name). */

@@ -20,6 +20,8 @@ import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
 import * as m0060 from './migrations/0060_payments_invoices.ts';
+import * as m0061 from './migrations/0061_payment_refunds.ts';
+import * as m0062 from './migrations/0062_payment_sweep.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -41,6 +43,8 @@ const migrations: Record<string, Migration> = {
   '0019_abort_statement': m0019,
   '0020_sim_plans_by_index': m0020,
   '0060_payments_invoices': m0060,
+  '0061_payment_refunds': m0061,
+  '0062_payment_sweep': m0062,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -7,7 +7,7 @@ import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
 import type {
-  AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentWebhookReceiptsTable, PaymentsTable,
+  AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable,
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 
@@ -583,6 +583,7 @@ export interface DB {
   payment_webhook_receipts: PaymentWebhookReceiptsTable;
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
+  payment_refunds: PaymentRefundsTable;
   sim_payments: SimPaymentsTable;
   sim_payment_refunds: SimPaymentRefundsTable;
 }

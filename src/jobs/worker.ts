@@ -1,6 +1,6 @@
 // The worker: runs queued operations, finishes those whose retries ran out (dead letters), queues
-// again the operations of workers that died (their lease lapsed), and cleans expired idempotency
-// keys. Any number of workers may run against one database; pg-boss hands each job to one of them
+// again the operations of workers that died (their lease lapsed), cleans expired idempotency
+// keys, and runs the billing pass and the payment sweep on timers. Any number of workers may run against one database; pg-boss hands each job to one of them
 // (SKIP LOCKED).
 //
 // A database fault never ends it. pg-boss 10's own work() loop settles each job with a complete()
@@ -29,15 +29,19 @@ import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
+import { startPaymentSweeper } from './payment-sweeper.ts';
+import type { PaymentProvider } from '../providers/payments/types.ts';
 
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
   registrar?: Registrar;
+  /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
+  payments?: PaymentProvider;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>
-    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs'>>;
+    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS'>>;
   logger: Logger;
 }
 
@@ -255,6 +259,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
 
   const notifications = startNotificationSender(db, logger, deps.config);
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
   /**
    * The operation slots: one statement fetches as many jobs as there are free slots (rather than
@@ -337,6 +342,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       stopping = true;
       clearInterval(sweep);
       await billing?.stop();
+      await paymentSweeper?.stop();
       await notifications?.stop();
       clearInterval(planner);
       for (const wake of [...naps]) wake();
