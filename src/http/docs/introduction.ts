@@ -68,11 +68,12 @@ curl -s -X POST "$HC/servers" -H "Authorization: Bearer $KEY" \\
 The answer is 201 with the server, \`pending\`, and the operation that provisions it.
 
 **4. Wait for the operation** to be \`completed\` (or \`failed\`: then \`detail\` says why, and the charge was refunded).
+With \`?wait=60\` the request answers the moment it finishes (or after 60 seconds with it still running: ask again).
 
 \`\`\`sh
 OP=$(jq -r .data.operation.id server.json)
-until curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq -e '.data.status | test("completed|failed")' >/dev/null; do sleep 2; done
-curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq '.data | {status, detail}'
+until curl -s "$HC/operations/$OP?wait=60" -H "Authorization: Bearer $KEY" | tee op.json | jq -e '.data.status | test("completed|failed")' >/dev/null; do :; done
+jq '.data | {status, detail}' op.json
 \`\`\`
 
 **5. Read your server.**
@@ -126,7 +127,8 @@ The same key with the same body within 24 hours replays the first successful ans
 # Asynchronous operations
 
 Creates, actions and snapshots answer at once with an \`operation\` (\`op_…\`); the work happens in the
-background. Poll \`GET /operations/{id}\` until \`status\` is \`completed\` or \`failed\`. One operation runs on a
+background. Ask \`GET /operations/{id}?wait=60\` until \`status\` is \`completed\` or \`failed\`: the answer comes as soon as
+it is, or after the \`wait\` seconds (at most 60) with its state then. One operation runs on a
 server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
 
 # Sandbox
