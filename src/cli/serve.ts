@@ -50,6 +50,6 @@ export async function serve(config: Config): Promise<void> {
   announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger, metrics: telemetry.metrics });
   }
 }

@@ -36,6 +36,12 @@ export interface OperationEvent {
   refundCents?: number;
 }
 
-export type CoreEvent = BillingEvent | OperationEvent;
+/** A customer-visible event written by the core itself (core/events/record.ts). */
+export interface RecordedEvent {
+  kind: 'event';
+  type: string;
+}
+
+export type CoreEvent = BillingEvent | OperationEvent | RecordedEvent;
 
 export type EventSink = (event: CoreEvent) => void;
