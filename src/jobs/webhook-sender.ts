@@ -56,9 +56,13 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   const { db, logger, metrics, config } = deps;
   const transport = deps.transport ?? createHttpTransport({
     allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate, connectTimeoutMs: config.webhookConnectTimeoutS * 1000,
-    timeoutMs: config.webhookTimeoutS * 1000, maxSocketsPerOrigin: config.webhookEndpointConcurrency, lookup: deps.lookup,
+    // Several endpoints may share an origin (paths of one host): the agent must never queue what the sender let through.
+    timeoutMs: config.webhookTimeoutS * 1000, maxSocketsPerOrigin: config.webhookConcurrency, lookup: deps.lookup,
   });
   const leaseS = leaseOf(config);
+  // While busy, claim in batches of at least this many free slots (one statement for many deliveries,
+  // not one per delivery that finishes).
+  const minBatch = Math.max(1, Math.floor(config.webhookConcurrency / 4));
   const attemptDeps = { transport, render: renderV2Event, schedule: config.webhookRetryScheduleS };
   const perEndpoint = new Map<string, number>();
   const sends = new Set<Promise<void>>();
@@ -150,7 +154,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     let errors = 0;
     while (!stopping) {
       const free = config.webhookConcurrency - sends.size;
-      if (free <= 0) {
+      if (free <= 0 || (free < minBatch && sends.size > 0)) {
         await sleep(POLL_MS);
         continue;
       }

@@ -24,7 +24,7 @@ export interface HttpTransportOptions {
   connectTimeoutMs: number;
   /** The answer (status and body) must be in within this, from the start. */
   timeoutMs: number;
-  /** Connections kept per origin (the sender's per-endpoint limit bounds how many are in use). */
+  /** Connections per origin at most (the sender's limits bound how many are in use). */
   maxSocketsPerOrigin: number;
   /** The resolver; default the system's (dns.lookup). Tests give one that answers what they need. */
   lookup?: LookupFunction;
@@ -58,7 +58,7 @@ function guardedLookup(base: LookupFunction, allowPrivate: boolean): LookupFunct
 
 export function createHttpTransport(opts: HttpTransportOptions): WebhookTransport {
   const lookup = guardedLookup(opts.lookup ?? (dns.lookup as unknown as LookupFunction), opts.allowPrivate);
-  const agentOptions = { keepAlive: true, maxSockets: opts.maxSocketsPerOrigin, maxFreeSockets: opts.maxSocketsPerOrigin, scheduling: 'lifo' as const };
+  const agentOptions = { keepAlive: true, maxSockets: opts.maxSocketsPerOrigin, maxFreeSockets: Math.min(opts.maxSocketsPerOrigin, 256), scheduling: 'lifo' as const };
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
   const post = (request: WebhookRequest): Promise<WebhookAnswer> => new Promise((resolve, reject) => {
