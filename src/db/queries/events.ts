@@ -49,7 +49,7 @@ export async function deleteEventsOlderThan(db: Db, days: number, batch = 5_000)
   for (;;) {
     const r = await sql`
       DELETE FROM events WHERE id IN (
-        SELECT id FROM events WHERE created_at < now() - make_interval(days => ${days}) ORDER BY created_at LIMIT ${batch})`.execute(db);
+        SELECT id FROM events WHERE created_at < now() - make_interval(days => ${days}) LIMIT ${batch})`.execute(db);
     const n = Number(r.numAffectedRows ?? 0);
     removed += n;
     if (n < batch) return removed;
