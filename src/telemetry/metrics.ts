@@ -164,22 +164,23 @@ export class Metrics {
       }
       return deliveries.stats;
     };
+    // Labelled (one series), so that a failed reading leaves them out rather than showing 0.
     new Gauge({
       name: 'hostcloud_webhook_deliveries_due', help: 'Webhook deliveries due now and not yet taken by a sender (first attempts and retries)',
-      registers: this.r,
+      labelNames: ['outbox'] as const, registers: this.r,
       async collect() {
         this.reset();
         const stats = await readDeliveries();
-        if (stats) this.set(stats.due);
+        if (stats) this.set({ outbox: 'webhooks' }, stats.due);
       },
     });
     new Gauge({
       name: 'hostcloud_webhook_oldest_due_age_seconds', help: 'How long the oldest due webhook delivery has waited for a sender (0 when none waits)',
-      registers: this.r,
+      labelNames: ['outbox'] as const, registers: this.r,
       async collect() {
         this.reset();
         const stats = await readDeliveries();
-        if (stats) this.set(stats.oldestS);
+        if (stats) this.set({ outbox: 'webhooks' }, stats.oldestS);
       },
     });
     new Gauge({

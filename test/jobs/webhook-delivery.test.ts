@@ -94,6 +94,15 @@ describe('what is delivered', () => {
     assert.equal(done.attempt, 3);
     assert.equal(done.response_status, 200);
     assert.ok(t.logs.some((l) => l.includes('webhook delivery failed; will retry') && l.includes(String(d.id)) && l.includes('HTTP 500')), 'a log line per failed attempt');
+    // Counted: attempts by outcome, latency from commit to the 2xx, events written.
+    const text = await t.telemetry.metrics.registry.metrics();
+    const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+    assert.ok(value(/^hostcloud_webhook_deliveries_total\{outcome="retrying"\} (\d+)$/m) >= 2);
+    assert.ok(value(/^hostcloud_webhook_deliveries_total\{outcome="succeeded"\} (\d+)$/m) >= 1);
+    assert.ok(value(/^hostcloud_webhook_delivery_latency_seconds_count (\d+)$/m) >= 1);
+    assert.ok(value(/^hostcloud_events_written_total\{type="webhook.ping"\} (\d+)$/m) >= 1);
+    assert.ok(value(/^hostcloud_events_written_total\{type="server.created"\} (\d+)$/m) >= 1);
+    assert.match(text, /^hostcloud_webhook_oldest_due_age_seconds\{outbox="webhooks"\} \d/m);
   });
 
   test('every attempt failing: failed after the schedule (1 + 3 attempts here), with the last answer', async () => {
