@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { activeServer, createServer, serverBody, type Json } from '../helpers/servers.ts';
 import { passer, plusDays, setServerDates, settled } from '../helpers/billing.ts';
-import { activeDomain } from '../helpers/domains.ts';
+import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
 import { activeHosting } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
 import { COMPLETION_EVENTS, EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
@@ -166,7 +166,7 @@ describe('what writes events', () => {
     assert.equal(list[0].data.id, id);
   });
 
-  test('domains, web hosting and VDC VMs: domain.registered, domain.renewed, web_hosting.created, web_hosting.cancelled, vdc_vm.created, vdc_vm.deleted', async () => {
+  test('domains, web hosting and VDC VMs: domain.registered, domain.renewed, domain.transferred, web_hosting.created, web_hosting.cancelled, vdc_vm.created, vdc_vm.deleted', async () => {
     const c = await createCustomer(t, { deposit: '500.00' });
     const d = await activeDomain(t, c);
     const [registered] = await eventually(c, 'domain.registered', d.id);
@@ -177,6 +177,14 @@ describe('what writes events', () => {
     assert.equal(renew.statusCode, 200, renew.body);
     const [renewed] = await eventually(c, 'domain.renewed', d.id);
     assert.equal(renewed.data.expires_at, json(renew).data.expires_at);
+
+    const name = freshName('com', 'moving');
+    await seedElsewhere(t, name, 'Secret-Auth-1', { expires_at: '2030-03-01T00:00:00Z' });
+    const moved = await call(t.app, 'POST', '/v2/domains/transfer', { key: c.key, body: { domain: name, auth_code: 'Secret-Auth-1' } });
+    assert.equal(moved.statusCode, 201, moved.body);
+    const [transferred] = await eventually(c, 'domain.transferred', json(moved).data.id);
+    assert.equal(transferred.data.status, 'active');
+    assert.equal(transferred.data.domain, name);
 
     const h = await activeHosting(t, c);
     const [hosted] = await eventually(c, 'web_hosting.created', h.id);
