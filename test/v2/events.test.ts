@@ -13,7 +13,7 @@ import { activeHosting } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
 import { COMPLETION_EVENTS, EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
 import { pruneEvents } from '../../src/core/events/retention.ts';
-import { runnerEntries } from '../../src/core/operations/registry.ts';
+import { runnerEntries } from '../../src/core/operations/catalogue.ts';
 
 let t: TestApp;
 
