@@ -1,6 +1,6 @@
 import { Resource, seg } from '../resource.js';
 import type { PageIterator } from '../pages.js';
-import type { Event, EventQuery } from '../pending-types.js';
+import type { Event, EventQuery } from '../types.js';
 import { type RequestOptions, sleep } from '../transport.js';
 
 export interface FollowOptions {
