@@ -16,8 +16,10 @@ import { Runtime } from '../../packages/cli/src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { HC_NODE_ARGS, ROOT, configHome, hc, spawnHc } from '../helpers/hc.ts';
 import { PASSWORD } from '../helpers/servers.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
-const t = await startApp({ worker: 'embedded', simDelayMs: 20 });
+// Webhook URLs on 127.0.0.1 (the receiver of `hc webhook ping`) are allowed, as for development.
+const t = await startApp({ worker: 'embedded', simDelayMs: 20, webhookAllowHttp: true, webhookAllowPrivate: true, webhookRetryScheduleS: [60] });
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 const customer = await createCustomer(t, { deposit: '200.00' });
@@ -326,6 +328,50 @@ test('hc events tail --limit: exits 0 once it printed that many; a type the serv
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /^error: VALIDATION_FAILED: /);
   assert.match(wrong.stderr, /type/);
+});
+
+test('hc webhook create, list, ping --wait (delivered, verified by the receiver), deliveries, delete; a failing endpoint exits 1', async () => {
+  const r = await startReceiver();
+  const c = await createCustomer(t);
+  const e = { HC_URL: url, HC_TOKEN: c.key };
+  const created = await hc(['webhook', 'create', '--url', `${r.url}/hook`, '--event', 'server.*', '--event', 'operation.failed', '--description', 'cli'], { env: e });
+  assert.equal(created.code, 0, created.stderr);
+  const w = JSON.parse(created.stdout);
+  assert.match(w.id, /^whk_/);
+  assert.match(w.secret, /^whsec_/);
+  assert.deepEqual(w.events, ['server.*', 'operation.failed']);
+  r.secrets.push(w.secret);
+
+  const table = await hc(['webhook', 'list', '-o', 'table'], { env: e });
+  assert.match(table.stdout, new RegExp(`^ID\\s+URL\\s+EVENTS\\s+ENABLED\\s+DESCRIPTION\\n${w.id}\\s+${r.url}/hook\\s+server\\.\\*,operation\\.failed\\s+yes\\s+cli\\n$`));
+  assert.ok(!table.stdout.includes(w.secret));
+
+  const ping = await hc(['webhook', 'ping', w.id, '--wait'], { env: e });
+  assert.equal(ping.code, 0, ping.stderr);
+  const delivery = JSON.parse(ping.stdout);
+  assert.deepEqual([delivery.event_type, delivery.status, delivery.attempt, delivery.response_status], ['webhook.ping', 'succeeded', 1, 200]);
+  const [got] = await r.until(1);
+  assert.equal(got!.id, delivery.event_id);
+  assert.deepEqual(got!.verifiedWith, [w.secret]);
+
+  const log = JSON.parse((await hc(['webhook', 'deliveries', w.id, '--status', 'succeeded'], { env: e })).stdout);
+  assert.deepEqual(log.map((d: { id: number }) => d.id), [delivery.id]);
+
+  // An endpoint answering 500: the first attempt's outcome, exit 1, the delivery on stdout.
+  r.answer = () => 500;
+  const failing = await hc(['webhook', 'ping', w.id, '--wait', '-o', 'json'], { env: e });
+  assert.equal(failing.code, 1);
+  assert.equal(JSON.parse(failing.stdout).response_status, 500);
+  assert.match(failing.stderr, /failed its first attempt \(retried later\): .*500/);
+
+  const missing = await hc(['webhook', 'delete', 'whk_doesnotexist'], { env: e });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^error: RESOURCE_NOT_FOUND: /);
+  const deleted = await hc(['webhook', 'delete', w.id], { env: e });
+  assert.equal(deleted.code, 0, deleted.stderr);
+  assert.equal(JSON.parse(deleted.stdout).id, w.id);
+  assert.deepEqual(JSON.parse((await hc(['webhook', 'list'], { env: e })).stdout), []);
+  assert.equal((await hc(['webhook', 'create'], { env: e })).code, 2);
 });
 
 test('completion: the candidates, and the bash script driving the real binary', async () => {
