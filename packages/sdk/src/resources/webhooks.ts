@@ -5,7 +5,7 @@ import type {
   Query, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryQuery, WebhookRotatedSecret, WebhookUpdate, WebhookWithSecret,
 } from '../types.js';
 
-/** Endpoints the server POSTs your events to, signed (check them with verifyWebhook). */
+/** Endpoints the server POSTs your events to, signed (check them with verifyWebhook). Reads need `webhooks:read`, changes and ping `webhooks:write`. */
 export class Webhooks extends Resource {
   list(query?: Query<'listWebhooks'>, opts?: RequestOptions): PageIterator<Webhook> {
     return this.pages('/webhooks', query, opts);
