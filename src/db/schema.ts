@@ -90,6 +90,8 @@ export interface OperatingSystemsTable {
   version: string;
   slug: string;
   available: Generated<boolean>;
+  /** The LXD image (alias or fingerprint) servers of this OS are built from (0030); null: none set. */
+  image: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TldPricesTable {

@@ -33,6 +33,7 @@ export const serverCloneRunner: Runner = {
       extraIpv4: 0,
       extraIpv6: 0,
       ipv6: p.ipv6,
+      resourceId: clone.id,
     }, (pct, detail) => rc.progress(30 + pct * 0.7, detail));
     return {
       detail: `Clone ${clone.id} is running`,

@@ -22,7 +22,7 @@ import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
 import { quoteAt } from './charge.ts';
-import { type CreateServerInput, checkReferences, createServer, modeOf, provisioning } from './create.ts';
+import { type CreateServerInput, checkReferences, checkUserData, createServer, modeOf, provisioning } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, extraIpsPriceAt, pricesOf } from './pricing.ts';
 import type { ServerView } from './read.ts';
 import { addMonth, checkHostname, checkPassword } from './rules.ts';
@@ -52,6 +52,7 @@ async function createInOneStatement(
   if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   const mode = modeOf(input);
   if (mode.kind === 'source') return undefined;
   const ipv4Count = input.ipv4_count ?? 1;
@@ -69,7 +70,7 @@ async function createInOneStatement(
   });
   // A key in use replays or conflicts: the transaction way answers that.
   if (basis.key_taken) return undefined;
-  checkReferences(basis, input, mode);
+  checkReferences(basis, input, mode, ctx.compute.capabilities?.osImages === true);
   const sshKeys = input.ssh_key_ids?.length ? sshKeysOf(input.ssh_key_ids, basis.ssh_keys) : [];
   const plan = mode.kind === 'package' ? basis.plan! : null;
   const spec = mode.kind === 'custom' ? mode.spec : { cpuCores: plan!.cpu_cores, ramMb: plan!.ram_mb, storageGb: plan!.storage_gb };

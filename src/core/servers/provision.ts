@@ -20,6 +20,7 @@ interface CreateParams {
   ipv6_price_cents?: number;
   charged_cents?: number;
   ssh_keys?: string[];
+  user_data?: string;
 }
 
 const paramsOf = (op: Operation) => op.params as CreateParams;
@@ -57,6 +58,8 @@ export const serverCreateRunner: Runner = {
       extraIpv6: p.extra_ipv6 ?? 0,
       ipv6: p.ipv6 ?? true,
       sshKeys: p.ssh_keys ?? [],
+      resourceId: server.id,
+      userData: p.user_data ?? null,
     }, rc.progress);
     return {
       detail: 'Server is running',

@@ -38,6 +38,7 @@ export const vmCreateRunner: Runner = {
       extraIpv4: 0,
       extraIpv6: 0,
       ipv6: vm.held_ipv6 > 0,
+      resourceId: vm.id,
     }, rc.progress);
     return {
       detail: 'VM is running',
