@@ -37,6 +37,9 @@ export interface LxdComputeOptions {
 
 const quiet: Progress = async () => {};
 
+/** Tries of a destroy while the node does not answer: about 30 s in all. */
+const DESTROY_ATTEMPTS = 7;
+
 /** A user's line of /etc/shadow, or null. */
 const shadowEntry = (shadow: string, user: string) => shadow.split('\n').find((l) => l.startsWith(`${user}:`)) ?? null;
 
@@ -168,7 +171,17 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     async destroy(ref, token) {
       const vm = await findVm(db, ref);
       if (!vm || vm.destroyed_at) return;
-      await deleteInstance(await clients.of(vm.node), ref);
+      // An unreachable node is waited for a while: this is also how a failed create is undone
+      // (after its refund, with no retry of its own), and a daemon restart takes seconds.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await deleteInstance(await clients.of(vm.node), ref);
+          break;
+        } catch (e) {
+          if (!(e instanceof LxdError && e.status === null && e.retryable) || attempt >= DESTROY_ATTEMPTS) throw e;
+          await new Promise((r) => setTimeout(r, Math.min(8_000, 500 * 2 ** (attempt - 1))));
+        }
+      }
       await records.destroy(ref, token);
     },
 
