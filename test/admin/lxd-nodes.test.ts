@@ -3,41 +3,12 @@
 // and a server on an unreachable node still answers its detail (power `unknown`). The CLI prints
 // the command that trusts Hostcloud's certificate on the LXD server.
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runAdmin } from '../../src/cli/admin.ts';
 import { adminCall, call, createCustomer, json, waitForOperation } from '../helpers/app.ts';
-import { lxd, lxdSkip } from '../helpers/lxd.ts';
+import { lxd, lxdSkip, socketProxy } from '../helpers/lxd.ts';
 import { type LxdApp, startLxdApp } from '../helpers/lxd-app.ts';
 import { serverBody } from '../helpers/servers.ts';
-
-/** A unix socket that forwards to the LXD daemon's until it is closed: a node that can go away. */
-async function socketProxy(target: string): Promise<{ path: string; close(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-lxd-proxy-'));
-  const sock = path.join(dir, 'lxd.socket');
-  const open = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect({ path: target });
-    open.add(client);
-    open.add(upstream);
-    client.pipe(upstream).pipe(client);
-    const end = () => { client.destroy(); upstream.destroy(); open.delete(client); open.delete(upstream); };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((r) => server.listen(sock, r));
-  return {
-    path: sock,
-    async close() {
-      for (const s of open) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-      await fs.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe('LXD nodes', { skip: lxdSkip, timeout: 300_000 }, () => {
   let env: LxdApp;
@@ -107,7 +78,7 @@ describe('LXD nodes', { skip: lxdSkip, timeout: 300_000 }, () => {
     const ok = json(await adminCall(env.t, 'GET', `/admin/v1/nodes?location_id=${loc}`)).data as { name: string; connection: string }[];
     assert.equal(ok.find((n) => n.name === `${loc}-proxied`)!.connection, 'ok');
 
-    await proxy.close();
+    await proxy.stop();
     const list = json(await adminCall(env.t, 'GET', `/admin/v1/nodes?location_id=${loc}`)).data as { name: string; connection: string; connection_error: string }[];
     const down = list.find((n) => n.name === `${loc}-proxied`)!;
     assert.equal(down.connection, 'unreachable');

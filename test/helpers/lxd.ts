@@ -5,6 +5,9 @@
 // daemons, removed with everything in it when the file ends, so files run in parallel.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { LxdClient, LxdError } from '../../src/providers/compute/lxd/client.ts';
@@ -124,4 +127,68 @@ async function removeLxdProject(): Promise<void> {
       c.close();
     }
   }
+}
+
+export interface SocketProxy {
+  /** The proxy's socket: give the node the endpoint `unix:<path>`. */
+  path: string;
+  /** The daemon "stops": open connections are cut, new ones refused. */
+  stop(): Promise<void>;
+  /** The daemon is back. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A unix socket forwarding to an LXD daemon's: a node that can go away (the real daemon is shared
+ * by every test file, so it is never stopped). `cutWhen` sees each request's first bytes; when it
+ * answers true, that request is not forwarded and the proxy stops, as a daemon stopping mid-call.
+ */
+export async function socketProxy(target: string, cutWhen: (head: string) => boolean = () => false): Promise<SocketProxy> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hc-lxd-proxy-'));
+  const sock = path.join(dir, 'lxd.socket');
+  const open = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  const stop = async () => {
+    const s = server;
+    server = null;
+    for (const c of open) c.destroy();
+    if (s) await new Promise<void>((r) => s.close(() => r()));
+    await fsp.rm(sock, { force: true });
+  };
+  const start = async () => {
+    const s = net.createServer((client) => {
+      const upstream = net.connect({ path: target });
+      open.add(client);
+      open.add(upstream);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+        open.delete(client);
+        open.delete(upstream);
+      };
+      client.on('data', (chunk: Buffer) => {
+        if (cutWhen(chunk.toString('latin1', 0, 200))) {
+          void stop();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((r) => s.listen(sock, r));
+    server = s;
+  };
+  await start();
+  return {
+    path: sock,
+    stop,
+    start,
+    async close() {
+      await stop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  };
 }
