@@ -130,6 +130,8 @@ export interface Config {
   domainRenewDays: number;
   /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
   logFormat: LogFormat;
+  /** IP_COOLDOWN_S — how long a released address rests before it is handed out again. Default 3600. */
+  ipCooldownS: number;
   /** COMPUTE_DRIVER — `simulated` (the built-in simulated platform) or `lxd` (nodes are LXD servers). Default simulated. */
   computeDriver: 'simulated' | 'lxd';
   /** LXD_PROJECT — the LXD project instances live in, made on each node when missing. Default hostcloud. */
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     suspendGraceDays: int(env, 'SUSPEND_GRACE_DAYS', 14, 0, 365),
     domainRenewDays: int(env, 'DOMAIN_RENEW_DAYS', 30, 1, 60),
     logFormat,
+    ipCooldownS: int(env, 'IP_COOLDOWN_S', 3600, 0, 30 * 86_400),
     computeDriver,
     lxdProject,
     lxdInstanceType,

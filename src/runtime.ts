@@ -11,6 +11,7 @@ import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalog } from './db/seed.ts';
+import { setIpCooldown } from './db/queries/machine-reservation.ts';
 import type { Services } from './core/context.ts';
 import type { Db } from './core/types.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
@@ -65,6 +66,7 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
+    await setIpCooldown(database.db, config.ipCooldownS);
   } catch (e) {
     await closeAll();
     await embedded?.stop();

@@ -20,6 +20,7 @@ import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
 import * as m0030 from './migrations/0030_lxd.ts';
+import * as m0031 from './migrations/0031_ip_reservation.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0019_abort_statement': m0019,
   '0020_sim_plans_by_index': m0020,
   '0030_lxd': m0030,
+  '0031_ip_reservation': m0031,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -308,6 +308,8 @@ export interface SimIpLeasesTable {
   pool_id: number;
   vm_id: string | null;
   leased_at: Date | null;
+  /** When it was last given back (0031): it rests IP_COOLDOWN_S before another lease. */
+  released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SimVmsTable {

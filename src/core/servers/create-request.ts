@@ -22,6 +22,7 @@ import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
 import { quoteAt } from './charge.ts';
+import { newMachineId } from './reserve-addresses.ts';
 import { type CreateServerInput, checkReferences, checkUserData, createServer, modeOf, provisioning } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, extraIpsPriceAt, pricesOf } from './pricing.ts';
 import type { ServerView } from './read.ts';
@@ -122,6 +123,11 @@ async function createInOneStatement(
 
   const written = await writeCreateInOneStatement(ctx, {
     key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
+    // The addresses in the same statement: a short pool writes nothing, and the transaction way answers 422.
+    machine: {
+      id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...spec, osSlug: basis.os?.slug ?? null,
+      sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
+    },
     charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
   });
   return written ? body : undefined;

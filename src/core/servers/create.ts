@@ -13,6 +13,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
+import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
 import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
@@ -238,7 +239,12 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     discount_cents: quote.discountDeltaCents,
     created_at: ctx.now,
   });
-  await payServerCharge(trx, quote);
   const operation = await startOperation(ctx, trx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys: resolved.sshKeys }));
+  // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.
+  await reserveAddresses(trx, {
+    id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...resolved.spec, osSlug: resolved.osSlug,
+    sshKeys: resolved.sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
+  });
+  await payServerCharge(trx, quote);
   return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };
 }

@@ -38,6 +38,8 @@ export const serverCreateRunner: Runner = {
   async run(rc, op) {
     const server: ServerToProvision | null | undefined = rc.loaded === undefined ? await findServerForProvisioning(rc.db, op.resource_id) : rc.loaded as ServerToProvision | null;
     if (!server || server.deleted_at || server.status !== 'pending') {
+      // Its machine's addresses were taken with the create: they go back.
+      await destroyMachineMadeBy(rc, op);
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }
     const p = paramsOf(op);

@@ -98,13 +98,13 @@ export function listVmLeases(db: Db, vmId: string): Promise<VmLease[]> {
 
 /** Gives one address of a machine back to its pool; false when the machine did not hold it. */
 export async function releaseLease(db: Db, vmId: string, address: string): Promise<boolean> {
-  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null })
+  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` })
     .where('vm_id', '=', vmId).where('address', '=', address).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 export async function releaseAllLeases(db: Db, vmId: string): Promise<void> {
-  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null }).where('vm_id', '=', vmId).execute();
+  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` }).where('vm_id', '=', vmId).execute();
 }
 
 // --- machines --------------------------------------------------------------------------------
