@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
 import * as m0030 from './migrations/0030_lxd.ts';
 import * as m0031 from './migrations/0031_ip_reservation.ts';
+import * as m0032 from './migrations/0032_console_attach.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0020_sim_plans_by_index': m0020,
   '0030_lxd': m0030,
   '0031_ip_reservation': m0031,
+  '0032_console_attach': m0032,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

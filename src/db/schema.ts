@@ -369,6 +369,8 @@ export interface SimConsoleSessionsTable {
   vm_id: string;
   expires_at: Date;
   used_at: Date | null;
+  /** When the session's terminal attached (0032): once only. */
+  attached_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type WebHostingStatus = 'pending' | 'active' | 'suspended' | 'cancelled';

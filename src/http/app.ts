@@ -14,6 +14,7 @@ import { registerAdminRoutes } from './admin/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
+import { attachConsoleSockets } from './console/socket.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
 import { type RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
@@ -194,5 +195,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  attachConsoleSockets(app, { db: deps.db, compute: deps.services.compute, now });
   return app;
 }

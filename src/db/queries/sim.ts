@@ -253,6 +253,20 @@ export async function redeemConsoleSession(db: Db, token: string): Promise<boole
 }
 
 /**
+ * The machine of a spent ticket, for its terminal to attach to: once, within a minute of the link
+ * being opened, while the machine exists. null otherwise.
+ */
+export async function claimConsoleAttach(db: Db, token: string): Promise<{ vm_id: string; hostname: string } | null> {
+  const r = await sql<{ vm_id: string; hostname: string }>`
+    UPDATE sim_console_sessions s SET attached_at = now()
+    FROM sim_vms v
+    WHERE s.token = ${token} AND s.used_at IS NOT NULL AND s.attached_at IS NULL AND s.used_at > now() - interval '60 seconds'
+      AND v.id = s.vm_id AND v.destroyed_at IS NULL
+    RETURNING s.vm_id, v.hostname`.execute(db);
+  return r.rows[0] ?? null;
+}
+
+/**
  * The simulated platform's transactions do not wait for their WAL to reach the disk (it holds an
  * address pool's lock until commit, so the flush would be paid by every create behind it). Nothing
  * is lost that matters: the worker's next synchronous commit (the operation it completes with

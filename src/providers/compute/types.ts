@@ -96,6 +96,15 @@ export interface ConsoleTicket {
   expiresAt: Date;
 }
 
+/** A machine's console, attached: bytes both ways, as a terminal sees them. */
+export interface ConsoleStream {
+  write(data: Buffer | string): void;
+  resize(cols: number, rows: number): void;
+  onData(listener: (data: Buffer) => void): void;
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
 export interface Metrics {
   cpu_pct: number;
   memory_pct: number;
@@ -169,6 +178,11 @@ export interface ComputeProvider {
   openConsole(ref: string, ttlSeconds: number): Promise<ConsoleTicket>;
   /** Spends a ticket: true the first time within its lifetime, false afterwards. */
   redeemConsole(ticket: string): Promise<boolean>;
+  /**
+   * The console of a spent ticket's machine, for the terminal page's WebSocket: once per ticket,
+   * shortly after it was spent; null otherwise (never attached twice).
+   */
+  attachConsole?(ticket: string, size: { cols: number; rows: number }): Promise<ConsoleStream | null>;
   metrics(ref: string): Promise<Metrics>;
   traffic(ref: string, month: string): Promise<Traffic>;
   /**
@@ -188,4 +202,4 @@ export const COMPUTE_CALLS = [
 
 export type ComputeCall = (typeof COMPUTE_CALLS)[number];
 // Compiles only while COMPUTE_CALLS names every method: a new method must be added to the list.
-const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall | 'capabilities' | 'inspectNode' | 'clientCertificate'>, never> = {};
+const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall | 'capabilities' | 'inspectNode' | 'clientCertificate' | 'attachConsole'>, never> = {};

@@ -10,7 +10,7 @@
 // routed NIC eth0 holding the machine's addresses.
 import type { Db } from '../../../db/connection.ts';
 import { findOsImage } from '../../../db/queries/lxd.ts';
-import { findSnapshot, findVm, listVmLeases } from '../../../db/queries/sim.ts';
+import { claimConsoleAttach, findSnapshot, findVm, listVmLeases } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { createSimulatedCompute } from '../simulated/index.ts';
 import type { ComputeProvider, CreateRequest, Machine, Progress } from '../types.ts';
@@ -20,6 +20,7 @@ import { type LxdClient, LxdError, isConflict, isNotFound } from './client.ts';
 import {
   applyAddresses, deleteInstance, findInstance, forceStop, installSshKeys, instanceState, nicDevice, path, powerOf, setPower, setRootPassword, writable,
 } from './instance.ts';
+import { attachInstanceConsole } from './console.ts';
 import { moveInstance } from './migrate.ts';
 import { LxdClient as Client } from './client.ts';
 import { NodeClients, inspectServer } from './nodes.ts';
@@ -329,6 +330,13 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     firewallRules: (ref) => records.firewallRules(ref),
     openConsole: (ref, ttl) => records.openConsole(ref, ttl),
     redeemConsole: (ticket) => records.redeemConsole(ticket),
+
+    async attachConsole(ticket, size) {
+      const session = await claimConsoleAttach(db, ticket);
+      if (!session) return null;
+      const { client } = await locate(session.vm_id);
+      return attachInstanceConsole(client, session.vm_id, size);
+    },
 
     async metrics(ref) {
       const { vm, client } = await locate(ref);
