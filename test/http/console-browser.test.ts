@@ -56,11 +56,12 @@ async function fortyTwo(origin: string, viewerUrl: string): Promise<void> {
   page.on('pageerror', (e) => errors.push(e.message));
   const res = await page.goto(url);
   assert.equal(res?.status(), 200);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'connected', undefined, { timeout: 20_000 });
+  // Strings: they run in the page, whose DOM types this file does not load.
+  await page.waitForFunction("document.getElementById('status')?.textContent === 'connected'", undefined, { timeout: 20_000 });
   await page.locator('.xterm-helper-textarea').focus();
   await page.keyboard.type('echo $((6*7))');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => [...document.querySelectorAll('.xterm-rows > div')].some((row) => row.textContent?.trim() === '42'), undefined, { timeout: 20_000 });
+  await page.waitForFunction("[...document.querySelectorAll('.xterm-rows > div')].some((row) => row.textContent.trim() === '42')", undefined, { timeout: 20_000 });
   assert.deepEqual(errors, []);
   await page.close();
   // The link was spent: a second open is refused.
