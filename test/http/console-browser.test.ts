@@ -46,6 +46,11 @@ async function listen(t: TestApp): Promise<string> {
   return `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 }
 
+interface Doc {
+  getElementById(id: string): { textContent: string | null } | null;
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+}
+
 /** Opens the viewer URL, types the command, and waits for 42 on a line of its own in the page's DOM. */
 async function fortyTwo(origin: string, viewerUrl: string): Promise<void> {
   const u = new URL(viewerUrl);
@@ -56,12 +61,13 @@ async function fortyTwo(origin: string, viewerUrl: string): Promise<void> {
   page.on('pageerror', (e) => errors.push(e.message));
   const res = await page.goto(url);
   assert.equal(res?.status(), 200);
-  // Strings: they run in the page, whose DOM types this file does not load.
-  await page.waitForFunction("document.getElementById('status')?.textContent === 'connected'", undefined, { timeout: 20_000 });
+  // These run in the page (whose DOM types this file does not load); not strings: its CSP forbids eval.
+  await page.waitForFunction(() => (globalThis as unknown as { document: Doc }).document.getElementById('status')?.textContent === 'connected', undefined, { timeout: 20_000 });
   await page.locator('.xterm-helper-textarea').focus();
   await page.keyboard.type('echo $((6*7))');
   await page.keyboard.press('Enter');
-  await page.waitForFunction("[...document.querySelectorAll('.xterm-rows > div')].some((row) => row.textContent.trim() === '42')", undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => Array.from((globalThis as unknown as { document: Doc }).document.querySelectorAll('.xterm-rows > div'))
+    .some((row) => row.textContent?.trim() === '42'), undefined, { timeout: 20_000 });
   assert.deepEqual(errors, []);
   await page.close();
   // The link was spent: a second open is refused.
