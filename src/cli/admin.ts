@@ -56,6 +56,7 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE get ID
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
+                  (e.g. operating-systems update 1 --image debian/12: the LXD image of an OS version)
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 VDC
