@@ -6,9 +6,9 @@
 // listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
-// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,lxd,cold; db1 always
 // runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
-// targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
+// targets run bundled (dist/bench/target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
 // Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
 // PostgreSQL backends, the load generator and the whole machine, and what that leaves reachable.
@@ -29,6 +29,7 @@ import { computeFor } from '../src/runtime.ts';
 import { loadConfig } from '../src/config.ts';
 import { SEMI_SPACE_MB } from '../src/cli/heap.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
+import { lxdBench } from './lxd.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
 import type { Db } from '../src/core/types.ts';
@@ -50,7 +51,8 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
  * The targets run bundled like `npm start` runs the API (scripts/build.mjs: esbuild, dependencies
  * external), so that RSS and CPU are those of production rather than of the tsx loader.
  */
-const TARGET = path.join(root, 'dist/bench-target.mjs');
+// Two levels down, as dist/cli/main.mjs: the bundle finds package.json at ../../ as the sources do.
+const TARGET = path.join(root, 'dist/bench/target.mjs');
 async function buildTarget(): Promise<void> {
   const { build } = await import('esbuild');
   // @ts-expect-error -- plain JavaScript shared with scripts/build.mjs, no declarations
@@ -291,6 +293,7 @@ async function main() {
       const w = await workerRun(root, database.db, url, procs, DURATION * 2);
       out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms, so at most ${workerCeiling(w.cpuMsPerOp)} operations/s with every core busy` : ''}`);
     }
+    if (runs('lxd')) await lxdBench(database.db, out);
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
