@@ -67,7 +67,7 @@ describe('LXD driver', { skip: lxdSkip, timeout: 600_000 }, () => {
     process.stdout.write(`# LXD create → running: ${Date.now() - started} ms\n`);
     const row = await env.t.database.db.selectFrom('servers').select(['provider_ref']).where('id', '=', created.id).executeTakeFirstOrThrow();
     const d = json(await call(env.t.app, 'GET', `/v2/servers/${created.id}`, { key: c.key })).data;
-    server = { id: created.id, ipv4: d.ipv4 ?? d.network?.ipv4?.address ?? d.ip_address, ipv6: d.ipv6 ?? null, ref: row.provider_ref! };
+    server = { id: created.id, ipv4: d.network.ipv4.address, ipv6: d.network.ipv6?.address ?? null, ref: row.provider_ref! };
     assert.ok(server.ipv4?.startsWith(env.v4Prefix), JSON.stringify(d));
 
     const inst = await instance(first, server.ref);
@@ -130,6 +130,28 @@ describe('LXD driver', { skip: lxdSkip, timeout: 600_000 }, () => {
     const delOp = json(del).data?.operation?.id;
     if (delOp) await waitForOperation(env.t, c.key, delOp, 60_000);
     assert.deepEqual(await first.get<string[]>(`/1.0/instances/${server.ref}/snapshots`), []);
+  });
+
+  test('clone: a new instance from a snapshot, on the node placement picks (the other LXD server: sent across)', async () => {
+    const data = await run('clone');
+    const cloneId = data.server?.id as string;
+    assert.ok(cloneId, JSON.stringify(data));
+    const row = await env.t.database.db.selectFrom('servers').select(['provider_ref', 'node_id']).where('id', '=', cloneId).executeTakeFirstOrThrow();
+    const where = row.node_id === env.nodes.second ? second : first;
+    process.stdout.write(`# clone placed on the ${row.node_id === env.nodes.second ? 'second (https)' : 'first'} node\n`);
+    const inst = await instance(where, row.provider_ref!);
+    assert.equal(inst.status, 'Running');
+    assert.equal(inst.config['user.hostcloud.id'], cloneId);
+    const clone = json(await call(env.t.app, 'GET', `/v2/servers/${cloneId}`, { key: c.key })).data;
+    const cloneIpv4 = clone.network.ipv4.address as string;
+    assert.notEqual(cloneIpv4, server.ipv4);
+    assert.ok(inst.devices.eth0?.['ipv4.address']?.split(',').includes(cloneIpv4), JSON.stringify(inst.devices.eth0));
+    // The copied disk keeps the source's root password.
+    assert.equal(await shadowRoot(where, row.provider_ref!), await shadowRoot(first, server.ref));
+    const del = await call(env.t.app, 'DELETE', `/v2/servers/${cloneId}`, { key: c.key });
+    assert.ok(del.statusCode < 300, del.body);
+    assert.equal((await lastOperation(cloneId, 'server.delete')).status, 'completed');
+    await assert.rejects(instance(where, row.provider_ref!), /404/);
   });
 
   test('an extra address is configured on eth0, and released from it', async () => {

@@ -48,7 +48,7 @@ test('20 parallel creates against room for 5 addresses: 5 servers, 15 × 422 unc
     const op = await waitForOperation(t, key, data.operation.id, 60_000);
     assert.equal(op.status, 'completed', op.detail);
     const server = json(await call(t.app, 'GET', `/v2/servers/${data.id}`, { key })).data;
-    addresses.push(server.ipv4 ?? server.network?.ipv4?.address ?? server.ip_address);
+    addresses.push(server.network.ipv4.address);
   }
   assert.equal(new Set(addresses).size, 5, addresses.join(', '));
   for (const a of addresses) assert.match(a, /^198\.51\.101\.[2-6]$/);
@@ -72,7 +72,7 @@ test('a released address rests IP_COOLDOWN_S before it is handed out again', asy
     assert.equal(res.statusCode, 201, res.body);
     assert.equal((await waitForOperation(t, c.key, json(res).data.operation.id)).status, 'completed');
     const s = json(await call(t.app, 'GET', `/v2/servers/${json(res).data.id}`, { key: c.key })).data;
-    made.push({ id: s.id, ip: s.ipv4 ?? s.network?.ipv4?.address });
+    made.push({ id: s.id, ip: s.network.ipv4.address });
   }
   const del = await call(t.app, 'DELETE', `/v2/servers/${made[0]!.id}`, { key: c.key });
   assert.ok(del.statusCode < 300, del.body);
@@ -87,7 +87,7 @@ test('a released address rests IP_COOLDOWN_S before it is handed out again', asy
   assert.equal(again.statusCode, 201, again.body);
   assert.equal((await waitForOperation(t, c.key, json(again).data.operation.id)).status, 'completed');
   const s = json(await call(t.app, 'GET', `/v2/servers/${json(again).data.id}`, { key: c.key })).data;
-  assert.equal(s.ipv4 ?? s.network?.ipv4?.address, made[0]!.ip);
+  assert.equal(s.network.ipv4.address, made[0]!.ip);
 });
 
 async function until(probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

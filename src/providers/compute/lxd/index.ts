@@ -21,7 +21,7 @@ import {
   applyAddresses, deleteInstance, findInstance, forceStop, installSshKeys, instanceState, nicDevice, path, powerOf, setPower, setRootPassword, writable,
 } from './instance.ts';
 import { attachInstanceConsole } from './console.ts';
-import { moveInstance } from './migrate.ts';
+import { copySnapshotAcross, moveInstance } from './migrate.ts';
 import { LxdClient as Client } from './client.ts';
 import { NodeClients, inspectServer } from './nodes.ts';
 import type { ClientCertificate } from './transport.ts';
@@ -97,7 +97,12 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
       const from = snap ? await findVm(db, snap.vm_id) : undefined;
       if (!snap || !from) throw new ProviderError('UPSTREAM_ERROR', `Snapshot ${req.fromSnapshotRef} does not exist`, false);
       if (from.node !== req.node) {
-        throw new LxdError(`Snapshot ${req.fromSnapshotRef} is on node ${from.node}, the new machine on ${req.node}: copies between LXD servers are not supported yet`, null, false);
+        // Placed on another LXD server than the snapshot: sent there with LXD's migration API.
+        await copySnapshotAcross(await clients.of(from.node), client, { instance: from.id, snapshot: snap.id }, {
+          name, type: opts.instanceType, config: config(req), devices, profiles: ['default'],
+        });
+        await setPower(client, name, 'start');
+        return { made: true };
       }
       await client.request('POST', '/1.0/instances', {
         body: {

@@ -23,6 +23,33 @@ async function certificateOf(client: LxdClient): Promise<string> {
 
 const operationUrl = (client: LxdClient, id: string) => `${formatEndpoint(client.endpoint)}/1.0/operations/${encodeURIComponent(id)}`;
 
+/**
+ * Sends what `sourcePath` names on `source` (an instance, or an instance's snapshot) to `target`,
+ * where it becomes the instance `create` describes (its name, type, config, devices, profiles).
+ */
+async function transfer(source: LxdClient, target: LxdClient, sourcePath: string, create: Record<string, unknown>, instanceOnly: boolean): Promise<void> {
+  const sourceName = sourcePath.split('/').pop()!;
+  if (target.endpoint.kind === 'https') {
+    const sink = await target.request<LxdOperation>('POST', '/1.0/instances', {
+      body: { ...create, source: { type: 'migration', mode: 'push', live: false, instance_only: instanceOnly } }, wait: false,
+    });
+    const send = await source.request<LxdOperation>('POST', sourcePath, {
+      body: { name: sourceName, migration: true, live: false, instance_only: instanceOnly, target: { certificate: await certificateOf(target), operation: operationUrl(target, sink.id), secrets: sink.metadata } },
+      wait: false,
+    });
+    await Promise.all([source.wait(send.id), target.wait(sink.id)]);
+  } else if (source.endpoint.kind === 'https') {
+    const send = await source.request<LxdOperation>('POST', sourcePath, { body: { name: sourceName, migration: true, live: false, instance_only: instanceOnly }, wait: false });
+    const certificate = await certificateOf(source);
+    await target.request('POST', '/1.0/instances', {
+      body: { ...create, source: { type: 'migration', mode: 'pull', operation: operationUrl(source, send.id), certificate, secrets: send.metadata, live: false, instance_only: instanceOnly } },
+    });
+    await source.wait(send.id).catch(() => {});
+  } else {
+    throw new LxdError(`Cannot copy between two nodes reached over unix sockets: give one of them an https endpoint (core.https_address)`, null, false);
+  }
+}
+
 /** Moves `name` (stopped) from `source` to `target`; a move that already happened is done. */
 export async function moveInstance(source: LxdClient, target: LxdClient, name: string): Promise<void> {
   const [src, existing] = await Promise.all([findInstance(source, name), findInstance(target, name)]);
@@ -31,30 +58,12 @@ export async function moveInstance(source: LxdClient, target: LxdClient, name: s
   if (src.status !== 'Stopped') throw new LxdError(`Instance ${name} is running; stop it before a cold migration`, null, false);
   // A copy left by an attempt that failed half-way is not trusted: it is made again.
   if (existing) await deleteInstance(target, name);
-  const create = (sourceSpec: Record<string, unknown>) => ({
+  const create = {
     name, type: src.type, architecture: (src as LxdInstance & { architecture?: string }).architecture,
-    config: portableConfig(src.config), devices: src.devices, profiles: src.profiles, source: sourceSpec,
-  });
+    config: portableConfig(src.config), devices: src.devices, profiles: src.profiles,
+  };
   try {
-    if (target.endpoint.kind === 'https') {
-      const sink = await target.request<LxdOperation>('POST', '/1.0/instances', {
-        body: create({ type: 'migration', mode: 'push', live: false, instance_only: false }), wait: false,
-      });
-      const send = await source.request<LxdOperation>('POST', path(name), {
-        body: { name, migration: true, live: false, instance_only: false, target: { certificate: await certificateOf(target), operation: operationUrl(target, sink.id), secrets: sink.metadata } },
-        wait: false,
-      });
-      await Promise.all([source.wait(send.id), target.wait(sink.id)]);
-    } else if (source.endpoint.kind === 'https') {
-      const send = await source.request<LxdOperation>('POST', path(name), { body: { name, migration: true, live: false, instance_only: false }, wait: false });
-      const certificate = await certificateOf(source);
-      await target.request('POST', '/1.0/instances', {
-        body: create({ type: 'migration', mode: 'pull', operation: operationUrl(source, send.id), certificate, secrets: send.metadata, live: false, instance_only: false }),
-      });
-      await source.wait(send.id).catch(() => {});
-    } else {
-      throw new LxdError(`Cannot move ${name} between two nodes reached over unix sockets: give the target node an https endpoint (core.https_address)`, null, false);
-    }
+    await transfer(source, target, path(name), create, false);
   } catch (e) {
     await deleteInstance(target, name).catch(() => {});
     throw e;
@@ -62,4 +71,22 @@ export async function moveInstance(source: LxdClient, target: LxdClient, name: s
   const moved = await findInstance(target, name);
   if (!moved) throw new LxdError(`The move of ${name} ended without the instance on the target`, null, true);
   await deleteInstance(source, name);
+}
+
+/**
+ * A new instance `name` on `target` from a snapshot of an instance on another server (a clone
+ * placed elsewhere): the snapshot's disk, with the new instance's own config and devices.
+ */
+export async function copySnapshotAcross(source: LxdClient, target: LxdClient, from: { instance: string; snapshot: string }, create: {
+  name: string; type: string; config: Record<string, string>; devices: Record<string, Record<string, string>>; profiles: string[];
+}): Promise<void> {
+  const src = await findInstance(source, from.instance);
+  if (!src) throw new LxdError(`Instance ${from.instance} is not on its node`, 404, false);
+  try {
+    await transfer(source, target, `${path(from.instance)}/snapshots/${encodeURIComponent(from.snapshot)}`,
+      { ...create, architecture: (src as LxdInstance & { architecture?: string }).architecture }, true);
+  } catch (e) {
+    await deleteInstance(target, create.name).catch(() => {});
+    throw e;
+  }
 }
