@@ -59,6 +59,14 @@ test('20 parallel creates against room for 5 addresses: 5 servers, 15 × 422 unc
     assert.equal(await balanceCents(t, c), 10_000 - mine * price);
     await assertLedgerExact(t, c);
   }
+  // A clone needs addresses too: the full pool refuses it before its charge.
+  const first = created[0]!;
+  const owner = customers[answers.indexOf(first) % 4]!;
+  const before = await balanceCents(t, owner);
+  const clone = await call(t.app, 'POST', `/v2/servers/${json(first).data.id}/actions/clone`, { key: owner.key });
+  assert.equal(clone.statusCode, 422, clone.body);
+  assert.equal(json(clone).error.code, 'CAPACITY_UNAVAILABLE');
+  assert.equal(await balanceCents(t, owner), before);
 });
 
 test('a released address rests IP_COOLDOWN_S before it is handed out again', async () => {

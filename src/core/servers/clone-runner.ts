@@ -14,7 +14,11 @@ export const serverCloneRunner: Runner = {
   async run(rc, op) {
     const p = op.params as unknown as CloneParams;
     const clone = await findServerById(rc.db, p.clone_id);
-    if (!clone || clone.deleted_at || clone.status !== 'pending') return { detail: 'Nothing to clone: the new server is no longer pending' };
+    if (!clone || clone.deleted_at || clone.status !== 'pending') {
+      // Its machine's addresses were taken with the clone: they go back.
+      await destroyMachineMadeBy(rc, op);
+      return { detail: 'Nothing to clone: the new server is no longer pending' };
+    }
     const sourceRef = await machineRefOf(rc.db, op.resource_id);
     const os = await findOsSlug(rc.db, clone.os_version_id);
     const image = await rc.compute.snapshot(sourceRef, op.id, (pct, detail) => rc.progress(pct * 0.3, detail));
