@@ -16,13 +16,14 @@ export interface PoolWithUsage extends SimIpPool {
   used: number;
 }
 
-export async function listPoolsPage(db: Db, locationId: number, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
-  const q = db.selectFrom('sim_ip_pools').where('location_id', '=', locationId);
+export async function listPoolsPage(db: Db, locationId: number | undefined, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
+  let q = db.selectFrom('sim_ip_pools');
+  if (locationId !== undefined) q = q.where('location_id', '=', locationId);
   const [rows, count] = await Promise.all([
     q.selectAll('sim_ip_pools')
       .select((eb) => eb.selectFrom('sim_ip_leases').whereRef('sim_ip_leases.pool_id', '=', 'sim_ip_pools.id')
         .where('vm_id', 'is not', null).select((e) => e.fn.countAll<string>().as('n')).as('used'))
-      .orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
+      .orderBy('location_id').orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map((r) => ({ ...r, used: Number(r.used ?? 0) })), total: Number(count.n) };
