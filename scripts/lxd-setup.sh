@@ -26,6 +26,8 @@ if [ -z "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically l
     || { echo "lxd-setup: a statically linked busybox is needed (apt-get install -y busybox-static)" >&2; exit 1; }
 fi
 mkdir -p "$LXD_TEST_DIR"
+# Test files claim a network each while they run (test/helpers/lxd-app.ts); none runs now.
+rm -rf "$LXD_TEST_DIR/nets"
 
 # api DIR METHOD PATH [BODY]: one call on a daemon's unix socket; prints the answer's metadata.
 api() {

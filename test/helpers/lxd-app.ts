@@ -4,6 +4,9 @@
 // files running side by side must not share one).
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after } from 'node:test';
 import type { Config } from '../../src/config.ts';
 import { type TestApp, adminCall, json, startApp } from './app.ts';
 import { lxd, prepareLxdProject } from './lxd.ts';
@@ -19,6 +22,34 @@ export interface LxdApp {
   v6Prefix: string;
 }
 
+const netDir = path.join(process.env.LXD_TEST_DIR ?? '/var/lib/hostcloud-lxd-test', 'nets');
+const claims: string[] = [];
+// At import (the file's root context): an `after` registered inside a `before` would run right after it.
+after(() => {
+  for (const c of claims) fs.rmSync(c, { force: true });
+});
+
+/**
+ * A /24 (and /64) number no other test file running now holds: LXD routes each address to its
+ * instance on this host, so two files must never hand out one address. Claimed by creating a
+ * file exclusively; released when the file ends (scripts/lxd-setup.sh clears stale claims).
+ */
+function claimNet(): number {
+  fs.mkdirSync(netDir, { recursive: true });
+  for (let tries = 0; tries < 1000; tries++) {
+    const n = randomInt(0, 510);
+    const claim = path.join(netDir, String(n));
+    try {
+      fs.closeSync(fs.openSync(claim, 'wx'));
+    } catch {
+      continue;
+    }
+    claims.push(claim);
+    return n;
+  }
+  throw new Error(`no free test network under ${netDir}`);
+}
+
 export async function startLxdApp(opts: { second?: boolean; v4Size?: number; config?: Partial<Config> } = {}): Promise<LxdApp> {
   const env = lxd!;
   await prepareLxdProject();
@@ -26,7 +57,7 @@ export async function startLxdApp(opts: { second?: boolean; v4Size?: number; con
     worker: 'embedded', computeDriver: 'lxd', lxdProject: env.project, lxdInstanceType: 'container', lxdStoragePool: 'default',
     lxdClientCert: env.certFile, lxdClientKey: env.keyFile, ...opts.config,
   });
-  const n = randomInt(0, 510);
+  const n = claimNet();
   const v4Net = `198.${18 + (n >> 8)}.${n & 255}.0`;
   const v4Prefix = v4Net.slice(0, -1);
   const v6Prefix = `2001:db8:${(0x1000 + n).toString(16)}::`;
