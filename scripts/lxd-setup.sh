@@ -20,11 +20,13 @@ ALIAS="hostcloud-test-busybox"
 LOG_DIR="${LXD_LOG_DIR:-/var/log}"
 
 command -v lxd >/dev/null || { echo "lxd-setup: lxd is not installed (apt-get install -y lxd busybox-static)" >&2; exit 1; }
-BUSYBOX="$(command -v busybox || true)"
-if [ -z "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked'; then
-  [ -x /bin/busybox ] && file -L /bin/busybox | grep -q 'statically linked' && BUSYBOX=/bin/busybox \
-    || { echo "lxd-setup: a statically linked busybox is needed (apt-get install -y busybox-static)" >&2; exit 1; }
-fi
+# The image's only binary must need no libraries: a static busybox (ldd refuses static binaries).
+static() { [ -x "$1" ] && ! ldd "$1" >/dev/null 2>&1; }
+BUSYBOX=""
+for candidate in "$(command -v busybox || true)" /bin/busybox /usr/bin/busybox; do
+  if [ -n "$candidate" ] && static "$candidate"; then BUSYBOX="$candidate"; break; fi
+done
+[ -n "$BUSYBOX" ] || { echo "lxd-setup: a statically linked busybox is needed (apt-get install -y busybox-static)" >&2; exit 1; }
 mkdir -p "$LXD_TEST_DIR"
 # Test files claim a network each while they run (test/helpers/lxd-app.ts); none runs now.
 rm -rf "$LXD_TEST_DIR/nets"
