@@ -2,6 +2,7 @@
 // the README's settings table; a malformed value stops the process with a clear message
 // rather than running with a surprise.
 import path from 'node:path';
+import { MAX_AMOUNT_CENTS, parseAmount } from './core/money.ts';
 import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
 import type { LogFormat } from './http/logger.ts';
 
@@ -143,7 +144,33 @@ export interface Config {
   /** LXD_CLIENT_CERT / LXD_CLIENT_KEY — the client certificate presented to https nodes. Default DATA_DIR/lxd-client.crt and .key, made at first start. */
   lxdClientCert: string;
   lxdClientKey: string;
+  /**
+   * PAYMENTS — how customers top up their balance: `simulated` (a checkout page served by this
+   * server that pays or declines at a click), `stripe` (Stripe Checkout; needs STRIPE_SECRET_KEY and
+   * STRIPE_WEBHOOK_SECRET) or `off` (no top-up; the operator deposits). Default simulated.
+   */
+  payments: PaymentsMode;
+  /** STRIPE_SECRET_KEY — the Stripe API key (`sk_live_…`/`sk_test_…`, or a restricted `rk_…`). Required with PAYMENTS=stripe. */
+  stripeSecretKey: string | undefined;
+  /** STRIPE_WEBHOOK_SECRET — the signing secret (`whsec_…`) of the endpoint POST /payments/stripe/webhook. Required with PAYMENTS=stripe. */
+  stripeWebhookSecret: string | undefined;
+  /**
+   * STRIPE_API_URL — where the Stripe API is reached (e.g. http://127.0.0.1:12111 for stripe-mock).
+   * Default: Stripe's own API.
+   */
+  stripeApiUrl: string | undefined;
+  /**
+   * PAYMENT_SWEEP_INTERVAL_S — how often each worker settles payments pending over 5 minutes with
+   * the provider, expires those abandoned for 25 hours and finishes pending refunds. Default 60.
+   */
+  paymentSweepIntervalS: number;
+  /** TOPUP_MIN — smallest top-up (what the balance is credited, tax not included). Default 5.00. */
+  topupMinCents: number;
+  /** TOPUP_MAX — largest top-up. Default 10000.00. */
+  topupMaxCents: number;
 }
+
+export type PaymentsMode = 'simulated' | 'stripe' | 'off';
 
 export class ConfigError extends Error {}
 
@@ -170,6 +197,42 @@ function flag(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
 function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+/** An amount setting such as TOPUP_MIN=5.00, in cents. */
+function amount(env: NodeJS.ProcessEnv, name: string, defCents: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return defCents;
+  const cents = parseAmount(raw);
+  if (cents === null || cents < 1 || cents > MAX_AMOUNT_CENTS) throw new ConfigError(`${name} must be a positive amount in USD such as 5.00, got "${raw}"`);
+  return cents;
+}
+
+/** PAYMENTS and the settings of the provider it picks. */
+function paymentSettings(env: NodeJS.ProcessEnv) {
+  const payments = str(env, 'PAYMENTS') ?? 'simulated';
+  if (payments !== 'simulated' && payments !== 'stripe' && payments !== 'off') {
+    throw new ConfigError(`PAYMENTS must be simulated, stripe or off, got "${payments}"`);
+  }
+  const stripeSecretKey = str(env, 'STRIPE_SECRET_KEY');
+  const stripeWebhookSecret = str(env, 'STRIPE_WEBHOOK_SECRET');
+  if (payments === 'stripe') {
+    if (!stripeSecretKey || !/^(sk|rk)_(test|live)_\S+$/.test(stripeSecretKey)) throw new ConfigError('PAYMENTS=stripe needs STRIPE_SECRET_KEY (sk_live_…, sk_test_… or a restricted rk_… key)');
+    if (!stripeWebhookSecret || !/^whsec_\S+$/.test(stripeWebhookSecret)) throw new ConfigError('PAYMENTS=stripe needs STRIPE_WEBHOOK_SECRET (whsec_…, the signing secret of the webhook endpoint /payments/stripe/webhook)');
+  }
+  const stripeApiUrl = str(env, 'STRIPE_API_URL');
+  if (stripeApiUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(stripeApiUrl).protocol);
+    } catch { /* reported below */ }
+    if (!ok) throw new ConfigError(`STRIPE_API_URL must be an http(s) URL, got "${stripeApiUrl}"`);
+  }
+  const topupMinCents = amount(env, 'TOPUP_MIN', 500);
+  const topupMaxCents = amount(env, 'TOPUP_MAX', 1_000_000);
+  if (topupMinCents > topupMaxCents) throw new ConfigError('TOPUP_MIN must not exceed TOPUP_MAX');
+  const paymentSweepIntervalS = int(env, 'PAYMENT_SWEEP_INTERVAL_S', 60, 1, 3600);
+  return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents, paymentSweepIntervalS };
 }
 
 /** The embedded server's database (runtime.ts creates it under this name). */
@@ -293,5 +356,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lxdStoragePool: str(env, 'LXD_STORAGE_POOL') ?? 'default',
     lxdClientCert: path.resolve(str(env, 'LXD_CLIENT_CERT') ?? path.join(dataDir, 'lxd-client.crt')),
     lxdClientKey: path.resolve(str(env, 'LXD_CLIENT_KEY') ?? path.join(dataDir, 'lxd-client.key')),
+    ...paymentSettings(env),
   };
 }

@@ -6,12 +6,17 @@ import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable }
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
+import type {
+  AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable,
+  SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
+} from './schema-payments.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
 export type * from './schema-nodes.ts';
 export type * from './schema-v1.ts';
 export type * from './schema-billing.ts';
+export type * from './schema-payments.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -577,6 +582,16 @@ export interface DB {
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
   billing_charges: BillingChargesTable;
   billing_notices: BillingNoticesTable;
+  invoice_settings: InvoiceSettingsTable;
+  tax_rates: TaxRatesTable;
+  account_billing_details: AccountBillingDetailsTable;
+  payments: PaymentsTable;
+  payment_webhook_receipts: PaymentWebhookReceiptsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  payment_refunds: PaymentRefundsTable;
+  sim_payments: SimPaymentsTable;
+  sim_payment_refunds: SimPaymentRefundsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

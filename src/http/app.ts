@@ -11,6 +11,8 @@ import { base62 } from '../core/ids.ts';
 import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
+import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.ts';
+import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -44,6 +46,11 @@ export interface AppDeps {
   services: Services;
   /** Tests: told of every v2 error response its route does not declare in the OpenAPI document. */
   onUndocumentedError?: V2Options['onUndocumentedError'];
+  /**
+   * The customer's billing routes (top-up, invoices, statements: panel-billing/), mounted at
+   * `prefix` with `actorOf` telling who the signed-in customer is. The panel's session supplies it.
+   */
+  panelBilling?: { prefix: string; actorOf: ActorOf };
 }
 
 export type App = TypedApp;
@@ -162,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { 'Retry-After': '1' });
+    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { retryAfterS: 1 });
     done();
   });
   const keyCache = startKeyCache(deps.db);
@@ -174,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
     if (allowed.length > 0) {
-      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }));
+      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { allow: allowed }));
     }
     return sendFor(request, reply, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`));
   });
@@ -195,6 +202,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });
+  if (deps.panelBilling) {
+    await app.register(registerPanelBillingRoutes, { prefix: deps.panelBilling.prefix, db: deps.db, config, now, services: deps.services, actorOf: deps.panelBilling.actorOf });
+  }
   attachConsoleSockets(app, { db: deps.db, compute: deps.services.compute, now });
   return app;
 }

@@ -1,6 +1,6 @@
 // A process's telemetry: its logger and its metrics, and what turns the core's events (billing,
-// operation outcomes) into log lines and counters. The wiring (serve, worker, tests) makes one
-// and hands it to the app, the worker and the providers.
+// operation outcomes, payment webhooks) into log lines and counters. The wiring (serve, worker,
+// tests) makes one and hands it to the app, the worker and the providers.
 import type { Logger } from 'pino';
 import type { CoreEvent, EventSink } from '../core/events.ts';
 import { formatCents } from '../core/money.ts';
@@ -31,6 +31,17 @@ export function eventSink({ logger, metrics }: Telemetry): EventSink {
         component: 'billing', transaction_type: e.type, account_id: e.accountId, amount: formatCents(e.cents), currency: 'USD',
         resource: e.resource, transaction_id: e.transactionId, balance_after: formatCents(e.balanceAfterCents), description: e.description,
       }, BILLING_MESSAGE[e.type]);
+      return;
+    }
+    if (e.kind === 'payment_webhook') {
+      metrics.paymentWebhooks.inc({ provider: e.provider, outcome: e.outcome });
+      // Acknowledged (the provider would retry anything else), but someone should know: another
+      // system taking payments on the same provider account, or a payment of ours that was lost.
+      if (e.outcome === 'unknown') {
+        logger.warn({
+          component: 'payments', provider: e.provider, event_id: e.eventId, event_type: e.eventType, session_id: e.ref, reference: e.reference,
+        }, 'payment webhook about a session no payment of ours has: acknowledged, nothing credited');
+      }
       return;
     }
     const base = { component: 'operations', operation_id: e.operationId, operation_type: e.type, account_id: e.accountId, resource: e.resource };

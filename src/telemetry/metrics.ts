@@ -63,6 +63,11 @@ export class Metrics {
     labelNames: ['type'] as const, registers: this.r,
   });
 
+  readonly paymentWebhooks = new Counter({
+    name: 'hostcloud_payment_webhooks_total', help: 'Verified payment webhooks by provider and outcome (credited, already_paid, not_paid, mismatch, unknown, ignored)',
+    labelNames: ['provider', 'outcome'] as const, registers: this.r,
+  });
+
   readonly providerCalls = new Counter({
     name: 'hostcloud_provider_calls_total', help: 'Calls to an upstream provider, by provider and method',
     labelNames: ['provider', 'method'] as const, registers: this.r,

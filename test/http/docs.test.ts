@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../../src/http/error-codes.ts';
 import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 
-// Every error code of the spec (api-v2.md, "Errors") with its status.
+// Every error code of the spec (the v2 document's error table) with its status.
 const SPEC_ERRORS: Record<string, number> = {
   REQUEST_MALFORMED: 400, METHOD_NOT_ALLOWED: 405, ENDPOINT_NOT_FOUND: 404, UNSUPPORTED_MEDIA_TYPE: 415,
   AUTH_REQUIRED: 401, AUTH_INVALID: 401, AUTH_IP_NOT_ALLOWED: 403, ACCOUNT_INACTIVE: 403, AUTH_SCOPE_INSUFFICIENT: 403,

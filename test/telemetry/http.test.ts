@@ -12,7 +12,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import PgBoss from 'pg-boss';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { OPERATIONS_QUEUE, executorOf } from '../../src/jobs/queue.ts';
 import { servicesFor } from '../../src/runtime.ts';
 import { Metrics, createTelemetry, eventSink, observeDatabase } from '../../src/telemetry/index.ts';

@@ -37,7 +37,7 @@ export async function suspendServer(ctx: Ctx, trx: Db, s: Server, due: BillingCh
   await updateServerRow(trx, s.id, { status: 'suspended' });
   if (s.provider_ref) {
     await startOperation(ctx, trx, {
-      type: 'server.suspend', resourceType: 'server', resourceId: s.id, params: { action: 'stop' },
+      type: 'server.suspend', resourceId: s.id, params: { action: 'stop' },
       detail: 'Queued: powering off (suspended for non-payment)',
     });
   }
@@ -59,7 +59,7 @@ export async function resumeServer(ctx: Ctx, trx: Db, s: Server): Promise<boolea
   await updateServerRow(trx, s.id, { status: 'active' });
   if (s.provider_ref) {
     await startOperation(ctx, trx, {
-      type: 'server.resume', resourceType: 'server', resourceId: s.id, params: { action: 'start' },
+      type: 'server.resume', resourceId: s.id, params: { action: 'start' },
       detail: 'Queued: powering on (resumed: its due charge is paid)',
     });
   }
@@ -75,7 +75,7 @@ export async function cancelServer(ctx: Ctx, trx: Db, s: Server, due: BillingCha
   await releaseServerIps(trx, s.id, ctx.now);
   await voidDueCharges(trx, 'server', s.id);
   if (s.provider_ref) {
-    await startOperation(ctx, trx, { type: 'server.cancel', resourceType: 'server', resourceId: s.id, detail: 'Queued: destroying the machine (cancelled for non-payment)' });
+    await startOperation(ctx, trx, { type: 'server.cancel', resourceId: s.id, detail: 'Queued: destroying the machine (cancelled for non-payment)' });
   }
   await queueNotification(trx, {
     accountId: s.account_id, kind: 'service.cancelled',
@@ -87,7 +87,7 @@ export async function cancelServer(ctx: Ctx, trx: Db, s: Server, due: BillingCha
 export async function suspendHosting(ctx: Ctx, trx: Db, h: WebHosting, due: BillingCharge, balanceCents: number, graceDays: number): Promise<void> {
   await updateWebHosting(trx, h.id, { status: 'suspended' });
   if (h.panel_ref) {
-    await startOperation(ctx, trx, { type: 'hosting.suspend', resourceType: 'web_hosting', resourceId: h.id, detail: 'Queued: suspending the control panel account (non-payment)' });
+    await startOperation(ctx, trx, { type: 'hosting.suspend', resourceId: h.id, detail: 'Queued: suspending the control panel account (non-payment)' });
   }
   await noticeChargeFailed(trx, due, hostingLabel(h), balanceCents);
   await queueNotification(trx, {
@@ -104,7 +104,7 @@ export async function resumeHosting(ctx: Ctx, trx: Db, h: WebHosting): Promise<b
   if (h.panel_ref && await findUnfinishedOperation(trx, 'web_hosting', h.id)) return false;
   await updateWebHosting(trx, h.id, { status: 'active' });
   if (h.panel_ref) {
-    await startOperation(ctx, trx, { type: 'hosting.unsuspend', resourceType: 'web_hosting', resourceId: h.id, detail: 'Queued: unsuspending the control panel account' });
+    await startOperation(ctx, trx, { type: 'hosting.unsuspend', resourceId: h.id, detail: 'Queued: unsuspending the control panel account' });
   }
   await queueNotification(trx, {
     accountId: h.account_id, kind: 'service.resumed',
@@ -116,7 +116,7 @@ export async function resumeHosting(ctx: Ctx, trx: Db, h: WebHosting): Promise<b
 export async function cancelHostingUnpaid(ctx: Ctx, trx: Db, h: WebHosting, due: BillingCharge, graceDays: number): Promise<void> {
   await updateWebHosting(trx, h.id, { status: 'cancelled', cancelled_at: ctx.now, cancel_reason: `Unpaid for ${graceDays} days` });
   await voidDueCharges(trx, 'web_hosting', h.id);
-  await startOperation(ctx, trx, { type: 'hosting.cancel', resourceType: 'web_hosting', resourceId: h.id, detail: 'Queued: terminating the control panel account (cancelled for non-payment)' });
+  await startOperation(ctx, trx, { type: 'hosting.cancel', resourceId: h.id, detail: 'Queued: terminating the control panel account (cancelled for non-payment)' });
   await queueNotification(trx, {
     accountId: h.account_id, kind: 'service.cancelled',
     subject: `Your ${hostingLabel(h)} is cancelled for non-payment`,

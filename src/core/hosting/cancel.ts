@@ -53,7 +53,7 @@ export function cancelHosting(ctx: Ctx, id: string, input: CancelHostingInput): 
     const refundCents = input.refund ? row.last_charge_cents : 0;
     await updateWebHosting(trx, id, { status: 'cancelled', cancelled_at: ctx.now, cancel_reason: reason });
     const operation = await startOperation(ctx, trx, {
-      type: 'hosting.cancel', resourceType: 'web_hosting', resourceId: id, detail: 'Queued: terminating the control panel account',
+      type: 'hosting.cancel', resourceId: id, detail: 'Queued: terminating the control panel account',
     });
     if (refundCents > 0) {
       await refund(trx, ctx.accountId, refundCents, `Refund: web hosting ${row.domain} (${id}) cancelled, its last ${row.billing_cycle} cycle`, `web_hosting/${id}`);

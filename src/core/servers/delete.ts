@@ -24,7 +24,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
     if (server.status === 'pending') {
       throw new ApiError('STATE_CONFLICT', `Server ${id} is still being provisioned; delete it once its operation has finished`);
     }
-    await startOperation(ctx, trx, { type: 'server.delete', resourceType: 'server', resourceId: id, detail: 'Queued for removal' });
+    await startOperation(ctx, trx, { type: 'server.delete', resourceId: id, detail: 'Queued for removal' });
     // A cancelled server already had its whole cycle refunded when provisioning failed.
     const { period, remaining } = cycleOf(server, ctx.now);
     // What the server pays a month: its list price less the reseller discount it holds.

@@ -135,6 +135,12 @@ A test key (\`hc_test_…\`) runs the same validation and rules against a sandbo
 its answers) carry \`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report
 \`completed\`. The samples in this reference are a live key's answers, without \`sandbox\`.
 
+# SDK and command line
+
+\`@hostcloud/sdk\` (a typed client for Node.js and browsers) and \`hc\` (the command line, \`@hostcloud/cli\`) page
+through lists, wait for operations, retry rate-limited requests and send \`Idempotency-Key\` on billable creates
+for you: see [Automating with the SDK and CLI](${base}/docs/automation).
+
 # Legacy v1
 
 The legacy v1 API is served beside this one, from the same data: \`${publicUrl}/v1\`, described by its own
