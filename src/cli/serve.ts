@@ -54,7 +54,7 @@ export async function serve(config: Config): Promise<void> {
   await reportPayments(config, store.database.db, logger, adminCommand(config, port));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger });
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger, metrics: telemetry.metrics });
   }
 }
 

@@ -53,6 +53,12 @@ export interface PaymentWebhookEvent {
   paymentId: string | null;
 }
 
-export type CoreEvent = BillingEvent | OperationEvent | PaymentWebhookEvent;
+/** A customer-visible event written by the core itself (core/events/record.ts). */
+export interface RecordedEvent {
+  kind: 'event';
+  type: string;
+}
+
+export type CoreEvent = BillingEvent | OperationEvent | PaymentWebhookEvent | RecordedEvent;
 
 export type EventSink = (event: CoreEvent) => void;

@@ -25,6 +25,9 @@ import * as m0032 from './migrations/0032_console_attach.ts';
 import * as m0060 from './migrations/0060_payments_invoices.ts';
 import * as m0061 from './migrations/0061_payment_refunds.ts';
 import * as m0062 from './migrations/0062_payment_sweep.ts';
+import * as m0040 from './migrations/0040_operation_finished_notify.ts';
+import * as m0041 from './migrations/0041_events.ts';
+import * as m0042 from './migrations/0042_webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -51,6 +54,9 @@ const migrations: Record<string, Migration> = {
   '0060_payments_invoices': m0060,
   '0061_payment_refunds': m0061,
   '0062_payment_sweep': m0062,
+  '0040_operation_finished_notify': m0040,
+  '0041_events': m0041,
+  '0042_webhooks': m0042,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -25,12 +25,17 @@ import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
+import { pruneEvents } from '../core/events/retention.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
+import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
+import type { LookupFunction } from '../providers/webhooks/http.ts';
+import type { WebhookTransport } from '../providers/webhooks/types.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
 
 export interface WorkerDeps {
   db: Db;
@@ -40,9 +45,14 @@ export interface WorkerDeps {
   /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
   payments?: PaymentProvider;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
-    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>
-    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS'>>;
+    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
+    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
   logger: Logger;
+  /** Where the webhook sender counts its deliveries (the process's telemetry). */
+  metrics?: Metrics;
+  /** Tests: the webhook sender's transport, or the resolver of the HTTP one. */
+  webhookTransport?: WebhookTransport;
+  webhookLookup?: LookupFunction;
 }
 
 export interface Worker {
@@ -233,6 +243,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     const ok = await settle('removing expired idempotency keys', async () => {
       const removed = await deleteExpiredIdempotencyKeys(db);
       logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
+    }) && await settle('removing events past retention', async () => {
+      const removed = await pruneEvents(db, deps.config.eventRetentionDays);
+      logger.info({ removed, component: 'worker' }, 'events past retention removed');
     });
     await settle('settling the maintenance job', () => (ok ? boss.complete(MAINTENANCE_QUEUE, job!.id) : boss.fail(MAINTENANCE_QUEUE, job!.id)));
   }));
@@ -258,6 +271,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }, sweepIntervalS(deps.config) * 1000);
 
   const notifications = startNotificationSender(db, logger, deps.config);
+  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup });
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
@@ -344,6 +358,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await billing?.stop();
       await paymentSweeper?.stop();
       await notifications?.stop();
+      await webhooks.stop();
       clearInterval(planner);
       for (const wake of [...naps]) wake();
       gate.close();

@@ -112,7 +112,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger }));
+      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics }));
     }
     return app;
   };

@@ -376,9 +376,161 @@ export interface paths {
         };
         /**
          * Get an operation
-         * @description Poll an asynchronous operation until its `status` is `completed` or `failed` (then `detail` says why, and anything charged was refunded). A few seconds between polls is plenty. A key with scopes needs read access to the operation's resource: `servers:read` for `server.*` operations, `vdc:read` for `vdc_vm.*` ones, `domains:read` for `domain.*` ones, `hosting:read` for `hosting.*` ones (else 403 `AUTH_SCOPE_INSUFFICIENT`).
+         * @description Poll an asynchronous operation until its `status` is `completed` or `failed` (then `detail` says why, and anything charged was refunded). Rather than polling, pass `wait` (up to 60 seconds): the answer comes the moment the operation completes or fails, or once `wait` seconds have passed with the operation as it stands then (still `queued` or `running`: ask again). One such request replaces dozens of polls and counts once against the rate limit. Without `wait`, a few seconds between polls is plenty. A key with scopes needs read access to the operation's resource: `servers:read` for `server.*` operations, `vdc:read` for `vdc_vm.*` ones, `domains:read` for `domain.*` ones, `hosting:read` for `hosting.*` ones (else 403 `AUTH_SCOPE_INSUFFICIENT`).
          */
         get: operations["getOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description What changed for the account, newest first: operations that completed or failed, servers and VMs created and deleted, domains registered, renewed, expiring, web hosting created, suspensions, payments, tickets answered… (the catalogue in the introduction lists every type). Each is written in the same transaction as its change. Kept `EVENT_RETENTION_DAYS` (30 by default). Needs `events:read`. To be told rather than to ask, register a webhook (`createWebhook`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event, as listed and as delivered to webhooks (a delivery's `webhook-id` is the event's `id`). Another account's id, or one past retention, is 404. Needs `events:read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The account's webhook endpoints, oldest first (their secrets are never shown again). Needs `webhooks:read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL to which events are POSTed as they happen, signed as Standard Webhooks specifies (see *Webhooks* in the introduction for the headers, how to verify them and the retry schedule). The answer carries the endpoint's signing `secret`: it is shown only here (and by `rotateWebhookSecret`), so keep it. `events` defaults to every type (`["*"]`). The URL must be `https` and resolve to public addresses only (a loopback, private, link-local, carrier-grade NAT or multicast address is 422 naming `url`). At most `WEBHOOK_MAX_PER_ACCOUNT` (10 here) endpoints per account (else 422 `QUOTA_EXCEEDED`). Test it with `pingWebhook`. Needs `webhooks:write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint (without its secret). Another account's id is 404. Needs `webhooks:read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint and its delivery log, and answers it as it was. Deliveries still pending are not sent. Needs `webhooks:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes what is given: a new `url` is checked as at creation; `events` replaces the subscription; `enabled: false` stops deliveries (those still pending fail); `enabled: true` turns an endpoint back on, also one the service disabled (`disabled_reason`), and starts its count of failing days afresh. `description: null` removes the note. Needs `webhooks:write`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Issues a new signing secret, shown only in this answer. For 24 hours every delivery carries two signatures in `webhook-signature`, one with the new secret and one with the old (space-separated), so the receiver can switch to the new one without missing a delivery; then only the new one. Needs `webhooks:write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ping a webhook endpoint
+         * @description Sends a `webhook.ping` event to this endpoint only (whatever its subscription), as any event is sent: signed, retried on failure. The answer is 202 with the delivery, `pending`; follow it in `listWebhookDeliveries`. A disabled endpoint is 409 `STATE_CONFLICT` (enable it first). Needs `webhooks:write`.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description The delivery log of one endpoint, newest first: each event sent (or to be sent) to it, with its attempts so far, the last answer's HTTP status or error, and when it is tried next. Kept as long as its event (`EVENT_RETENTION_DAYS`). Needs `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1541,7 +1693,508 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "operation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * operation.completed
+         * @description An operation of any family completed (`data` is the operation). `resource.type` is `operation`.
+         */
+        post: operations["operationCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "operation.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * operation.failed
+         * @description An operation failed for good; its `detail` says why, and anything it charged was refunded. `resource.type` is `operation`.
+         */
+        post: operations["operationFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "server.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * server.created
+         * @description A server is provisioned and active (its `server.create` operation completed). `resource.type` is `server`.
+         */
+        post: operations["serverCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "server.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * server.deleted
+         * @description A server was deleted (it leaves every list; its machine is destroyed by a `server.delete` operation). `resource.type` is `server`.
+         */
+        post: operations["serverDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "server.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * server.suspended
+         * @description A server was suspended for non-payment (powered off). `resource.type` is `server`.
+         */
+        post: operations["serverSuspendedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "server.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * server.resumed
+         * @description A suspended server was resumed: a deposit paid its due charge. `resource.type` is `server`.
+         */
+        post: operations["serverResumedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "server.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * server.cancelled
+         * @description A server stayed unpaid past the grace period and was cancelled (machine destroyed, addresses released). `resource.type` is `server`.
+         */
+        post: operations["serverCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vdc_vm.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vdc_vm.created
+         * @description A VDC VM is provisioned (its `vdc_vm.create` operation completed). `resource.type` is `vdc_vm`.
+         */
+        post: operations["vdcVmCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vdc_vm.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vdc_vm.deleted
+         * @description A VDC VM was deleted; its share of the pool is free again. `resource.type` is `vdc_vm`.
+         */
+        post: operations["vdcVmDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.registered
+         * @description A domain registration completed: the domain is `active`. `resource.type` is `domain`.
+         */
+        post: operations["domainRegisteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.transferred
+         * @description A transfer in completed: the domain is `active` with us. `resource.type` is `domain`.
+         */
+        post: operations["domainTransferredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.renewed
+         * @description A domain was renewed (on request, or by auto-renewal); `expires_at` moved. `resource.type` is `domain`.
+         */
+        post: operations["domainRenewedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.expiring
+         * @description A domain expires within 30 days, then within 7 (once each), and has not been renewed. `resource.type` is `domain`.
+         */
+        post: operations["domainExpiringEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.expired
+         * @description A domain reached its expiry without being renewed. `resource.type` is `domain`.
+         */
+        post: operations["domainExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "web_hosting.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * web_hosting.created
+         * @description A web hosting account is provisioned and active (its `hosting.create` operation completed). `resource.type` is `web_hosting`.
+         */
+        post: operations["webHostingCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "web_hosting.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * web_hosting.suspended
+         * @description A web hosting account was suspended for non-payment. `resource.type` is `web_hosting`.
+         */
+        post: operations["webHostingSuspendedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "web_hosting.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * web_hosting.resumed
+         * @description A suspended web hosting account was resumed: a deposit paid its due charge. `resource.type` is `web_hosting`.
+         */
+        post: operations["webHostingResumedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "web_hosting.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * web_hosting.cancelled
+         * @description A web hosting account was cancelled: by the customer, or unpaid past the grace period. `resource.type` is `web_hosting`.
+         */
+        post: operations["webHostingCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * billing.deposit
+         * @description Money was deposited to the balance (`data` is the ledger row). `resource.type` is `transaction`.
+         */
+        post: operations["billingDepositEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.charge_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * billing.charge_succeeded
+         * @description The balance was charged: a create, a renewal, recurring billing (`data` is the ledger row). `resource.type` is `transaction`.
+         */
+        post: operations["billingChargeSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * billing.refunded
+         * @description Money came back to the balance: a deletion, a cancellation, a failed operation (`data` is the ledger row). `resource.type` is `transaction`.
+         */
+        post: operations["billingRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.charge_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * billing.charge_failed
+         * @description A recurring charge could not be paid from the balance; it stays due and is retried every billing pass. `resource.type` is `billing_charge`.
+         */
+        post: operations["billingChargeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.answered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.answered
+         * @description Support answered a ticket. `resource.type` is `ticket`.
+         */
+        post: operations["ticketAnsweredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.closed
+         * @description A ticket was closed (by the customer or by support). `resource.type` is `ticket`.
+         */
+        post: operations["ticketClosedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.ping
+         * @description Sent to one endpoint only, by `POST /webhooks/{id}/ping`, to test it. `resource.type` is `webhook`.
+         */
+        post: operations["webhookPingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description An amount of money. Amounts are decimal strings, never floating-point numbers. */
@@ -2388,7 +3041,7 @@ export interface components {
         /** @description A sub-user with its permission keys. */
         SubUserDetail: components["schemas"]["SubUser"] & {
             /** @description Scope names, `<area>:read` or `<area>:write`: what the sub-user's API keys may do (a key does what both its own scopes and these allow). */
-            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write")[];
+            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write")[];
         };
         /** @description A sub-user's permission keys. */
         SubUserPermissions: {
@@ -2399,7 +3052,7 @@ export interface components {
              *       "tickets:write"
              *     ]
              */
-            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write")[];
+            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write")[];
         };
         /** @description A support ticket (without its thread). */
         Ticket: {
@@ -2460,63 +3113,6 @@ export interface components {
         TicketDetail: components["schemas"]["Ticket"] & {
             /** @description The thread, oldest first. */
             messages: components["schemas"]["TicketMessage"][];
-        };
-        /** @description One charge of recurring billing: a resource and the period it pays for. */
-        UpcomingCharge: {
-            /**
-             * @description What is billed
-             * @enum {string}
-             */
-            resource_type: "server" | "web_hosting" | "domain" | "vdc_pool";
-            /** @example srv_8fK2mQ */
-            resource_id: string;
-            /**
-             * @description The server's name, the hosting account's or domain's name
-             * @example web-1
-             */
-            name: string;
-            /**
-             * @description What the ledger row will say
-             * @example Server web-1 (srv_8fK2mQ): monthly cycle, 5.00 USD
-             */
-            description: string;
-            amount: components["schemas"]["Money"];
-            /**
-             * Format: date-time
-             * @description When the billing pass charges it; for an overdue charge, since when it is due.
-             * @example 2026-11-22T08:30:00Z
-             */
-            due_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            period_start: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            period_end: string;
-            /**
-             * @description scheduled: charged at `due_at`; overdue: the balance did not cover it — the service is suspended (servers, web hosting) or will not renew (domains) until a deposit pays it
-             * @enum {string}
-             */
-            status: "scheduled" | "overdue";
-        };
-        UpcomingCharges: {
-            /** @description Overdue charges and those due by `until`, soonest first */
-            charges: components["schemas"]["UpcomingCharge"][];
-            total: components["schemas"]["Money"];
-            balance: components["schemas"]["Money"];
-            top_up_needed: components["schemas"]["Money"];
-            /**
-             * Format: date-time
-             * @description The end of the window: now + 30 days
-             * @example 2026-11-22T08:30:00Z
-             */
-            until: string;
         };
         /** @description A domain name of the account. */
         Domain: {
@@ -2648,6 +3244,364 @@ export interface components {
                     message: string;
                 };
             }[];
+        };
+        /** @description A web hosting account: a control-panel account for one domain on one of the hosting servers. */
+        WebHosting: {
+            /** @example wh_9GmT4xQ2bLk7Rs1P */
+            id: string;
+            /**
+             * @description The main domain, lower case, an IDN as punycode (`xn--bcher-kva.de`).
+             * @example example.com
+             */
+            domain: string;
+            /**
+             * @description pending until the control-panel account exists, then active; cancelled when cancelled, or when provisioning failed (and was refunded).
+             * @enum {string}
+             */
+            status: "pending" | "active" | "suspended" | "cancelled";
+            /** @description The web hosting package. */
+            plan: {
+                /** @example 1 */
+                id: number;
+                /** @example Web Starter */
+                name: string;
+            };
+            /** @description The hosting server the account lives on; null until provisioned (and for an order that failed). */
+            server: {
+                /** @example web1.fra1.panel.hostcloud.example */
+                hostname: string;
+            } | null;
+            disk_usage: {
+                /** @description Live from the control panel in the detail; null in lists, while pending or cancelled, and when the panel does not answer in time. */
+                used_mb: number | null;
+                /**
+                 * @description The package's disk quota.
+                 * @example 10240
+                 */
+                quota_mb: number;
+            };
+            billing: {
+                /**
+                 * @description Price of one cycle, decimal USD.
+                 * @example 3.99
+                 */
+                amount: string;
+                /** @example USD */
+                currency: string;
+                /** @enum {string} */
+                cycle: "monthly" | "yearly";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339, UTC, whole seconds.
+                 * @example 2026-11-22T08:30:00Z
+                 */
+                next_billing_at: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            next_charge?: components["schemas"]["NextCharge"];
+        };
+        /** @description The new web hosting account (pending) and the `hosting.create` operation provisioning it. */
+        WebHostingCreated: components["schemas"]["WebHosting"] & {
+            operation: components["schemas"]["Operation"];
+        };
+        /** @description The renewed web hosting account (`billing.next_billing_at` one cycle later) and what the cycle cost. */
+        WebHostingRenewed: components["schemas"]["WebHosting"] & {
+            charged: components["schemas"]["Money"];
+        };
+        /** @description The cancelled web hosting account, what was refunded (0.00 without `refund`), and the `hosting.cancel` operation terminating the control-panel account. */
+        WebHostingCancelled: components["schemas"]["WebHosting"] & {
+            refund: components["schemas"]["Money"];
+            operation: components["schemas"]["Operation"];
+        };
+        /** @description A single-use control-panel login (SSO) link. */
+        HostingLogin: {
+            /**
+             * @description The web hosting account.
+             * @example wh_9GmT4xQ2bLk7Rs1P
+             */
+            id: string;
+            /**
+             * @description The control-panel user.
+             * @example example
+             */
+            username: string;
+            /**
+             * @description Our signed link (`openWebHostingLoginLink`): opened in a browser without an API key, once, within 300 seconds, it redirects to the control panel, logged in.
+             * @example https://api.example.net/v2/web-hosting-login/Q2h4bT…?expires=1795420800&signature=9f2c…
+             */
+            login_url: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            expires_at: string;
+            /** @example Opens the control panel on web1.fra1.panel.hostcloud.example logged in as example. The link works once, within 300 seconds, in a browser and without an API key. */
+            note: string;
+        };
+        /** @description An endpoint events are delivered to, signed with its secret (Standard Webhooks). */
+        Webhook: {
+            /** @example whk_5Hq2sLk9Xw3Zp5Nb */
+            id: string;
+            /** @example https://hooks.example.com/hostcloud */
+            url: string;
+            /**
+             * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+             * @example [
+             *       "*"
+             *     ]
+             */
+            events: string[];
+            /** @description Your note. */
+            description: string | null;
+            /** @description false: nothing is sent to it (you disabled it, or the service did: see `disabled_reason`). */
+            enabled: boolean;
+            /**
+             * @description Why the service disabled it: it answered 410 Gone, or every attempt failed for `WEBHOOK_DISABLE_AFTER_DAYS` (5) days. A notice was sent too. Enable it again with `PATCH {"enabled": true}`.
+             * @example null
+             */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            updated_at: string;
+        };
+        /** @description The endpoint with its signing secret (the only answers that show it: the create and `rotateWebhookSecret`). */
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret, `whsec_` and base64: verify each delivery's `webhook-signature` with it. Shown only in this answer: keep it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description The endpoint with its new signing secret. */
+        WebhookRotatedSecret: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret, `whsec_` and base64: verify each delivery's `webhook-signature` with it. Shown only in this answer: keep it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then each delivery is signed with the old secret too (two signatures in `webhook-signature`).
+             * @example 2026-11-22T08:30:00Z
+             */
+            previous_secret_expires_at: string;
+        };
+        /** @description One event's delivery to one endpoint, with its latest attempt. */
+        WebhookDelivery: {
+            /** @example 90311 */
+            id: number;
+            /**
+             * @description The event delivered; also the delivery's `webhook-id` header.
+             * @example evt_2Nf8sKq4Lm7Xp1Zr
+             */
+            event_id: string;
+            /** @example server.created */
+            event_type: string;
+            /**
+             * @description Attempts made so far (at most 10).
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * @description pending: not sent yet, or to be tried again at `next_attempt_at`; succeeded: a 2xx answer came within 15 s; failed: every attempt failed (the schedule is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after each), or the endpoint was disabled.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description The HTTP status of the last attempt's answer; null without one (a timeout, a refused connection).
+             * @example 200
+             */
+            response_status: number | null;
+            /**
+             * @description Why the last attempt failed.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            /** @description While pending: when it is (next) tried. null once it succeeded or failed. */
+            next_attempt_at: string | null;
+        };
+        /** @description One charge of recurring billing: a resource and the period it pays for. */
+        BillingCharge: {
+            /** @example 4711 */
+            id: string;
+            resource: {
+                /**
+                 * @description What is billed.
+                 * @enum {string}
+                 */
+                type: "server" | "web_hosting" | "domain" | "vdc_pool";
+                /** @example srv_8fJ2kLmN4pQ7rS1t */
+                id: string;
+            };
+            /**
+             * @description What the ledger row will say once paid.
+             * @example Server web-1 (srv_8fJ2kLmN4pQ7rS1t): monthly cycle 2026-12-22 → 2027-01-22
+             */
+            description: string;
+            amount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_end: string;
+            /**
+             * @description due: not paid yet, retried every billing pass; paid; void: the service ended.
+             * @enum {string}
+             */
+            status: "due" | "paid" | "void";
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            due_since: string;
+            /**
+             * @description Billing passes that tried to pay it.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description Why the last attempt failed.
+             * @example Balance 1.00 USD is less than the 5.00 USD this costs
+             */
+            reason: string | null;
+        };
+        /**
+         * @description Something that changed for the account, written in the same transaction as the change: an event exists exactly when its change committed. Kept `EVENT_RETENTION_DAYS` (30 by default). Test keys (the sandbox) make none.
+         * @example {
+         *       "id": "evt_2Nf8sKq4Lm7Xp1Zr",
+         *       "type": "operation.completed",
+         *       "created_at": "2026-11-22T08:31:04Z",
+         *       "resource": {
+         *         "type": "operation",
+         *         "id": "op_4Kq9vX2mLp8RtY1z"
+         *       },
+         *       "data": {
+         *         "id": "op_4Kq9vX2mLp8RtY1z",
+         *         "type": "server.create",
+         *         "status": "completed",
+         *         "resource": {
+         *           "type": "server",
+         *           "id": "srv_8fJ2kLmN4pQ7rS1t"
+         *         },
+         *         "progress_pct": 100,
+         *         "detail": "Server provisioned",
+         *         "created_at": "2026-11-22T08:30:00Z",
+         *         "updated_at": "2026-11-22T08:31:04Z"
+         *       }
+         *     }
+         */
+        Event: {
+            /**
+             * @description Unique; also the `webhook-id` of its deliveries, to deduplicate by.
+             * @example evt_2Nf8sKq4Lm7Xp1Zr
+             */
+            id: string;
+            /**
+             * @description What happened (the catalogue in the introduction says when each is written).
+             * @enum {string}
+             */
+            type: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            /** @description What the event is about. */
+            resource: {
+                /** @enum {string} */
+                type: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook";
+                /** @example srv_8fJ2kLmN4pQ7rS1t */
+                id: string;
+            };
+            /** @description The resource as the API shows it, at the moment of the event: an `Operation` for `operation.*`, a `Server` for `server.*`, a `VdcVm`, `Domain`, `WebHosting`, a `Transaction` (the ledger row) for `billing.deposit`, `billing.charge_succeeded` and `billing.refunded`, a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`. `resource.type` says which. */
+            data: components["schemas"]["Operation"] | components["schemas"]["Server"] | components["schemas"]["VdcVm"] | components["schemas"]["Domain"] | components["schemas"]["WebHosting"] | components["schemas"]["Transaction"] | components["schemas"]["BillingCharge"] | components["schemas"]["Ticket"] | components["schemas"]["Webhook"];
+        };
+        /** @description One charge of recurring billing: a resource and the period it pays for. */
+        UpcomingCharge: {
+            /**
+             * @description What is billed
+             * @enum {string}
+             */
+            resource_type: "server" | "web_hosting" | "domain" | "vdc_pool";
+            /** @example srv_8fK2mQ */
+            resource_id: string;
+            /**
+             * @description The server's name, the hosting account's or domain's name
+             * @example web-1
+             */
+            name: string;
+            /**
+             * @description What the ledger row will say
+             * @example Server web-1 (srv_8fK2mQ): monthly cycle, 5.00 USD
+             */
+            description: string;
+            amount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When the billing pass charges it; for an overdue charge, since when it is due.
+             * @example 2026-11-22T08:30:00Z
+             */
+            due_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_end: string;
+            /**
+             * @description scheduled: charged at `due_at`; overdue: the balance did not cover it — the service is suspended (servers, web hosting) or will not renew (domains) until a deposit pays it
+             * @enum {string}
+             */
+            status: "scheduled" | "overdue";
+        };
+        UpcomingCharges: {
+            /** @description Overdue charges and those due by `until`, soonest first */
+            charges: components["schemas"]["UpcomingCharge"][];
+            total: components["schemas"]["Money"];
+            balance: components["schemas"]["Money"];
+            top_up_needed: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description The end of the window: now + 30 days
+             * @example 2026-11-22T08:30:00Z
+             */
+            until: string;
         };
         /** @description A snapshot being taken, and the `server.snapshot` operation taking it. */
         SnapshotCreated: {
@@ -2872,105 +3826,6 @@ export interface components {
              * @example 2026-11-22T08:30:00Z
              */
             created_at: string;
-        };
-        /** @description A web hosting account: a control-panel account for one domain on one of the hosting servers. */
-        WebHosting: {
-            /** @example wh_9GmT4xQ2bLk7Rs1P */
-            id: string;
-            /**
-             * @description The main domain, lower case, an IDN as punycode (`xn--bcher-kva.de`).
-             * @example example.com
-             */
-            domain: string;
-            /**
-             * @description pending until the control-panel account exists, then active; cancelled when cancelled, or when provisioning failed (and was refunded).
-             * @enum {string}
-             */
-            status: "pending" | "active" | "suspended" | "cancelled";
-            /** @description The web hosting package. */
-            plan: {
-                /** @example 1 */
-                id: number;
-                /** @example Web Starter */
-                name: string;
-            };
-            /** @description The hosting server the account lives on; null until provisioned (and for an order that failed). */
-            server: {
-                /** @example web1.fra1.panel.hostcloud.example */
-                hostname: string;
-            } | null;
-            disk_usage: {
-                /** @description Live from the control panel in the detail; null in lists, while pending or cancelled, and when the panel does not answer in time. */
-                used_mb: number | null;
-                /**
-                 * @description The package's disk quota.
-                 * @example 10240
-                 */
-                quota_mb: number;
-            };
-            billing: {
-                /**
-                 * @description Price of one cycle, decimal USD.
-                 * @example 3.99
-                 */
-                amount: string;
-                /** @example USD */
-                currency: string;
-                /** @enum {string} */
-                cycle: "monthly" | "yearly";
-                /**
-                 * Format: date-time
-                 * @description RFC 3339, UTC, whole seconds.
-                 * @example 2026-11-22T08:30:00Z
-                 */
-                next_billing_at: string;
-            };
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            created_at: string;
-            next_charge?: components["schemas"]["NextCharge"];
-        };
-        /** @description The new web hosting account (pending) and the `hosting.create` operation provisioning it. */
-        WebHostingCreated: components["schemas"]["WebHosting"] & {
-            operation: components["schemas"]["Operation"];
-        };
-        /** @description The renewed web hosting account (`billing.next_billing_at` one cycle later) and what the cycle cost. */
-        WebHostingRenewed: components["schemas"]["WebHosting"] & {
-            charged: components["schemas"]["Money"];
-        };
-        /** @description The cancelled web hosting account, what was refunded (0.00 without `refund`), and the `hosting.cancel` operation terminating the control-panel account. */
-        WebHostingCancelled: components["schemas"]["WebHosting"] & {
-            refund: components["schemas"]["Money"];
-            operation: components["schemas"]["Operation"];
-        };
-        /** @description A single-use control-panel login (SSO) link. */
-        HostingLogin: {
-            /**
-             * @description The web hosting account.
-             * @example wh_9GmT4xQ2bLk7Rs1P
-             */
-            id: string;
-            /**
-             * @description The control-panel user.
-             * @example example
-             */
-            username: string;
-            /**
-             * @description Our signed link (`openWebHostingLoginLink`): opened in a browser without an API key, once, within 300 seconds, it redirects to the control panel, logged in.
-             * @example https://api.example.net/v2/web-hosting-login/Q2h4bT…?expires=1795420800&signature=9f2c…
-             */
-            login_url: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            expires_at: string;
-            /** @example Opens the control panel on web1.fra1.panel.hostcloud.example logged in as example. The link works once, within 300 seconds, in a browser and without an API key. */
-            note: string;
         };
         /** @description A test key's login link, opened: no control panel exists behind it. */
         HostingLoginSandbox: {
@@ -3901,7 +4756,13 @@ export interface operations {
     };
     getOperation: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Seconds to wait for the operation to finish, 0 to 60: the answer comes as soon as it is `completed` or `failed`, else after this long with its current state. 0 (the default) answers at once.
+                 * @example 30
+                 */
+                wait?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -3923,6 +4784,345 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Operation"];
                         meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only events of this type. */
+                type?: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+                /** @description Only events about resources of this type. */
+                resource_type?: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook";
+                /**
+                 * @description Only events about this resource (`srv_…`, `op_…`, a ticket number…).
+                 * @example srv_8fJ2kLmN4pQ7rS1t
+                 */
+                resource_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A page of Event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Event id (`evt_…`).
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. Something that changed for the account, written in the same transaction as the change: an event exists exactly when its change committed. Kept `EVENT_RETENTION_DAYS` (30 by default). Test keys (the sandbox) make none. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A page of Webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where deliveries are POSTed: an `https` URL whose host resolves to public addresses only (checked now, and again at every delivery, against the address connected to). Redirects are not followed.
+                     * @example https://hooks.example.com/hostcloud
+                     */
+                    url: string;
+                    /**
+                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+                     * @example [
+                     *       "operation.*",
+                     *       "server.created"
+                     *     ]
+                     */
+                    events?: string[];
+                    /** @description Your note. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. The endpoint with its signing secret (the only answers that show it: the create and `rotateWebhookSecret`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. An endpoint events are delivered to, signed with its secret (Standard Webhooks). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. An endpoint events are delivered to, signed with its secret (Standard Webhooks). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where deliveries are POSTed: an `https` URL whose host resolves to public addresses only (checked now, and again at every delivery, against the address connected to). Redirects are not followed.
+                     * @example https://hooks.example.com/hostcloud
+                     */
+                    url?: string;
+                    /**
+                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+                     * @example [
+                     *       "operation.*",
+                     *       "server.created"
+                     *     ]
+                     */
+                    events?: string[];
+                    enabled?: boolean;
+                    /** @description Your note. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. An endpoint events are delivered to, signed with its secret (Standard Webhooks). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. The endpoint with its new signing secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRotatedSecret"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. One event's delivery to one endpoint, with its latest attempt. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook id (`whk_…`).
+                 * @example whk_5Hq2sLk9Xw3Zp5Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A page of WebhookDelivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        meta: components["schemas"]["ListMeta"];
                     };
                 };
             };
@@ -6285,6 +7485,1131 @@ export interface operations {
                         meta: components["schemas"]["Meta"];
                     };
                 };
+            };
+        };
+    };
+    operationCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    operationFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serverCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serverDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serverSuspendedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serverResumedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    serverCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    vdcVmCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    vdcVmDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainRegisteredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainTransferredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainRenewedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainExpiringEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webHostingCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webHostingSuspendedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webHostingResumedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webHostingCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingDepositEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingChargeSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    billingChargeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketAnsweredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketClosedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
