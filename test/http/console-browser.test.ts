@@ -62,12 +62,14 @@ async function fortyTwo(origin: string, viewerUrl: string): Promise<void> {
   const res = await page.goto(url);
   assert.equal(res?.status(), 200);
   // These run in the page (whose DOM types this file does not load); not strings: its CSP forbids eval.
-  await page.waitForFunction(() => (globalThis as unknown as { document: Doc }).document.getElementById('status')?.textContent === 'connected', undefined, { timeout: 20_000 });
+  const status = () => (globalThis as unknown as { document: Doc }).document.getElementById('status')?.textContent;
+  await page.waitForFunction(() => (globalThis as unknown as { document: Doc }).document.getElementById('status')?.textContent !== 'connecting…', undefined, { timeout: 60_000 });
+  assert.equal(await page.evaluate(status), 'connected');
   await page.locator('.xterm-helper-textarea').focus();
   await page.keyboard.type('echo $((6*7))');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => Array.from((globalThis as unknown as { document: Doc }).document.querySelectorAll('.xterm-rows > div'))
-    .some((row) => row.textContent?.trim() === '42'), undefined, { timeout: 20_000 });
+    .some((row) => row.textContent?.trim() === '42'), undefined, { timeout: 60_000 });
   assert.deepEqual(errors, []);
   await page.close();
   // The link was spent: a second open is refused.
