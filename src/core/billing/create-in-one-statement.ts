@@ -6,6 +6,7 @@ import { pgCode } from '../../db/connection.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { type BillableCreateWrite, writeBillableCreate } from '../../db/queries/billable-create.ts';
 import type { Operation } from '../../db/schema.ts';
+import { type MachineReservation, POOL_SHORT } from '../../db/queries/machine-reservation.ts';
 import type { Ctx, OperationJob } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service.ts';
@@ -16,7 +17,7 @@ import { reportLedgerRow } from './ledger.ts';
  * SQLSTATEs after which the transaction way decides: a check of the write failed (HC002), a
  * unique index (a name taken), a node's capacity, a race lost (deadlock, serialization).
  */
-const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001']);
+const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001', POOL_SHORT]);
 
 export interface CreateInOneStatement {
   /** The request's Idempotency-Key and fingerprint; the record stores `body` as its answer (created). */
@@ -27,6 +28,8 @@ export interface CreateInOneStatement {
   charge: { cents: Cents; description: string; resource: string };
   operation: Operation;
   job: OperationJob;
+  /** A server's machine and addresses, reserved in the same statement (a short pool: the transaction way). */
+  machine?: MachineReservation;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatemen
       charge: { accountId: ctx.accountId, cents: c.charge.cents, description: c.charge.description },
       operation: c.operation,
       job: c.job,
+      machine: c.machine,
     });
   } catch (e) {
     if (isDatabaseUnavailable(e)) throw e;

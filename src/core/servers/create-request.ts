@@ -22,7 +22,8 @@ import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
 import { quoteAt } from './charge.ts';
-import { type CreateServerInput, checkReferences, createServer, modeOf, provisioning } from './create.ts';
+import { newMachineId } from './reserve-addresses.ts';
+import { type CreateServerInput, checkReferences, checkUserData, createServer, modeOf, provisioning } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, extraIpsPriceAt, pricesOf } from './pricing.ts';
 import type { ServerView } from './read.ts';
 import { addMonth, checkHostname, checkPassword } from './rules.ts';
@@ -52,6 +53,7 @@ async function createInOneStatement(
   if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   const mode = modeOf(input);
   if (mode.kind === 'source') return undefined;
   const ipv4Count = input.ipv4_count ?? 1;
@@ -69,7 +71,7 @@ async function createInOneStatement(
   });
   // A key in use replays or conflicts: the transaction way answers that.
   if (basis.key_taken) return undefined;
-  checkReferences(basis, input, mode);
+  checkReferences(basis, input, mode, ctx.compute.capabilities?.osImages === true);
   const sshKeys = input.ssh_key_ids?.length ? sshKeysOf(input.ssh_key_ids, basis.ssh_keys) : [];
   const plan = mode.kind === 'package' ? basis.plan! : null;
   const spec = mode.kind === 'custom' ? mode.spec : { cpuCores: plan!.cpu_cores, ramMb: plan!.ram_mb, storageGb: plan!.storage_gb };
@@ -121,6 +123,11 @@ async function createInOneStatement(
 
   const written = await writeCreateInOneStatement(ctx, {
     key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
+    // The addresses in the same statement: a short pool writes nothing, and the transaction way answers 422.
+    machine: {
+      id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...spec, osSlug: basis.os?.slug ?? null,
+      sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
+    },
     charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
   });
   return written ? body : undefined;

@@ -13,6 +13,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
+import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
 import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
@@ -35,6 +36,17 @@ export interface CreateServerInput {
   ipv6_count?: number;
   /** The account's SSH keys to install (GET /ssh-keys ids). */
   ssh_key_ids?: number[];
+  /** cloud-init user data for the new machine (at most USER_DATA_MAX_BYTES). */
+  user_data?: string;
+}
+
+/** The largest cloud-init user data a server takes: 64 KiB, as cloud platforms commonly allow. */
+export const USER_DATA_MAX_BYTES = 65_536;
+
+export function checkUserData(userData: string | undefined): void {
+  if (userData !== undefined && Buffer.byteLength(userData, 'utf8') > USER_DATA_MAX_BYTES) {
+    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'user_data', code: 'INVALID', message: `at most ${USER_DATA_MAX_BYTES} bytes (64 KiB) of cloud-init user data` }]);
+  }
 }
 
 export type Mode =
@@ -92,11 +104,11 @@ interface Resolved {
 export interface References {
   plan: Pick<Plan, 'id' | 'name' | 'available' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'price_cents'> | null;
   location: Pick<Location, 'available' | 'provider'> | null;
-  os: Pick<OperatingSystem, 'slug' | 'available'> | null;
+  os: (Pick<OperatingSystem, 'slug' | 'available'> & { image?: string | null }) | null;
 }
 
 /** The reference checks, in the API's check order (README, "Check order"): plan, location, OS (a source is checked after). */
-export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode): void {
+export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode, needsImage = false): void {
   if (mode.kind === 'package' && !refs.plan) {
     throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);
   }
@@ -111,6 +123,12 @@ export function checkReferences(refs: References, input: Pick<CreateServerInput,
   if (mode.kind !== 'source' && (!refs.os || !refs.os.available)) {
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
+  // A platform that builds from images (LXD) cannot build an OS the operator gave no image.
+  if (needsImage && mode.kind !== 'source' && !refs.os!.image) {
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} (${refs.os!.slug}) cannot be installed yet: the operator has not given it an image`, [
+      { field: 'os_version_id', code: 'INVALID', message: 'this OS version has no image on this platform yet; choose another' },
+    ]);
+  }
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
@@ -120,7 +138,7 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     locationId: input.location_id,
     osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
   });
-  checkReferences(refs, input, mode);
+  checkReferences(refs, input, mode, ctx.compute.capabilities?.osImages === true);
   const osSlug = refs.os?.slug ?? null;
   const discountBp = refs.tier_discount === null ? 0 : basisPoints(refs.tier_discount);
   const sshKeys = input.ssh_key_ids?.length ? await resolveSshKeys(db, ctx.accountId, input.ssh_key_ids) : [];
@@ -158,7 +176,7 @@ export function hostnameInUse(name: string): ApiError {
 }
 
 /** The server.create operation: what provisioning needs and what a failure refunds. */
-export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count'>, p: {
+export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count' | 'user_data'>, p: {
   extraIpv4: number; extraIpv6: number; ipPrices: { ipv4: number; ipv6: number }; chargedCents: number; sshKeys: string[];
 }): StartOperation<'server.create'> {
   return {
@@ -174,6 +192,7 @@ export function provisioning(serverId: string, input: Pick<CreateServerInput, 'p
       ipv6_price_cents: p.ipPrices.ipv6,
       charged_cents: p.chargedCents,
       ssh_keys: p.sshKeys,
+      ...(input.user_data !== undefined ? { user_data: input.user_data } : {}),
     },
   };
 }
@@ -185,6 +204,7 @@ export function provisioning(serverId: string, input: Pick<CreateServerInput, 'p
 export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<{ server: Server; operation: Operation; view: ServerView }> {
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   const mode = modeOf(input);
   const resolved = await resolve(ctx, trx, input, mode);
   const ipv4Count = input.ipv4_count ?? 1;
@@ -218,7 +238,12 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
     discount_cents: quote.discountDeltaCents,
     created_at: ctx.now,
   });
-  await payServerCharge(trx, quote);
   const operation = await startOperation(ctx, trx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys: resolved.sshKeys }));
+  // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.
+  await reserveAddresses(trx, {
+    id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...resolved.spec, osSlug: resolved.osSlug,
+    sshKeys: resolved.sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
+  });
+  await payServerCharge(trx, quote);
   return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };
 }
