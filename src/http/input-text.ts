@@ -126,6 +126,32 @@ export function parseJsonBody(contentType: string | undefined, raw: Buffer): unk
   return body;
 }
 
+/**
+ * A form body (application/x-www-form-urlencoded, the simulated checkout page's): the charset,
+ * strict UTF-8 of the bytes and of every percent-encoded name and value, then their text.
+ */
+export function parseFormBody(contentType: string | undefined, raw: Buffer): Record<string, unknown> {
+  let charset: string | undefined;
+  try {
+    charset = parseContentType(contentType ?? '').parameters.charset;
+  } catch {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The Content-Type header could not be read');
+  }
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `charset=${charset} is not accepted: send the form as UTF-8`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new ApiError('REQUEST_MALFORMED', 'The request body is not valid UTF-8');
+  }
+  const form = parseQueryString(text);
+  refuseMalformedUrl(`?${text}`, form);
+  refuseBadText(form);
+  return { ...form };
+}
+
 const MALFORMED = Symbol('hostcloud.malformedQuery');
 
 /**
