@@ -130,6 +130,12 @@ export interface Config {
   domainRenewDays: number;
   /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
   logFormat: LogFormat;
+  /** PANEL_SIGNUP — `open`: anyone may sign up in the customer panel (email verified by a link); `off`: invitation only. Default off. */
+  panelSignup: 'open' | 'off';
+  /** PANEL_SESSION_IDLE_S — a panel session unused this long ends. Default 3600 (1 hour). */
+  panelSessionIdleS: number;
+  /** PANEL_SESSION_MAX_S — a panel session ends this long after sign-in, however active. Default 43200 (12 hours). */
+  panelSessionMaxS: number;
 }
 
 export class ConfigError extends Error {}
@@ -224,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (rateLimitPrefix.length > 200 || !/^[\x21-\x7e]+$/.test(rateLimitPrefix)) {
     throw new ConfigError(`RATE_LIMIT_PREFIX must be 1–200 printable ASCII characters without spaces, got "${rateLimitPrefix}"`);
   }
+  const panelSignup = str(env, 'PANEL_SIGNUP') ?? 'off';
+  if (panelSignup !== 'open' && panelSignup !== 'off') throw new ConfigError(`PANEL_SIGNUP must be "open" or "off", got "${panelSignup}"`);
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -264,5 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     suspendGraceDays: int(env, 'SUSPEND_GRACE_DAYS', 14, 0, 365),
     domainRenewDays: int(env, 'DOMAIN_RENEW_DAYS', 30, 1, 60),
     logFormat,
+    panelSignup,
+    panelSessionIdleS: int(env, 'PANEL_SESSION_IDLE_S', 3600, 60, 30 * 86_400),
+    panelSessionMaxS: int(env, 'PANEL_SESSION_MAX_S', 43_200, 300, 90 * 86_400),
   };
 }

@@ -19,6 +19,7 @@ import * as m0017 from './migrations/0017_node_holds_when_changed.ts';
 import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
+import * as m0050 from './migrations/0050_panel.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0018_worker_hot_path': m0018,
   '0019_abort_statement': m0019,
   '0020_sim_plans_by_index': m0020,
+  '0050_panel': m0050,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

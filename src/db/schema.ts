@@ -6,12 +6,14 @@ import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable }
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
+import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
 export type * from './schema-nodes.ts';
 export type * from './schema-v1.ts';
 export type * from './schema-billing.ts';
+export type * from './schema-panel.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -571,6 +573,10 @@ export interface DB {
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
   billing_charges: BillingChargesTable;
   billing_notices: BillingNoticesTable;
+  panel_users: PanelUsersTable;
+  panel_recovery_codes: PanelRecoveryCodesTable;
+  panel_sessions: PanelSessionsTable;
+  panel_links: PanelLinksTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -12,6 +12,8 @@ import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
+import { registerPanel } from './panel/index.ts';
+import { sessionSettings } from './panel/session-auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observe.ts';
@@ -166,7 +168,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const keyCache = startKeyCache(deps.db);
   app.addHook('onClose', () => keyCache.close());
-  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys });
+  registerAuth(app, {
+    db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys,
+    panelSessions: sessionSettings(config),
+  });
 
   app.setErrorHandler((err, request, reply) => sendFor(request, reply, err));
   app.setNotFoundHandler((request, reply) => {
@@ -194,5 +199,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  await app.register(registerPanel, { prefix: '/panel', db: deps.db, config, now, services: deps.services, rateLimiter: deps.rateLimiter, onUndocumentedError: deps.onUndocumentedError });
   return app;
 }
