@@ -35,8 +35,9 @@ function transportCodes(route: RouteOptions): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (auth === 'customer') codes.push(...CUSTOMER_AUTH);
   // A customer panel session (auth.ts) may call v2 too; its writes carry the CSRF token.
-  if ((auth === 'customer' || auth === 'panel') && [route.method].flat().some((m) => !SAFE_METHODS.has(m.toUpperCase()))) codes.push('CSRF_TOKEN_INVALID');
-  if (auth === 'panel') codes.push('AUTH_REQUIRED', 'AUTH_INVALID', 'ACCOUNT_INACTIVE', 'AUTH_SCOPE_INSUFFICIENT');
+  if (auth !== 'none' && auth !== 'admin' && auth !== 'metrics' && [route.method].flat().some((m) => !SAFE_METHODS.has(m.toUpperCase()))) codes.push('CSRF_TOKEN_INVALID');
+  // The panel's own routes: a session that is missing, ended, of an inactive account or sub-user, or without the permission.
+  if (auth === 'panel' || auth === 'panel-open') codes.push('AUTH_REQUIRED', 'AUTH_INVALID', 'ACCOUNT_INACTIVE', 'AUTH_SCOPE_INSUFFICIENT');
   if (auth === 'admin') codes.push(...ADMIN_AUTH);
   if (config.rateLimit !== false) codes.push('RATE_LIMITED');
   if ([route.method].flat().some((m) => BODY_METHODS.has(m.toUpperCase()))) codes.push(...BODY_ERRORS);

@@ -52,6 +52,11 @@ export class PanelClient {
   }
 }
 
+/** The notices of a kind queued to an account (the panel's mails), newest first. */
+export async function panelNotices(t: TestApp, accountId: string, kind: string): Promise<{ to_email: string; subject: string; body: string }[]> {
+  return json(await adminCall(t, 'GET', `/admin/v1/notifications?account_id=${accountId}&kind=${kind}`)).data;
+}
+
 export function tokenOf(url: string): string {
   return url.split('/').pop()!;
 }
