@@ -1,7 +1,7 @@
 // The customer panel at /panel: its page and assets, and its own JSON API under /panel/api (the
 // parts v2 leaves to a panel: sign-in, two-factor, sessions, API keys, profile, sub-user
 // invitations). Everything else the page does, it does through /v2 with its session cookie
-// (auth.ts). One file per route family below; the page's own structure is in panel/src.
+// (auth.ts). One file per endpoint below; the page's own structure is in panel/src.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { sendAsset } from '../docs/static-asset.ts';
@@ -12,7 +12,17 @@ import { panelBundle } from './assets.ts';
 import type { PanelDeps } from './deps.ts';
 import { sessionSettings } from './session-auth.ts';
 import { createSignInThrottle } from './throttle.ts';
-import * as apiKeys from './api/api-keys.ts';
+import * as beginTwoFactor from './api/begin-two-factor.ts';
+import * as createApiKey from './api/create-api-key.ts';
+import * as disableTwoFactor from './api/disable-two-factor.ts';
+import * as enableTwoFactor from './api/enable-two-factor.ts';
+import * as getTwoFactor from './api/get-two-factor.ts';
+import * as inviteSubUser from './api/invite-sub-user.ts';
+import * as listApiKeys from './api/list-api-keys.ts';
+import * as listSubUsers from './api/list-sub-users.ts';
+import * as regenerateRecoveryCodes from './api/regenerate-recovery-codes.ts';
+import * as reinviteSubUser from './api/reinvite-sub-user.ts';
+import * as revokeApiKey from './api/revoke-api-key.ts';
 import * as changePassword from './api/change-password.ts';
 import * as getLink from './api/get-link.ts';
 import * as getMe from './api/get-me.ts';
@@ -25,16 +35,16 @@ import * as signIn from './api/sign-in.ts';
 import * as signInCode from './api/sign-in-code.ts';
 import * as signOut from './api/sign-out.ts';
 import * as signUp from './api/sign-up.ts';
-import * as subUsers from './api/sub-users.ts';
-import * as twoFactor from './api/two-factor.ts';
 import * as updateProfile from './api/update-profile.ts';
 import * as verifyEmail from './api/verify-email.ts';
 
 const ROUTES: { register(app: TypedApp, deps: PanelDeps): void }[] = [
   getMe, signIn, signInCode, signOut, signUp, requestPasswordReset,
   getLink, setLinkPassword, verifyEmail,
-  changePassword, listSessions, revokeSession, twoFactor,
-  apiKeys, updateProfile, subUsers, serverDeletePreview,
+  changePassword, listSessions, revokeSession,
+  getTwoFactor, beginTwoFactor, enableTwoFactor, disableTwoFactor, regenerateRecoveryCodes,
+  listApiKeys, createApiKey, revokeApiKey, updateProfile,
+  listSubUsers, inviteSubUser, reinviteSubUser, serverDeletePreview,
 ];
 
 export interface PanelOptions extends RouteDeps {
