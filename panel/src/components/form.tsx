@@ -109,7 +109,7 @@ export function fieldError(field: string, message: string): ApiError {
 export function FormError({ error, fields = [] }: { error: ApiError | null; fields?: string[] }) {
   if (!error) return null;
   const own = error.fields.length > 0 && error.fields.every((f) => fields.some((n) => f.field === n || f.field.startsWith(`${n}[`) || f.field.startsWith(`${n}.`)));
-  if (own) return <p class="form-error" role="alert">Please correct the fields marked below.</p>;
+  if (own) return <p class="form-error" role="alert">Please correct the fields marked above.</p>;
   const extra = error.fields.filter((f) => !fields.some((n) => f.field === n || f.field.startsWith(`${n}[`)));
   return (
     <div class="form-error" role="alert">

@@ -42,7 +42,7 @@ export function TicketPage() {
                   setReply('');
                   await ticket.reload();
                 })}>
-                  <Field label="Reply" name="message" multiline rows={5} value={reply} onValue={setReply} error={f.field('message')} required />
+                  <Field label="Reply" name="message" multiline rows={5} value={reply} onValue={setReply} error={f.field('message')} hint="At least 25 characters" required />
                   <FormError error={f.error} fields={['message']} />
                   <Button busy={f.busy}>Send reply</Button>
                 </Form>

@@ -40,7 +40,7 @@ function OpenTicket() {
         <Select label="Priority" name="priority" value={priority} onValue={setPriority} error={f.field('priority')}
           options={['low', 'medium', 'high', 'urgent'].map((p) => ({ value: p, label: p }))} />
       </div>
-      <Field label="Message" name="message" multiline rows={6} value={message} onValue={setMessage} error={f.field('message')} required />
+      <Field label="Message" name="message" multiline rows={6} value={message} onValue={setMessage} error={f.field('message')} hint="What happened, on which service; at least 25 characters" required />
       <FormError error={f.error} fields={['subject', 'department_id', 'priority', 'message']} />
       <Button busy={f.busy}>Open ticket</Button>
     </Form>

@@ -35,8 +35,8 @@ function CreateVm({ onOperation }: { onOperation(op: Operation): void }) {
             <Field label="Disk (GB)" name="storage_gb" inputMode="numeric" value={v.storage_gb} onValue={set('storage_gb')} error={f.field('storage_gb')} />
           </div>
           <div class="row">
-            <Select label="Location" name="location_id" value={v.location_id} onValue={set('location_id')} error={f.field('location_id')} options={c.locations.map((l) => ({ value: String(l.id), label: l.name }))} />
-            <Select label="Operating system" name="os_version_id" value={v.os_version_id} onValue={set('os_version_id')} error={f.field('os_version_id')} options={c.oses.map((o) => ({ value: String(o.id), label: o.name }))} />
+            <Select label="Location" name="location_id" value={v.location_id || String(c.locations[0]?.id ?? '')} onValue={set('location_id')} error={f.field('location_id')} options={c.locations.map((l) => ({ value: String(l.id), label: l.name }))} />
+            <Select label="Operating system" name="os_version_id" value={v.os_version_id || String(c.oses[0]?.id ?? '')} onValue={set('os_version_id')} error={f.field('os_version_id')} options={c.oses.map((o) => ({ value: String(o.id), label: o.name }))} />
           </div>
           <Field label="Root password" name="password" type="password" value={v.password} onValue={set('password')} error={f.field('password')} autoComplete="new-password" required />
           <FormError error={f.error} fields={['name', 'password', 'cpu_cores', 'ram_mb', 'storage_gb', 'location_id', 'os_version_id']} />
