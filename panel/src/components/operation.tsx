@@ -9,9 +9,9 @@ export interface Operation {
   type: string;
   status: 'queued' | 'running' | 'completed' | 'failed';
   detail: string;
-  progress?: number;
+  /** Present while running, 100 once completed. */
+  progress_pct?: number;
   resource?: { type: string; id: string };
-  error?: { code: string; message: string } | null;
   created_at: string;
   updated_at: string;
 }
@@ -64,14 +64,16 @@ const LABEL: Record<Operation['status'], string> = { queued: 'Queued', running: 
 
 export function OperationProgress({ op }: { op: Operation | null }) {
   if (!op) return null;
-  const pct = op.status === 'completed' ? 100 : op.progress ?? (op.status === 'queued' ? 0 : undefined);
+  const pct = op.status === 'completed' ? 100 : op.progress_pct ?? (op.status === 'queued' ? 0 : undefined);
   return (
     <div class={`operation ${op.status}`} role="status" aria-live="polite" aria-label={`Operation ${op.type}`}>
       <div class="operation-head">
         <strong>{op.type}</strong> <span class={`badge ${op.status}`}>{LABEL[op.status]}</span>
       </div>
-      {pct !== undefined && <progress max={100} value={pct} aria-label={`${op.type} progress`}>{pct}%</progress>}
-      <p class="muted">{op.status === 'failed' && op.error ? op.error.message : op.detail}</p>
+      {op.status !== 'failed' && (pct !== undefined
+        ? <progress max={100} value={pct} aria-label={`${op.type} progress`}>{pct}%</progress>
+        : <progress aria-label={`${op.type} progress`} />)}
+      <p class="muted">{op.detail}</p>
     </div>
   );
 }
