@@ -1,7 +1,7 @@
 // Random secrets of the panel (session cookies, mailed links, recovery codes) and how they are
 // kept: only a SHA-256 of each is stored. They are long random strings, so a plain hash is a safe
 // at-rest form and a fast lookup (as for API keys).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { base62 } from '../ids.ts';
 
 export function sha256(text: string): string {
@@ -22,8 +22,7 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 /** A recovery code as shown once: xxxxx-xxxxx (≈ 49 bits; spent once, throttled like sign-in). */
 export function newRecoveryCode(): string {
-  const bytes = randomBytes(10);
-  const chars = [...bytes].map((b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length]);
+  const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
   return `${chars.slice(0, 5).join('')}-${chars.slice(5).join('')}`;
 }
 
