@@ -16,6 +16,7 @@ import { BIG_POOL, setPool } from '../helpers/vdc.ts';
 // What the functions run in the page use (this project is type-checked without the DOM's types).
 interface El { textContent: string | null; value: string }
 declare const document: {
+  activeElement: (El & { tagName: string; getAttribute(n: string): string | null }) | null;
   querySelector(s: string): El | null;
   querySelectorAll(s: string): ArrayLike<El> & Iterable<El>;
   documentElement: { scrollWidth: number };
@@ -192,7 +193,22 @@ test('a server created and stopped from the panel', { skip, timeout: 180_000 }, 
   const context = await browser.createBrowserContext();
   const page = await newPage(context);
   owner = await invitedOwner(page);
-  await signIn(page, owner.email);
+  // Signed in with the keyboard alone: Tab to each field, Enter to submit.
+  await page.goto(`${origin}/panel/sign-in`);
+  await heading(page, 'Sign in');
+  const focused = () => page.evaluate(() => { const el = document.activeElement; return el ? `${el.tagName}:${el.getAttribute('name') ?? el.textContent}` : ''; });
+  for (let i = 0; i < 10 && (await focused()) !== 'INPUT:email'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'INPUT:email');
+  await page.keyboard.type(owner.email);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'INPUT:password');
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('nav[aria-label="Main"]');
+  // Each page puts the focus on its heading, so the keyboard starts at the content, not the menu.
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'A:Balance200.00 USD', 'the next stop is the first card');
   await page.goto(`${origin}/panel/servers`);
   await heading(page, 'Servers');
   await control(page, 'Create server', 'link').click();
