@@ -54,8 +54,8 @@ function Resize({ s, onOperation }: { s: Server; onOperation(op: Operation): voi
   );
 }
 
-function Snapshots({ s, writable, onOperation }: { s: Server; writable: boolean; onOperation(op: Operation): void }) {
-  const list = useLoad(async () => (await v2.get<Snapshot[]>(`/servers/${s.id}/snapshots?per_page=100`)).data, [s.id]);
+function Snapshots({ s, writable, onOperation, version }: { s: Server; writable: boolean; onOperation(op: Operation): void; version: number }) {
+  const list = useLoad(async () => (await v2.get<Snapshot[]>(`/servers/${s.id}/snapshots?per_page=100`)).data, [s.id, version]);
   const [name, setName] = useState('');
   const f = useForm();
   const a = useForm();
@@ -121,9 +121,9 @@ function ReverseDns({ s, ip }: { s: Server; ip: Ip }) {
   );
 }
 
-function Addresses({ s, writable, onOperation }: { s: Server; writable: boolean; onOperation(op: Operation): void }) {
-  const list = useLoad(async () => (await v2.get<Ip[]>(`/servers/${s.id}/ips?per_page=100`)).data, [s.id]);
-  const [version, setVersion] = useState('4');
+function Addresses({ s, writable, onOperation, version }: { s: Server; writable: boolean; onOperation(op: Operation): void; version: number }) {
+  const list = useLoad(async () => (await v2.get<Ip[]>(`/servers/${s.id}/ips?per_page=100`)).data, [s.id, version]);
+  const [ipVersion, setIpVersion] = useState('4');
   const f = useForm();
   const d = useForm();
   return (
@@ -153,12 +153,12 @@ function Addresses({ s, writable, onOperation }: { s: Server; writable: boolean;
       </Loading>
       {writable && (
         <Form label="Add an address" onSubmit={() => f.submit(async () => {
-          const r = await v2.post<{ operation?: Operation }>(`/servers/${s.id}/ips`, { version: Number(version) }, { idempotent: true });
+          const r = await v2.post<{ operation?: Operation }>(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { idempotent: true });
           if (r.data.operation) onOperation(r.data.operation);
           await list.reload();
         })}>
           <div class="row inline">
-            <Select label="New address" name="version" value={version} onValue={setVersion} options={[{ value: '4', label: 'IPv4' }, { value: '6', label: 'IPv6' }]} />
+            <Select label="New address" name="version" value={ipVersion} onValue={setIpVersion} options={[{ value: '4', label: 'IPv4' }, { value: '6', label: 'IPv6' }]} />
             <Button busy={f.busy}>Add address</Button>
           </div>
           <p class="muted">Each extra address is billed monthly.</p>
@@ -206,7 +206,9 @@ export function ServerPage() {
   const server = useLoad(async () => (await v2.get<Server>(`/servers/${encodeURIComponent(id)}`)).data, [id]);
   const first = useLoad(async () => (query.operation ? (await v2.get<Operation>(`/operations/${encodeURIComponent(query.operation)}`)).data : null), [query.operation]);
   const [started, setStarted] = useState<Operation | null>(null);
-  const op = useOperation(started ?? first.data ?? null, () => { void server.reload(); });
+  // Bumped when an operation ends: what it changed (snapshots, addresses) is read again.
+  const [version, setVersion] = useState(0);
+  const op = useOperation(started ?? first.data ?? null, () => { void server.reload(); setVersion((v) => v + 1); });
   const writable = can(me, 'servers:write');
   const busy = op !== null && (op.status === 'queued' || op.status === 'running');
   return (
@@ -231,9 +233,9 @@ export function ServerPage() {
                 <Power s={s} writable={writable && !busy} onOperation={setStarted} />
                 {writable && <><h2>Resize</h2><Resize s={s} onOperation={setStarted} /></>}
                 <h2>Snapshots</h2>
-                <Snapshots s={s} writable={writable && !busy} onOperation={setStarted} />
+                <Snapshots s={s} writable={writable && !busy} onOperation={setStarted} version={version} />
                 <h2>IP addresses</h2>
-                <Addresses s={s} writable={writable} onOperation={setStarted} />
+                <Addresses s={s} writable={writable} onOperation={setStarted} version={version} />
               </>
             )}
             {writable && s.status !== 'pending' && <><h2>Delete</h2><Delete s={s} /></>}
