@@ -16,6 +16,7 @@ import { batchCompletions, claimReads, executeOperation, failOperation } from '.
 import type { Db } from '../core/types.ts';
 import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
+import { sweepPanel } from '../core/panel/sweep.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
 import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
@@ -224,6 +225,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     const ok = await settle('removing expired idempotency keys', async () => {
       const removed = await deleteExpiredIdempotencyKeys(db);
       logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
+    }) && await settle('removing ended panel sessions and links', async () => {
+      const removed = await sweepPanel(db, new Date());
+      logger.info({ ...removed, component: 'worker' }, 'ended panel sessions and links removed');
     });
     await settle('settling the maintenance job', () => (ok ? boss.complete(MAINTENANCE_QUEUE, job!.id) : boss.fail(MAINTENANCE_QUEUE, job!.id)));
   }));

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { sweepPanel } from '../../src/core/panel/sweep.ts';
 import { json, startApp } from '../helpers/app.ts';
 import { PASSWORD, PanelClient, panelNotices, signedInOwner, tokenOf } from '../helpers/panel.ts';
 
@@ -61,4 +62,17 @@ test('password: change with the current one (others signed out); reset by link (
   assert.equal((await anon.request('POST', `/panel/api/links/${tokenOf(url)}/password`, { password: PASSWORD })).statusCode, 200);
   assert.equal((await o.client.request('GET', '/v2/billing/balance')).statusCode, 401, 'a reset ends every session');
   assert.equal((await anon.signIn(o.email)).statusCode, 200);
+});
+
+test('the hourly sweep removes sessions and links that ended more than 30 days ago, and nothing live', async () => {
+  const o = await signedInOwner(t);
+  const other = new PanelClient(t);
+  await other.signIn(o.email);
+  await other.request('POST', '/panel/api/sign-out');
+  const count = async (table: 'panel_sessions' | 'panel_links') => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(t.database.db)).rows[0]!.n;
+  const [sessions, links] = [await count('panel_sessions'), await count('panel_links')];
+  assert.deepEqual(await sweepPanel(t.database.db, new Date()), { sessions: 0, links: 0 }, 'nothing ended 30 days ago yet');
+  const later = await sweepPanel(t.database.db, new Date(Date.now() + 31 * 86_400_000));
+  assert.ok(later.sessions >= 1 && later.links >= 1, JSON.stringify(later));
+  assert.ok(await count('panel_sessions') < sessions && await count('panel_links') < links);
 });

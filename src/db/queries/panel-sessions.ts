@@ -76,3 +76,11 @@ export function listLiveSessions(db: Db, userId: number, at: Date, idleS: number
     .orderBy('created_at', 'desc').limit(100)
     .execute();
 }
+
+/** Sessions that ended (revoked, or past their absolute end) before `before`. */
+export async function deleteEndedSessions(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('panel_sessions')
+    .where((eb) => eb.or([eb('revoked_at', '<', before), eb('expires_at', '<', before)]))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

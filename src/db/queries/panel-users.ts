@@ -119,3 +119,11 @@ export async function spendPanelLink(db: Db, tokenHash: string, at: Date): Promi
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** Links spent or expired before `before`. */
+export async function deleteEndedLinks(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('panel_links')
+    .where((eb) => eb.or([eb('used_at', '<', before), eb('expires_at', '<', before)]))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
