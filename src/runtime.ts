@@ -1,7 +1,7 @@
 // The wiring module: picks each dependency's implementation from the settings, in one place.
 // PostgreSQL: DATABASE_URL or the embedded server. Rate limits: Redis or in-process. Compute and
-// hosting: the simulated platform and panel (real drivers would be chosen here). Jobs: pg-boss on
-// the same database.
+// hosting: the simulated platform and panel (real drivers would be chosen here). Payments: the
+// simulated checkout, Stripe or none (PAYMENTS). Jobs: pg-boss on the same database.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +19,10 @@ import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
 import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
 import type { HostingPanel } from './providers/hosting/types.ts';
+import { noopPayments } from './providers/payments/noop.ts';
+import { createSimulatedPayments } from './providers/payments/simulated.ts';
+import { createStripePayments } from './providers/payments/stripe.ts';
+import type { PaymentProvider } from './providers/payments/types.ts';
 import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
 import type { Registrar } from './providers/registrar/types.ts';
 import type { Telemetry } from './telemetry/index.ts';
@@ -115,11 +119,20 @@ export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Reg
   return telemetry ? instrumentProvider('registrar', registrar, telemetry.metrics) : registrar;
 }
 
+/** The payment provider of PAYMENTS: the simulated checkout, Stripe, or none (off). */
+export function paymentsFor(config: Config, db: Db, telemetry?: Telemetry): PaymentProvider {
+  const payments = config.payments === 'stripe'
+    ? createStripePayments({ secretKey: config.stripeSecretKey!, webhookSecret: config.stripeWebhookSecret!, apiUrl: config.stripeApiUrl })
+    : config.payments === 'simulated' ? createSimulatedPayments({ db, publicUrl: config.publicUrl, delayMs: config.simDelayMs }) : noopPayments;
+  return telemetry ? instrumentProvider('payments', payments, telemetry.metrics) : payments;
+}
+
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry),
     hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
+    payments: paymentsFor(config, db, telemetry),
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

@@ -49,13 +49,14 @@ export function connection(opts: { url?: string; token?: string }): Conn {
 
 export type Json = Record<string, unknown>;
 
-export async function call(conn: Conn, method: string, p: string, body?: unknown): Promise<Json> {
+/** `headers`: more request headers (an Idempotency-Key). */
+export async function call(conn: Conn, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
   const token = await conn.token();
   let res: Response;
   try {
     res = await fetch(`${conn.url}/admin/v1${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
@@ -113,4 +114,22 @@ export async function worded<T>(flagOf: FlagOf, fn: () => Promise<T>): Promise<T
   } catch (e) {
     throw inCommandWords(e, flagOf);
   }
+}
+
+/** A document the admin API answers (a PDF): its bytes; an error answer throws as `call` does. */
+export async function download(conn: Conn, p: string): Promise<Buffer> {
+  const token = await conn.token();
+  let res: Response;
+  try {
+    res = await fetch(`${conn.url}/admin/v1${p}`, { headers: { authorization: `Bearer ${token}` } });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    throw new CliError(`cannot reach ${conn.url}: ${cause ?? (e as Error).message} (is \`npm start\` running? pass --url or set HOSTCLOUD_URL)`, { code: 'UNREACHABLE' });
+  }
+  if (!res.ok) {
+    const json = (await res.json().catch(() => ({}))) as Json;
+    const err = (json.error ?? {}) as { code?: string; message?: string; errors?: FieldProblem[] };
+    throw new ApiFailure(res.status, err.code ?? 'ERROR', err.message ?? 'request failed', err.errors ?? []);
+  }
+  return Buffer.from(await res.arrayBuffer());
 }

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
 import { billingCommand } from './admin-billing.ts';
+import { invoiceCommand } from './admin-invoices.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
@@ -78,7 +79,7 @@ Nodes and migration
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
 
-Simulated providers (PROVIDER: compute registrar hosting; default compute)
+Simulated providers (PROVIDER: compute registrar hosting payments; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
   provider fault MODE [--provider PROVIDER] [--remaining N] [--calls create,power,...]
                   makes provider calls fail: upstream_error, capacity_unavailable, timeout; none clears it
@@ -95,6 +96,27 @@ Simulated providers (PROVIDER: compute registrar hosting; default compute)
 Recurring billing
   billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
   billing overdue [--page N]  accounts with unpaid charges, oldest debt first
+
+Top-up and invoices
+  invoices list [--account ACCOUNT_ID] [--kind invoice|credit_note] [--page N] [--per-page N]
+                  invoices and credit notes, newest first
+  invoices get INVOICE_ID
+  invoices pdf INVOICE_ID [--output FILE]      writes the PDF (default: NUMBER.pdf)
+  invoice-settings get
+  invoice-settings set [--company-name TEXT] [--address TEXT] [--tax-id TEXT] [--prefix PREFIX] [--footer TEXT]
+                  what invoices print about you (\\n in a value is a line break); issued invoices keep theirs
+  tax-rates list
+  tax-rates set COUNTRY RATE [--label LABEL]    RATE in percent like 19.00; customers of a country without one pay none
+  tax-rates delete COUNTRY
+  payments list [--account ACCOUNT_ID] [--status pending|paid|declined|expired|failed] [--page N] [--per-page N]
+  payments refresh PAYMENT_ID     asks the payment provider how a pending payment stands (credits it once if paid)
+  refund DEPOSIT_ID [--amount AMOUNT] [--reason TEXT] [--idempotency-key UUID]
+                  refunds (part of) a paid top-up's deposit through the provider, with a credit note
+                  (the same --idempotency-key again answers the same refund)
+  statement ACCOUNT_ID MONTH [--pdf] [--output FILE]
+                  the month's ledger (MONTH like 2026-03) between its opening and closing balance
+  billing-details ACCOUNT_ID [--address TEXT] [--tax-id TEXT]
+                  the address and tax id the account's next invoices print (shown when no option is given)
 
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
@@ -209,7 +231,7 @@ async function unitPrices(conn: Conn, out: Out, action: string | undefined, args
 
 /** `provider fault [MODE] [--provider P] [--remaining N] [--calls a,b]`: shows or sets a switch. */
 async function providerFault(conn: Conn, out: Out, args: string[]): Promise<void> {
-  const usage = 'hostcloud admin provider fault [MODE] [--provider compute|registrar|hosting] [--remaining N] [--calls create,power]';
+  const usage = 'hostcloud admin provider fault [MODE] [--provider compute|registrar|hosting|payments] [--remaining N] [--calls create,power]';
   const { values, positionals } = parse(args, { provider: { type: 'string' }, remaining: { type: 'string' }, calls: { type: 'string' } }, usage);
   const provider = values.provider ?? 'compute';
   const url = `/providers/${encodeURIComponent(provider)}/fault`;
@@ -317,7 +339,8 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'nodes' && await nodesCommand(conn, out, action, args))
     || (group === 'servers' && await serversCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
-    || (group === 'billing' && await billingCommand(conn, out, action, args));
+    || (group === 'billing' && await billingCommand(conn, out, action, args))
+    || await invoiceCommand(conn, out, group, action, args);
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);

@@ -3,6 +3,7 @@
 // for a test key it swaps in a rolled-back transaction and no-op systems.
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
+import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
 import type { Db } from './types.ts';
 
@@ -32,6 +33,8 @@ export interface Services {
   compute: ComputeProvider;
   hosting: HostingPanel;
   registrar: Registrar;
+  /** Where customers pay for top-ups (PAYMENTS); absent where nothing is paid (the worker, the sandbox). */
+  payments?: PaymentProvider;
   jobs: JobQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */
   providerTimeoutMs: number;

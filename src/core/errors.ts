@@ -44,18 +44,25 @@ export interface FieldError {
   message: string;
 }
 
+/** What an error tells besides its code, in the core's words; each adapter renders it (HTTP: headers). */
+export interface ErrorHints {
+  /** Seconds after which trying again may succeed (HTTP: Retry-After). */
+  retryAfterS?: number;
+  /** The methods the path admits, for METHOD_NOT_ALLOWED (HTTP: Allow). */
+  allow?: readonly string[];
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[];
-  /** Extra response headers an adapter should send (e.g. Retry-After, Allow). */
-  readonly headers: Record<string, string>;
+  readonly hints: ErrorHints;
 
-  constructor(code: ErrorCode, message: string, errors: FieldError[] = [], headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, message: string, errors: FieldError[] = [], hints: ErrorHints = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.errors = errors;
-    this.headers = headers;
+    this.hints = hints;
   }
 }
 

@@ -10,18 +10,47 @@
 // - area / scope: an API area (servers, billing, …); a scope is `<area>:read` or `<area>:write`.
 // - catalog:      operator-managed, customer-readable rows: plans, locations, OS versions, TLD prices,
 //                 hosting packages, departments, reseller tiers, unit prices, v1 package families.
+//
+// The worker's terms (src/core/operations, src/jobs):
+// - operation:    the durable record of long-running work on one resource (`operations` row): type,
+//                 resource, params, status queued → running → completed | failed, progress, detail.
+//                 At most one unfinished operation per resource (a unique index). The customer polls it.
+// - catalogue:    core/operations/catalogue.ts, every operation type → resource type, scope area,
+//                 runner. Starting an operation of a type takes exactly its runner's params.
+// - params:       what a start writes for its runner (verb arguments, the charge to refund); never shown;
+//                 secrets in them are erased when the operation finishes.
+// - job:          the pg-boss row that tells a worker to run an operation; enqueued in the same
+//                 transaction as the operation, so neither exists without the other.
+// - runner:       what an operation type does on the worker (`Runner<P>`): `run` calls the provider
+//                 outside any transaction and returns the database changes, `compensate` and
+//                 `afterFailure` undo it after a final failure. Files: <family>/runners/<type>.ts.
+// - claim:        a worker taking an operation for a run (status running, attempts + 1, a lease); a
+//                 finished operation cannot be claimed, so a job delivered twice runs once.
+// - lease:        how long a claim holds without renewal (OPERATION_LEASE_S); the holder renews it
+//                 every third of that. A lapsed lease means a lost run: the sweep queues it again.
+// - completion:   the run's result committed with the operation marked completed, in one transaction
+//                 (or one statement for a batch), unless the operation was finished meanwhile.
+// - compensation: the customer-visible undo of a finally failed operation (refund, release, cancel),
+//                 in the very transaction that marks it failed.
+// - attempt:      one run; a retryable failure (provider hiccup) is retried until the job's retry
+//                 limit, then the operation fails and compensates.
+// - outcome:      what a request did (created, done), as the core returns it; each adapter picks the
+//                 HTTP status. An Idempotency-Key's record stores the outcome with the answer's body.
 import type { Db } from '../db/connection.ts';
 
 export type { Db };
 
 export const AREAS = [
-  'servers', 'vdc', 'domains', 'hosting', 'billing', 'account', 'tickets', 'sub_users', 'ssh_keys', 'reseller', 'catalog',
+  'servers', 'vdc', 'domains', 'hosting', 'billing', 'account', 'tickets', 'sub_users', 'ssh_keys', 'reseller', 'catalog', 'events', 'webhooks',
 ] as const;
 export type Area = (typeof AREAS)[number];
 export type Access = 'read' | 'write';
 export type Scope = `${Area}:${Access}`;
 
-export const ALL_SCOPES: Scope[] = AREAS.flatMap((a) => [`${a}:read`, `${a}:write`] as Scope[]);
+/** Areas with nothing to write: they have a `:read` scope only (events are written by the changes they report). */
+export const READ_ONLY_AREAS: readonly Area[] = ['events'];
+
+export const ALL_SCOPES: Scope[] = AREAS.flatMap((a) => (READ_ONLY_AREAS.includes(a) ? [`${a}:read`] : [`${a}:read`, `${a}:write`]) as Scope[]);
 
 export interface Caller {
   accountId: string;

@@ -11,10 +11,14 @@ import { base62 } from '../core/ids.ts';
 import type { Services } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { registerAdminRoutes } from './admin/index.ts';
+import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.ts';
+import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { registerPanel } from './panel/index.ts';
 import { sessionSettings } from './panel/session-auth.ts';
+import { PANEL_BILLING_PREFIX, sessionBillingActor } from './panel/billing-actor.ts';
 import { startKeyCache } from './key-cache.ts';
+import { type OperationWaits, startOperationWaits } from './operation-waits.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
@@ -45,6 +49,12 @@ export interface AppDeps {
   services: Services;
   /** Tests: told of every v2 error response its route does not declare in the OpenAPI document. */
   onUndocumentedError?: V2Options['onUndocumentedError'];
+  /**
+   * The customer's billing routes (top-up, invoices, statements: panel-billing/), mounted at
+   * `prefix` with `actorOf` telling who the signed-in customer is. Default: at /panel/api/billing,
+   * the customer panel's session (panel/billing-actor.ts); tests may plug in their own.
+   */
+  panelBilling?: { prefix: string; actorOf: ActorOf };
 }
 
 export type App = TypedApp;
@@ -58,6 +68,12 @@ export interface RouteEntry {
 }
 
 const routeTables = new WeakMap<object, RouteEntry[]>();
+const waitsOfApp = new WeakMap<object, OperationWaits>();
+
+/** The app's waits on operations (tests: how many requests wait, whether it listens). */
+export function operationWaitsOf(app: App): OperationWaits | undefined {
+  return waitsOfApp.get(app);
+}
 
 /** Every route of an app built by buildApp, in registration order. */
 export function routesOf(app: App): RouteEntry[] {
@@ -163,11 +179,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preClose', (done) => { closing = true; done(); });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { 'Retry-After': '1' });
+    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', [], { retryAfterS: 1 });
     done();
   });
   const keyCache = startKeyCache(deps.db);
   app.addHook('onClose', () => keyCache.close());
+  // Requests waiting on an operation answer its state at once when the server starts closing (a
+  // close waits for in-flight requests, and a wait may last a minute).
+  const operationWaits = startOperationWaits(deps.db);
+  waitsOfApp.set(app, operationWaits);
+  app.addHook('preClose', (done) => { operationWaits.release(); done(); });
+  app.addHook('onClose', () => operationWaits.close());
   registerAuth(app, {
     db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys,
     panelSessions: sessionSettings(config),
@@ -178,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
     if (allowed.length > 0) {
-      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }));
+      return sendFor(request, reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { allow: allowed }));
     }
     return sendFor(request, reply, new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`));
   });
@@ -196,9 +218,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
-  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   await app.register(registerPanel, { prefix: '/panel', db: deps.db, config, now, services: deps.services, rateLimiter: deps.rateLimiter, onUndocumentedError: deps.onUndocumentedError });
+  await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });
+  const billing = deps.panelBilling ?? { prefix: PANEL_BILLING_PREFIX, actorOf: sessionBillingActor(deps.db, sessionSettings(config), now) };
+  await app.register(registerPanelBillingRoutes, { prefix: billing.prefix, db: deps.db, config, now, services: deps.services, actorOf: billing.actorOf });
   return app;
 }

@@ -1,4 +1,4 @@
-// The onRequest hook that runs before any body is read, in the order of DESIGN.md:
+// The onRequest hook that runs before any body is read, in this order:
 // identify the key → rate limit (headers on every response) → refuse if not authorised.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
@@ -129,7 +129,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (!accepted) {
         // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
         const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);
-        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
         throw new ApiError('AUTH_INVALID', mode === 'admin' ? 'The admin token is invalid' : 'The token is invalid for /metrics');
       }
       return;
@@ -141,7 +141,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (config.rateLimit !== false) {
         const d = await deps.rateLimiter.consume(identity ? `panel:${identity.userId}` : ipBudget(request.ip));
         reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
-        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
       }
       if (mode === 'panel-open') {
         if (isWrite(request)) checkCsrf(request, identity?.publicId ?? null);
@@ -164,7 +164,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       const d = await deps.rateLimiter.consume(ownBudget ? `key:${identity!.key.id}` : ipBudget(request.ip));
       reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
       if (!d.allowed) {
-        throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+        throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
       }
     }
 

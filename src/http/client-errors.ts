@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { ApiError } from '../core/errors.ts';
 import { ERROR_CODES } from './error-codes.ts';
-import { errorBody } from './errors.ts';
+import { errorBody, hintHeaders } from './errors.ts';
 import { type RateDecision, type RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
 import { v1ErrorBody, v1Mapping } from './v1/errors.ts';
 
@@ -48,7 +48,7 @@ export function clientErrorHandler(publicUrl: string, rateLimiter: RateLimiter, 
       const v1 = isV1Url(target);
       const body = JSON.stringify(v1 ? v1ErrorBody(id, api) : errorBody(publicUrl, id, api));
       const status = v1 ? v1Mapping(api.code).status : ERROR_CODES[api.code].status;
-      const headers = { ...(d ? rateLimitHeaders(d) : {}), ...api.headers };
+      const headers = { ...(d ? rateLimitHeaders(d) : {}), ...hintHeaders(api) };
       socket.end(
         `HTTP/1.1 ${status} ${status === 429 ? 'Too Many Requests' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n`
         + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\n`

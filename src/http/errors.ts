@@ -22,9 +22,9 @@ export function toApiError(err: unknown): ApiError | null {
   if (typeof err !== 'object' || err === null) return null;
   switch (classifyDatabaseError(err)) {
     case 'unavailable':
-      return new ApiError('SERVICE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly', [], { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) });
+      return new ApiError('SERVICE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly', [], { retryAfterS: UNAVAILABLE_RETRY_AFTER_S });
     case 'contention':
-      return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', [], { 'Retry-After': String(CONTENTION_RETRY_AFTER_S) });
+      return new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', [], { retryAfterS: CONTENTION_RETRY_AFTER_S });
     case 'bad_text':
       // Text PostgreSQL cannot store that slipped past the door: bad input, not a bug.
       return new ApiError('VALIDATION_FAILED', 'A parameter contains characters that cannot be stored');
@@ -72,6 +72,14 @@ function noteUnavailable(err: unknown, request: FastifyRequest): void {
   outage = { loggedAt: now, since: 0 };
 }
 
+/** The HTTP headers of an error's hints: Retry-After, Allow. */
+export function hintHeaders(api: ApiError): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (api.hints.retryAfterS !== undefined) h['Retry-After'] = String(api.hints.retryAfterS);
+  if (api.hints.allow !== undefined) h.Allow = api.hints.allow.join(', ');
+  return h;
+}
+
 export function sendError(publicUrl: string, err: unknown, request: FastifyRequest, reply: FastifyReply) {
   let api = toApiError(err);
   if (!api) {
@@ -80,7 +88,7 @@ export function sendError(publicUrl: string, err: unknown, request: FastifyReque
   } else if (api !== err && api.code === 'SERVICE_UNAVAILABLE') {
     noteUnavailable(err, request);
   }
-  for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
+  for (const [k, v] of Object.entries(hintHeaders(api))) reply.header(k, v);
   if (api.code === 'SERVICE_UNAVAILABLE' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
   return reply
     .code(ERROR_CODES[api.code].status)

@@ -4,7 +4,7 @@ import { KeyCache } from '../core/api-keys/key-cache.ts';
 import type { Db } from '../core/types.ts';
 import { onLocalAuthWrite } from '../db/auth-writes.ts';
 import { poolOf } from '../db/connection.ts';
-import { AUTH_CHANNEL } from '../db/migrations/0014_perf.ts';
+import { AUTH_CHANNEL } from '../db/names.ts';
 import { listenOn } from '../db/notify-listener.ts';
 
 export const KEY_CACHE = { max: 10_000, ttlMs: 60_000, backstopMs: 1_000 };

@@ -69,7 +69,7 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
       } catch (e) {
         if (e instanceof RateLimiterRes) return decision(opts.max, e, false);
         // Only reachable if the insurance limiter itself failed: refuse for now, never a 500.
-        throw new ApiError('SERVICE_UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly', [], { 'Retry-After': '1' });
+        throw new ApiError('SERVICE_UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly', [], { retryAfterS: 1 });
       }
     },
     async ready(timeoutMs) {
@@ -95,5 +95,5 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
 
 /** The 429 of a spent budget. */
 export function rateLimited(d: RateDecision): ApiError {
-  return new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { 'Retry-After': String(d.resetS) });
+  return new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
 }

@@ -5,7 +5,7 @@ import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { JobQueue, OperationJob } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
-import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../db/names.ts';
 
 export const OPERATIONS_QUEUE = 'operations';
 /** Where pg-boss moves an operation job whose retries are spent (also after a lost worker). */

@@ -1,6 +1,6 @@
 // The worker: runs queued operations, finishes those whose retries ran out (dead letters), queues
-// again the operations of workers that died (their lease lapsed), and cleans expired idempotency
-// keys. Any number of workers may run against one database; pg-boss hands each job to one of them
+// again the operations of workers that died (their lease lapsed), cleans expired idempotency
+// keys, and runs the billing pass and the payment sweep on timers. Any number of workers may run against one database; pg-boss hands each job to one of them
 // (SKIP LOCKED).
 //
 // A database fault never ends it. pg-boss 10's own work() loop settles each job with a complete()
@@ -21,25 +21,39 @@ import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries
 import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
 import type { RunResult } from '../core/operations/runner.ts';
-import { JOB_SCHEMA } from '../db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../db/names.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
+import { pruneEvents } from '../core/events/retention.ts';
 import { createDbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, OPERATIONS_FAILED_QUEUE, OPERATIONS_QUEUE, createJobQueue, executorOf } from './queue.ts';
 import { startNotificationSender } from './notification-sender.ts';
-import { startBillingTimer } from './billing-timer.ts';
+import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
+import { startPaymentSweeper } from './payment-sweeper.ts';
+import type { PaymentProvider } from '../providers/payments/types.ts';
+import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
+import type { LookupFunction } from '../providers/webhooks/http.ts';
+import type { WebhookTransport } from '../providers/webhooks/types.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
 
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
   registrar?: Registrar;
+  /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
+  payments?: PaymentProvider;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
-    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>
-    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs'>>;
+    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
+    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
   logger: Logger;
+  /** Where the webhook sender counts its deliveries (the process's telemetry). */
+  metrics?: Metrics;
+  /** Tests: the webhook sender's transport, or the resolver of the HTTP one. */
+  webhookTransport?: WebhookTransport;
+  webhookLookup?: LookupFunction;
 }
 
 export interface Worker {
@@ -165,7 +179,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     const jobId = jobOfRun.get(op.id);
     if ((await completions(op, result, jobId)) && jobId !== undefined) settledJobs.add(jobId);
   };
-  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
+  // Started below, with the queue it needs; an operation that ends before then has no pass to start.
+  let billing: BillingTimer | null = null;
+  const execDeps = {
+    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete,
+    onFinished: (op: Operation) => billing?.afterOperation(op),
+  };
   /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
   const runOperation = async (job: FetchedOperationJob) => {
     const id = job.operationId;
@@ -225,6 +244,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     const ok = await settle('removing expired idempotency keys', async () => {
       const removed = await deleteExpiredIdempotencyKeys(db);
       logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
+    }) && await settle('removing events past retention', async () => {
+      const removed = await pruneEvents(db, deps.config.eventRetentionDays);
+      logger.info({ removed, component: 'worker' }, 'events past retention removed');
     }) && await settle('removing ended panel sessions and links', async () => {
       const removed = await sweepPanel(db, new Date());
       logger.info({ ...removed, component: 'worker' }, 'ended panel sessions and links removed');
@@ -253,7 +275,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }, sweepIntervalS(deps.config) * 1000);
 
   const notifications = startNotificationSender(db, logger, deps.config);
-  const billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup });
+  billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
   /**
    * The operation slots: one statement fetches as many jobs as there are free slots (rather than
@@ -336,7 +360,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       stopping = true;
       clearInterval(sweep);
       await billing?.stop();
+      await paymentSweeper?.stop();
       await notifications?.stop();
+      await webhooks.stop();
       clearInterval(planner);
       for (const wake of [...naps]) wake();
       gate.close();

@@ -1,4 +1,4 @@
-// The fault switches of all three simulated providers — one mechanism: the admin API
+// The fault switches of all four simulated providers — one mechanism: the admin API
 // (/providers/{provider}/fault and the compute alias /provider/fault), the CLI, the shared
 // obeyFault every simulated driver calls, and the migration of the old single 'fault' row.
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ import { COMPUTE_CALLS } from '../../src/providers/compute/types.ts';
 import { ProviderError } from '../../src/providers/errors.ts';
 import { HOSTING_CALLS } from '../../src/providers/hosting/types.ts';
 import { PROVIDER_CALLS, PROVIDERS, type ProviderName } from '../../src/providers/names.ts';
+import { PAYMENT_CALLS } from '../../src/providers/payments/types.ts';
 import { REGISTRAR_CALLS } from '../../src/providers/registrar/types.ts';
 import { obeyFault } from '../../src/providers/simulated/fault.ts';
 import { adminCall, call, json, startApp } from '../helpers/app.ts';
@@ -53,13 +54,14 @@ async function clearAll() {
 }
 
 test('the call registry: every provider has its list, as the later drivers will name their methods', () => {
-  assert.deepEqual(PROVIDERS, ['compute', 'registrar', 'hosting']);
+  assert.deepEqual(PROVIDERS, ['compute', 'registrar', 'hosting', 'payments']);
   assert.equal(PROVIDER_CALLS.compute, COMPUTE_CALLS);
   assert.deepEqual(REGISTRAR_CALLS, [
     'check', 'register', 'transfer', 'renew', 'info', 'setNameservers', 'setTransferLock', 'setWhoisPrivacy',
     'getAuthCode', 'refreshAuthCode', 'transferStatus',
   ]);
   assert.deepEqual(HOSTING_CALLS, ['createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers']);
+  assert.deepEqual(PAYMENT_CALLS, ['createCheckout', 'retrieve', 'refund']);
 });
 
 test('each provider has its own switch: off by default, set, read back, stored in its own row', async () => {
@@ -67,6 +69,7 @@ test('each provider has its own switch: off by default, set, read back, stored i
     compute: { mode: 'upstream_error', remaining: 3, calls: ['create', 'power'] },
     registrar: { mode: 'timeout', remaining: null, calls: ['register', 'transfer', 'renew'] },
     hosting: { mode: 'capacity_unavailable', remaining: 1, calls: ['createAccount'] },
+    payments: { mode: 'upstream_error', remaining: 2, calls: ['createCheckout'] },
   };
   try {
     for (const p of PROVIDERS) {
@@ -85,6 +88,7 @@ test('each provider has its own switch: off by default, set, read back, stored i
     assert.deepEqual(rows, [
       { name: 'fault:compute', value: examples.compute },
       { name: 'fault:hosting', value: examples.hosting },
+      { name: 'fault:payments', value: examples.payments },
       { name: 'fault:registrar', value: examples.registrar },
     ]);
 
@@ -105,7 +109,7 @@ test('/provider/fault is the compute switch under its older address', async () =
     assert.deepEqual(json(await adminCall(t, 'GET', url('compute'))).data, { mode: 'upstream_error', remaining: null, calls: ['metrics'] });
     const viaNew = await adminCall(t, 'PUT', url('compute'), { mode: 'timeout', remaining: 2 });
     assert.deepEqual(json(await adminCall(t, 'GET', '/admin/v1/provider/fault')).data, json(viaNew).data);
-    for (const p of ['registrar', 'hosting']) assert.deepEqual(json(await adminCall(t, 'GET', url(p))).data, OFF, `${p} untouched`);
+    for (const p of ['registrar', 'hosting', 'payments']) assert.deepEqual(json(await adminCall(t, 'GET', url(p))).data, OFF, `${p} untouched`);
     // The alias validates compute's calls.
     assertInvalid(await adminCall(t, 'PUT', '/admin/v1/provider/fault', { mode: 'timeout', calls: ['register'] }), ['calls[0]']);
   } finally {

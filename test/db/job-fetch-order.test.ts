@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { OPERATIONS_QUEUE } from '../../src/jobs/queue.ts';
 import { startApp } from '../helpers/app.ts';
 

@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../../src/http/error-codes.ts';
 import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 
-// Every error code of the spec (api-v2.md, "Errors") with its status.
+// Every error code of the spec (the v2 document's error table) with its status.
 const SPEC_ERRORS: Record<string, number> = {
   REQUEST_MALFORMED: 400, METHOD_NOT_ALLOWED: 405, ENDPOINT_NOT_FOUND: 404, UNSUPPORTED_MEDIA_TYPE: 415,
   AUTH_REQUIRED: 401, AUTH_INVALID: 401, AUTH_IP_NOT_ALLOWED: 403, ACCOUNT_INACTIVE: 403, AUTH_SCOPE_INSUFFICIENT: 403,
@@ -37,6 +37,11 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/servers/{id}/ips/{address}/rdns', 'getServerIpReverseDns'], ['put', '/servers/{id}/ips/{address}/rdns', 'updateServerIpReverseDns'],
   ['delete', '/servers/{id}/ips/{address}', 'deleteServerIp'], ['delete', '/servers/{id}/snapshots/{sid}', 'deleteServerSnapshot'],
   ['post', '/servers/{id}/snapshots/{sid}/restore', 'restoreServerSnapshot'], ['get', '/operations/{id}', 'getOperation'],
+  ['get', '/events', 'listEvents'], ['get', '/events/{id}', 'getEvent'],
+  ['get', '/webhooks', 'listWebhooks'], ['post', '/webhooks', 'createWebhook'], ['get', '/webhooks/{id}', 'getWebhook'],
+  ['patch', '/webhooks/{id}', 'updateWebhook'], ['delete', '/webhooks/{id}', 'deleteWebhook'],
+  ['post', '/webhooks/{id}/rotate-secret', 'rotateWebhookSecret'], ['post', '/webhooks/{id}/ping', 'pingWebhook'],
+  ['get', '/webhooks/{id}/deliveries', 'listWebhookDeliveries'],
   ['get', '/plans', 'listPlans'], ['get', '/plans/{id}', 'getPlan'], ['get', '/packages', 'listPackages'],
   ['get', '/operating-systems', 'listOperatingSystems'], ['get', '/locations', 'listLocations'],
   ['get', '/web-hosting-packages', 'listWebHostingPackages'], ['get', '/departments', 'listDepartments'],

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { batchCompletions } from '../../src/core/operations/execute.ts';
 import type { RunResult } from '../../src/core/operations/runner.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { operationJobsCompleted } from '../../src/db/queries/jobs.ts';
 import { claimOperations, completeOperations, insertOperation } from '../../src/db/queries/operations.ts';
 import type { Operation } from '../../src/db/schema.ts';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { until } from '../../scripts/chaos/load.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { OPERATIONS_QUEUE, executorOf } from '../../src/jobs/queue.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';

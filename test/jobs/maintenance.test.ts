@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import PgBoss from 'pg-boss';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { MAINTENANCE_QUEUE, executorOf } from '../../src/jobs/queue.ts';
 import { call, createCustomer, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';

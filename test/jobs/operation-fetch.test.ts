@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { claimReads } from '../../src/core/operations/execute.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { fetchAndClaimOperations } from '../../src/db/queries/operation-fetch.ts';
 import { finishOperation, insertOperation } from '../../src/db/queries/operations.ts';
 import { OPERATIONS_QUEUE, createJobQueue, executorOf } from '../../src/jobs/queue.ts';

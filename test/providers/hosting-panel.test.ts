@@ -3,7 +3,7 @@
 // concurrency, usernames are unique per server, faults fail the calls they name, SSO URLs are fresh.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFaultSwitch } from '../../src/core/providers/fault-switch.ts';
+import { setFaultSwitch } from '../../src/providers/simulated/fault-switch.ts';
 import { createSimulatedPanel } from '../../src/providers/hosting/simulated/index.ts';
 import { type CreateAccountRequest, HostingPanelError, ProviderError } from '../../src/providers/hosting/types.ts';
 import { USERNAME_PATTERN } from '../../src/providers/hosting/username.ts';

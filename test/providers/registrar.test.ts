@@ -4,7 +4,7 @@
 // registrar of the sandbox touches nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFaultSwitch } from '../../src/core/providers/fault-switch.ts';
+import { setFaultSwitch } from '../../src/providers/simulated/fault-switch.ts';
 import { noopRegistrar } from '../../src/providers/registrar/noop.ts';
 import { createSimulatedRegistrar } from '../../src/providers/registrar/simulated/index.ts';
 import { REGISTRAR_CALLS, type RegisterRequest, RegistrarError } from '../../src/providers/registrar/types.ts';

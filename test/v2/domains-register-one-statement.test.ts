@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { type Customer, type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { freshName } from '../helpers/domains.ts';
 import { countStatements, fewestStatements } from '../helpers/statements.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 
 let t: TestApp;
 let c: Customer;

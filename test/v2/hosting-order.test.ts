@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { before, describe, test } from 'node:test';
-import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import {
   AGENCY, BUSINESS, CLASSIC_INACTIVE, STARTER, activeHosting, orderBody, orderHosting, setPanelCapacity, setPanelFault, uniqueDomain, withPanelFault,
 } from '../helpers/hosting.ts';
@@ -239,6 +239,22 @@ describe('errors, in order: input, package, state, room, balance', () => {
     const reader = await createCustomer(t, { deposit: '10.00', scopes: ['hosting:read'] });
     assertError(await post(orderBody(), reader.key), 403, 'AUTH_SCOPE_INSUFFICIENT');
     assertError(await call(t.app, 'POST', '/v2/web-hosting', { body: orderBody() }), 401, 'AUTH_REQUIRED');
+  });
+});
+
+describe('its operation, by scope', () => {
+  test('a hosting-scoped key polls its hosting.create operation; a servers-only key of the same account is refused it', async () => {
+    const scoped = await createCustomer(t, { deposit: '50.00', scopes: ['hosting:read', 'hosting:write'] });
+    const created = await orderHosting(t, scoped);
+    const polled = await call(t.app, 'GET', `/v2/operations/${created.operation.id}`, { key: scoped.key });
+    assert.equal(polled.statusCode, 200, polled.body);
+    assert.equal(json(polled).data.type, 'hosting.create');
+    const k = await adminCall(t, 'POST', `/admin/v1/accounts/${scoped.accountId}/api-keys`, { name: 'servers', ip_allowlist: ['127.0.0.1'], scopes: ['servers:read'] });
+    assert.equal(k.statusCode, 201, k.body);
+    const res = await call(t.app, 'GET', `/v2/operations/${created.operation.id}`, { key: json(k).data.key });
+    assertError(res, 403, 'AUTH_SCOPE_INSUFFICIENT');
+    assert.match(json(res).error.message, /hosting:read/);
+    await waitForOperation(t, scoped.key, created.operation.id);
   });
 });
 

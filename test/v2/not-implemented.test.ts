@@ -1,4 +1,4 @@
-// Panel-only writes answer 501 NOT_IMPLEMENTED (DESIGN.md), but only after authentication and
+// Panel-only writes answer 501 NOT_IMPLEMENTED, but only after authentication and
 // the scope check, exactly like an implemented route. Also: which scope each read needs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The demo catalog (DESIGN.md "Demo catalog"): what a fresh database holds, how v2 shows it,
+// The demo catalog (the demo seed, src/db/seed.ts): what a fresh database holds, how v2 shows it,
 // and that seeding runs only once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -9,7 +9,7 @@ import { type Customer, type TestApp, call, createCustomer, json, startApp } fro
 import { PASSWORD, serverBody } from '../helpers/servers.ts';
 import { countStatements, fewestStatements } from '../helpers/statements.ts';
 import { pgCode } from '../../src/db/connection.ts';
-import { JOB_SCHEMA } from '../../src/db/migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { insertOperationJob } from '../../src/db/queries/jobs.ts';
 import { writeBillableCreate } from '../../src/db/queries/billable-create.ts';
 import { createJobQueue } from '../../src/jobs/queue.ts';
@@ -85,7 +85,7 @@ test('a failed check raises HC002 and leaves no row behind', async () => {
     const id = `srv_check${randomUUID().slice(0, 8)}`;
     const opId = `op_check${randomUUID().slice(0, 8)}`;
     return writeBillableCreate(t.database.db, {
-      record: opts.key ? { key: opts.key, requestHash: 'x', expiresAt: new Date(now.getTime() + 60_000), status: 201, response: {} } : undefined,
+      record: opts.key ? { key: opts.key, requestHash: 'x', expiresAt: new Date(now.getTime() + 60_000), outcome: 'created', response: {} } : undefined,
       resource: { table: 'servers', row: {
         id, account_id: accountId, name: `${id}.example.com`, location_id: 1, node_id: opts.nodeId ?? node.id, os_version_id: 1, plan_id: 1,
         cpu_cores: 1, ram_mb: 1024, storage_gb: 25, price_cents: 500, period_started_at: now, next_billing_at: now, created_at: now,

@@ -257,7 +257,7 @@ describe('POST /servers/{id}/ips: the safety net behind the two transactions', (
       registrar: noopRegistrar,
     };
     const result = new Promise<string>((resolve) => { leased = resolve; });
-    void addIpOnce(ctx, serverId, 4, key, requestFingerprint('POST', url(serverId), { version: 4 })).catch(() => {});
+    void addIpOnce(ctx, serverId, 4, { key, fingerprint: requestFingerprint('POST', url(serverId), { version: 4 }) }).catch(() => {});
     for (let i = 0; ; i++) {
       const [op] = await attachOps(serverId);
       if (op) {

@@ -3,20 +3,13 @@
 import { ApiError } from '../errors.ts';
 import { findKeyByHash, touchApiKey } from '../../db/queries/api-keys.ts';
 import type { Access, Area, Caller, Db, Scope } from '../types.ts';
-import { type SubUserGrant, subUserAccess } from '../sub-users/access.ts';
+import { subUserAccess } from '../sub-users/access.ts';
 import { compileAllowlist } from './ip-allowlist.ts';
-import type { KeyCache } from './key-cache.ts';
-import { KEY_PATTERN, hashSecret } from './secret.ts';
-import type { ApiKey } from '../../db/schema.ts';
+import type { Identity, KeyCache } from './key-cache.ts';
 
-export interface Identity {
-  key: ApiKey;
-  accountStatus: string;
-  /** The sub-user the key belongs to, as read with it; null for the account's own keys. */
-  subUser: SubUserGrant | null;
-  /** The key's allowlist, parsed once. */
-  allows(ip: string): boolean;
-}
+export type { Identity } from './key-cache.ts';
+import { KEY_PATTERN, hashSecret } from './secret.ts';
+
 
 /**
  * The key a token names, if it exists and is not revoked. Never throws for a bad token. With a

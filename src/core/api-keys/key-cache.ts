@@ -4,7 +4,18 @@
 // writes), and for only `backstopMs` while it does not (the listen connection is down or not yet
 // up): a revocation then still takes effect within that bound. Unknown tokens are not kept (they
 // would let anyone fill the cache).
-import type { Identity } from './authenticate.ts';
+import type { ApiKey } from '../../db/schema.ts';
+import type { SubUserGrant } from '../sub-users/access.ts';
+
+/** A key as authenticated (authenticate.ts), as the cache keeps it. */
+export interface Identity {
+  key: ApiKey;
+  accountStatus: string;
+  /** The sub-user the key belongs to, as read with it; null for the account's own keys. */
+  subUser: SubUserGrant | null;
+  /** The key's allowlist, parsed once. */
+  allows(ip: string): boolean;
+}
 
 export interface KeyCacheOptions {
   /** Most keys held. */

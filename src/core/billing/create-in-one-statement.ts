@@ -19,7 +19,7 @@ import { reportLedgerRow } from './ledger.ts';
 const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001']);
 
 export interface CreateInOneStatement {
-  /** The request's Idempotency-Key and fingerprint; the record stores `body` as its 201 answer. */
+  /** The request's Idempotency-Key and fingerprint; the record stores `body` as its answer (created). */
   key: string | undefined;
   fingerprint: string;
   body: unknown;
@@ -31,7 +31,7 @@ export interface CreateInOneStatement {
 
 /**
  * Writes the create; true when it committed (its charge reported), false when nothing was written
- * and the caller must go its transaction way. A database outage rejects (503); a twin request
+ * and the caller must go its transaction way. A database outage rejects (the database's error); a twin request
  * holding the key past lock_timeout is IDEMPOTENCY_KEY_CONFLICT, as the transaction way answers.
  */
 export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatement): Promise<boolean> {
@@ -39,7 +39,7 @@ export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatemen
   try {
     written = await writeBillableCreate(ctx.db, {
       record: c.key === undefined ? undefined : {
-        key: c.key, requestHash: c.fingerprint, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS), status: 201, response: c.body,
+        key: c.key, requestHash: c.fingerprint, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS), outcome: 'created', response: c.body,
       },
       resource: c.resource,
       charge: { accountId: ctx.accountId, cents: c.charge.cents, description: c.charge.description },

@@ -13,7 +13,7 @@ import type { DomainContact } from '../../providers/registrar/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import { type Batch, startBatch } from '../idempotency/batch.ts';
-import type { StoredResponse } from '../idempotency/service.ts';
+import type { Replayable } from '../idempotency/service.ts';
 import { DEFAULT_LEASE_S } from '../operations/lease.ts';
 import { parseHostName } from './names.ts';
 import { type Idempotency, type Placed, placeRegistration, prepareRegistration, requireFreeWithUs } from './register.ts';
@@ -232,7 +232,7 @@ async function outcomeOf(ctx: Ctx, p: PendingRenewal): Promise<BulkResult> {
 /** The bulk request: the answer (200), or the stored answer of its Idempotency-Key. */
 export async function bulkDomains(
   ctx: Ctx, action: BulkAction, input: BulkInput, idem: Idempotency, presentOperation: (op: Operation) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
   if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw invalid('action', `must be one of ${BULK_ACTIONS.join(', ')}`);
   if (!Array.isArray(input.domains) || input.domains.length === 0 || input.domains.length > MAX_BULK_ITEMS) {
     throw invalid('domains', `must be a list of 1 to ${MAX_BULK_ITEMS} domains`);
@@ -255,8 +255,8 @@ export async function bulkDomains(
     const results = run.results.map((r, i) => r ?? { domain: items[i]!.domain, ok: false, error: { code: 'INTERNAL_ERROR', message: 'The item was not processed' } });
     const okCount = results.filter((r) => r.ok).length;
     const body = { ok_count: okCount, fail_count: results.length - okCount, results };
-    await batch.finish(200, body);
-    return { status: 200, body, replayed: false };
+    await batch.finish('done', body);
+    return { outcome: 'done', body, replayed: false };
   } catch (e) {
     await batch.abandon();
     throw e;

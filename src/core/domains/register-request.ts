@@ -13,7 +13,7 @@ import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts
 import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
-import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Replayable, idempotent } from '../idempotency/service.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { domainNameAt, hostNameOf, tldsToPrice } from './names.ts';
 import { registryAvailability } from './read.ts';
@@ -26,16 +26,16 @@ import { newDomainId, newServiceId } from './rules.ts';
 /** POST /domains, with its Idempotency-Key: the 201 answer `present` makes of the placed order, or the stored one. */
 export async function registerDomain(
   ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
   const body = await registerInOneStatement(ctx, input, idem, present);
-  if (body !== undefined) return { status: 201, body, replayed: false };
+  if (body !== undefined) return { outcome: 'created', body, replayed: false };
   let order: RegistrationOrder | undefined;
   // The checks and the registrar's word come before the transaction; a retry whose first answer is
   // stored is replayed without them (its name is taken by now — by that very first request).
   return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
     // Unchecked only when another request's expired record under this key vanished meanwhile.
     if (!order) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    return { status: 201, body: present(await placeRegistration(ctx, trx, order)) };
+    return { outcome: 'created', body: present(await placeRegistration(ctx, trx, order)) };
   }, {
     beforeTransaction: async () => {
       order = await prepareRegistration(ctx, ctx.db, input);

@@ -1,25 +1,23 @@
-// POST /domains: a registration. Checks run in DESIGN.md's order — input, references (the TLD's
+// POST /domains: a registration. Checks run in the API's check order (README, "Check order") — input, references (the TLD's
 // price-list row), state (the name is free with us), balance — and only then is the registrar
 // asked whether the registry would take the name, so INSUFFICIENT_BALANCE never costs a registrar
 // call. The charge, the pending domain, the domain.register operation and its job then commit in
 // one transaction; the unique index on live names decides a race between two accounts (the loser
 // rolls back, charge included). The worker registers the name (the operation id is the request
 // token, so a retried run never registers twice) and activates the domain; a final failure
-// cancels it and refunds the charge.
+// cancels it and refunds the charge (runners/domain.register.ts).
 import { pgCode, pgConstraint } from '../../db/connection.ts';
-import { activateDomain, cancelWaitingDomain, type DomainRow, findDomainById, findLiveNames, forgetOperationSecrets, insertDomain } from '../../db/queries/domains.ts';
+import { type DomainRow, findLiveNames, insertDomain } from '../../db/queries/domains.ts';
 import type { Domain, Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
-import { charge, getBalance, insufficient, refund } from '../billing/ledger.ts';
+import { charge, getBalance, insufficient } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import { type Cents, formatCents } from '../money.ts';
-import type { Runner } from '../operations/runner.ts';
 import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { resolveDomainName } from './names.ts';
 import { PARKING_NAMESERVERS, checkContact, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
-import { registrarOf } from './upstream.ts';
 
 export interface RegisterInput {
   domain: string;
@@ -47,10 +45,7 @@ export interface Placed {
   operation: Operation;
 }
 
-export interface Idempotency {
-  key: string | undefined;
-  fingerprint: string;
-}
+export type { Idempotency } from '../idempotency/service.ts';
 
 const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
 
@@ -124,9 +119,9 @@ export function registrationCharge(order: RegistrationOrder, serviceId: string):
 }
 
 /** The domain.register operation of a registration. */
-export function registrationOperation(order: RegistrationOrder, domainId: string): StartOperation {
+export function registrationOperation(order: RegistrationOrder, domainId: string): StartOperation<'domain.register'> {
   return {
-    type: 'domain.register', resourceType: 'domain', resourceId: domainId, detail: `Queued for registration of ${order.name}`,
+    type: 'domain.register', resourceId: domainId, detail: `Queued for registration of ${order.name}`,
     params: { charged_cents: order.cents, contact: order.contact },
   };
 }
@@ -140,37 +135,3 @@ export async function placeRegistration(ctx: Ctx, trx: Db, order: RegistrationOr
   const operation = await startOperation(ctx, trx, registrationOperation(order, id));
   return { domain: { ...domain, price: order.price }, operation };
 }
-
-interface RegisterParams {
-  charged_cents?: number;
-  contact?: DomainContact | null;
-}
-
-export const domainRegisterRunner: Runner = {
-  async run(rc, op) {
-    const domain = await findDomainById(rc.db, op.resource_id);
-    if (!domain || domain.status !== 'pending') return { detail: 'Nothing to register: the domain is no longer pending' };
-    await rc.progress(10, `Registering ${domain.name}`);
-    const made = await registrarOf(rc).register({
-      token: op.id, name: domain.name, years: domain.registration_years, nameservers: domain.nameservers,
-      whoisPrivacy: domain.whois_privacy, transferLock: domain.transfer_lock, contact: (op.params as RegisterParams).contact ?? null,
-    });
-    return {
-      detail: `Registered until ${made.expiresAt.toISOString().slice(0, 10)}`,
-      apply: async (trx: Db) => {
-        await activateDomain(trx, domain.id, 'pending', { provider_ref: made.ref, registered_at: made.createdAt, expires_at: made.expiresAt });
-        await forgetOperationSecrets(trx, op.id);
-      },
-    };
-  },
-
-  async compensate(trx, op, reason) {
-    await forgetOperationSecrets(trx, op.id);
-    const domain = await findDomainById(trx, op.resource_id);
-    if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'pending'))) return;
-    const charged = (op.params as RegisterParams).charged_cents ?? 0;
-    if (charged > 0) {
-      await refund(trx, domain.account_id, charged, `Refund: domain ${domain.name} (${domain.service_id}) could not be registered (${reason})`, `domain/${domain.id}`);
-    }
-  },
-};

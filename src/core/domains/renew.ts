@@ -17,7 +17,7 @@ import { ProviderError } from '../../providers/errors.ts';
 import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
-import { type StoredResponse, idempotentSteps } from '../idempotency/service.ts';
+import { type Replayable, idempotentSteps } from '../idempotency/service.ts';
 import { formatCents } from '../money.ts';
 import { describeFailure, failOperation } from '../operations/execute.ts';
 import { finishUnlessRecovered } from '../operations/finish.ts';
@@ -26,7 +26,7 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { Idempotency } from './register.ts';
 import { MAX_YEARS_AHEAD, addYears, beyondLimit, checkYears } from './rules.ts';
-import { type RenewParams, storeRenewal } from './renew-runner.ts';
+import { type RenewParams, storeRenewal } from './runners/domain.renew.ts';
 import { registrarFailure } from './upstream.ts';
 import { domainBody } from './view.ts';
 
@@ -41,7 +41,7 @@ const RETRY_PAUSES_MS = [200, 800];
 
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
-/** tx1: checks in DESIGN.md's order, the leased operation and the charge. `period`: recurring billing names the renewed period in the ledger row ("2026-12-01 → 2027-12-01"). */
+/** tx1: checks in the API's check order (README, "Check order"), the leased operation and the charge. `period`: recurring billing names the renewed period in the ledger row ("2026-12-01 → 2027-12-01"). */
 export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: number, key: string | null, period?: string): Promise<ReservedRenewal> {
   const domain = await lockAccountDomain(trx, ctx.accountId, id);
   if (!domain) throw notFound('Domain');
@@ -58,8 +58,8 @@ export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: numbe
     name: domain.name, service_id: domain.service_id, years, charged_cents: cents, current_expires_at: domain.expires_at.toISOString(), idempotency_key: key,
   };
   const op = await startOperation(ctx, trx, {
-    type: 'domain.renew', resourceType: 'domain', resourceId: id, enqueue: false, leaseS: leaseOf(ctx),
-    detail: `Renewing ${domain.name} for ${years} year${years === 1 ? '' : 's'}`, params: { ...params },
+    type: 'domain.renew', resourceId: id, enqueue: false, leaseS: leaseOf(ctx),
+    detail: `Renewing ${domain.name} for ${years} year${years === 1 ? '' : 's'}`, params,
   });
   if (cents > 0) {
     await charge(trx, ctx.accountId, cents, `Domain ${domain.name} (${domain.service_id}): ${period ? `auto-renewal ${period}` : `renewal for ${years} year${years === 1 ? '' : 's'}`}, ${formatCents(cents)} USD`, `domain/${id}`);
@@ -119,14 +119,14 @@ export async function completeRenewal(ctx: Ctx, r: ReservedRenewal, onStored?: (
 }
 
 /** POST /domains/{id}/renew: 200 with the renewed domain, or the stored answer of the key. */
-export async function renewDomain(ctx: Ctx, id: string, years: number, idem: Idempotency): Promise<StoredResponse & { replayed: boolean }> {
+export async function renewDomain(ctx: Ctx, id: string, years: number, idem: Idempotency): Promise<Replayable> {
   if (idem.key === undefined) {
     const r = await inTransaction(ctx.db, (trx) => reserveRenewal(ctx, trx, id, years, null));
     const row = await completeRenewal(ctx, r);
-    return { status: 200, body: domainBody(row, row.price), replayed: false };
+    return { outcome: 'done', body: domainBody(row, row.price), replayed: false };
   }
   const step = await idempotentSteps(ctx, idem.key, idem.fingerprint, (trx, own) => reserveRenewal(ctx, trx, id, years, own));
   if ('stored' in step) return step.stored;
   const row = await completeRenewal(ctx, step.claimed);
-  return { status: 200, body: domainBody(row, row.price), replayed: false };
+  return { outcome: 'done', body: domainBody(row, row.price), replayed: false };
 }

@@ -5,23 +5,21 @@
 // domain in transfer_pending, the domain.transfer operation and its job. The worker requests the
 // transfer (the operation id is the request token: one transfer however often it runs) and waits
 // for the losing registrar to approve; the domain then becomes active with its expiry moved by
-// `years`. A rejected or failed transfer cancels the domain and refunds the charge.
-import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../db/queries/domains.ts';
+// `years`. A rejected or failed transfer cancels the domain and refunds the charge
+// (runners/domain.transfer.ts).
 import type { TldPrice } from '../../db/schema.ts';
-import { RegistrarError, type RegistryDomain } from '../../providers/registrar/types.ts';
-import { sleep } from '../../providers/simulated/fault.ts';
-import { charge, refund } from '../billing/ledger.ts';
+import type { RegistryDomain } from '../../providers/registrar/types.ts';
+import { charge } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Replayable, idempotent } from '../idempotency/service.ts';
 import { type Cents, formatCents } from '../money.ts';
-import type { Runner } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { resolveDomainName } from './names.ts';
 import { type Idempotency, type Placed, insertDomainChecked, requireBalance, requireFreeWithUs } from './register.ts';
 import { PARKING_NAMESERVERS, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
-import { registrarFailure, registrarOf } from './upstream.ts';
+import { registrarFailure } from './upstream.ts';
 
 export interface TransferInput {
   domain: string;
@@ -42,9 +40,6 @@ export interface TransferOrder {
   autoRenew: boolean;
   cents: Cents;
 }
-
-/** How often the worker asks whether the losing registrar has approved. */
-export const TRANSFER_POLL_MS = 250;
 
 /**
  * The transfer price includes one year; each further year costs the renewal price (otherwise
@@ -96,7 +91,7 @@ export async function placeTransfer(ctx: Ctx, trx: Db, order: TransferOrder, hel
       `Domain ${order.name} (${serviceId}): transfer in, ${order.years} year${order.years === 1 ? '' : 's'} added, ${formatCents(order.cents)} USD`, `domain/${id}`);
   }
   const operation = await startOperation(ctx, trx, {
-    type: 'domain.transfer', resourceType: 'domain', resourceId: id, detail: `Queued: transfer of ${order.name} from its current registrar`,
+    type: 'domain.transfer', resourceId: id, detail: `Queued: transfer of ${order.name} from its current registrar`,
     params: { auth_code: order.authCode, charged_cents: order.cents, nameservers: order.nameservers },
   });
   return { domain: { ...domain, price: order.price }, operation };
@@ -105,14 +100,14 @@ export async function placeTransfer(ctx: Ctx, trx: Db, order: TransferOrder, hel
 /** POST /domains/transfer, with its Idempotency-Key: the 201 answer `present` makes, or the stored one. */
 export async function transferDomain(
   ctx: Ctx, input: TransferInput, idem: Idempotency, present: (placed: Placed) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
   let checked: { order: TransferOrder; held: RegistryDomain } | undefined;
   // The registrar is asked before the transaction; a retry whose first answer is stored is replayed
   // without asking (the name is ours, or transferring, by now — through that very first request).
   return idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
     // Unchecked only when another request's expired record under this key vanished meanwhile.
     if (!checked) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    return { status: 201, body: present(await placeTransfer(ctx, trx, checked.order, checked.held)) };
+    return { outcome: 'created', body: present(await placeTransfer(ctx, trx, checked.order, checked.held)) };
   }, {
     beforeTransaction: async () => {
       const order = await prepareTransfer(ctx, ctx.db, input);
@@ -120,52 +115,3 @@ export async function transferDomain(
     },
   });
 }
-
-interface TransferParams {
-  auth_code: string;
-  charged_cents?: number;
-  nameservers?: string[] | null;
-}
-
-export const domainTransferRunner: Runner = {
-  async run(rc, op) {
-    const domain = await findDomainById(rc.db, op.resource_id);
-    if (!domain || domain.status !== 'transfer_pending') return { detail: 'Nothing to transfer: the domain is no longer waiting for a transfer' };
-    const p = op.params as unknown as TransferParams;
-    const registrar = registrarOf(rc);
-    let status = await registrar.transfer({ token: op.id, name: domain.name, authCode: p.auth_code, years: domain.registration_years });
-    for (let polls = 1; status.state === 'pending'; polls++) {
-      await rc.progress(Math.min(90, 10 + polls * 10), 'Transfer requested; waiting for the current registrar to approve it');
-      await sleep(TRANSFER_POLL_MS);
-      status = await registrar.transferStatus(domain.name, op.id);
-    }
-    if (status.state === 'rejected' || !status.domain) {
-      throw new RegistrarError(`The transfer of ${domain.name} was rejected: ${status.reason ?? 'no reason given'}`, { refusal: 'policy' });
-    }
-    const moved = status.domain;
-    // What the customer asked for, now that we sponsor the name (each is a plain set: safe to repeat).
-    if (p.nameservers) await registrar.setNameservers(domain.name, p.nameservers, `${op.id}:ns`);
-    if (moved.whoisPrivacy !== domain.whois_privacy) await registrar.setWhoisPrivacy(domain.name, domain.whois_privacy, `${op.id}:privacy`);
-    if (!moved.transferLock) await registrar.setTransferLock(domain.name, true, `${op.id}:lock`);
-    const nameservers = p.nameservers ?? (moved.nameservers.length >= 2 ? moved.nameservers.slice(0, 13) : domain.nameservers);
-    return {
-      detail: `Transferred; registered until ${moved.expiresAt.toISOString().slice(0, 10)}`,
-      apply: async (trx: Db) => {
-        await activateDomain(trx, domain.id, 'transfer_pending', {
-          provider_ref: moved.ref, registered_at: moved.createdAt, expires_at: moved.expiresAt, nameservers, auth_code: null,
-        });
-        await forgetOperationSecrets(trx, op.id);
-      },
-    };
-  },
-
-  async compensate(trx, op, reason) {
-    await forgetOperationSecrets(trx, op.id);
-    const domain = await findDomainById(trx, op.resource_id);
-    if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'transfer_pending'))) return;
-    const charged = (op.params as unknown as TransferParams).charged_cents ?? 0;
-    if (charged > 0) {
-      await refund(trx, domain.account_id, charged, `Refund: transfer of domain ${domain.name} (${domain.service_id}) did not complete (${reason})`, `domain/${domain.id}`);
-    }
-  },
-};

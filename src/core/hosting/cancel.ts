@@ -12,6 +12,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { operationRunning, startOperation } from '../operations/service.ts';
@@ -53,11 +54,12 @@ export function cancelHosting(ctx: Ctx, id: string, input: CancelHostingInput): 
     const refundCents = input.refund ? row.last_charge_cents : 0;
     await updateWebHosting(trx, id, { status: 'cancelled', cancelled_at: ctx.now, cancel_reason: reason });
     const operation = await startOperation(ctx, trx, {
-      type: 'hosting.cancel', resourceType: 'web_hosting', resourceId: id, detail: 'Queued: terminating the control panel account',
+      type: 'hosting.cancel', resourceId: id, detail: 'Queued: terminating the control panel account',
     });
     if (refundCents > 0) {
       await refund(trx, ctx.accountId, refundCents, `Refund: web hosting ${row.domain} (${id}) cancelled, its last ${row.billing_cycle} cycle`, `web_hosting/${id}`);
     }
+    await recordEvent(trx, 'web_hosting.cancelled', ctx.accountId, id);
     const hosting = (await findAccountWebHosting(trx, ctx.accountId, id))!;
     if (input.send_email) {
       await queueNotification(trx, {

@@ -1,4 +1,4 @@
-// Ordering web hosting. Checks run in DESIGN.md's order — input (the domain), references (the
+// Ordering web hosting. Checks run in the API's check order (README, "Check order") — input (the domain), references (the
 // package), state (the domain's live account, a panel server with room), then balance — and
 // everything that costs money commits in the caller's one transaction: the account row, the first
 // cycle's charge, the `hosting.create` operation and its job (the idempotency record is the
@@ -21,16 +21,12 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { requirePanelRoom } from './panel-calls.ts';
 import { addCycle, cyclePriceCents } from './rules.ts';
+import type { HostingCreateParams } from './runners/hosting.create.ts';
 
 export interface OrderHostingInput {
   domain: string;
   package_id: number;
   billing_cycle?: BillingCycle;
-}
-
-/** What the hosting.create runner needs to undo the order. */
-export interface HostingCreateParams {
-  charged_cents: number;
 }
 
 function domainTaken(domain: string, ownId?: string): ApiError {
@@ -89,7 +85,7 @@ export async function orderHosting(ctx: Ctx, trx: Db, input: OrderHostingInput):
   }
   const params: HostingCreateParams = { charged_cents: priceCents };
   const operation = await startOperation(ctx, trx, {
-    type: 'hosting.create', resourceType: 'web_hosting', resourceId: id, detail: 'Queued for provisioning', params: { ...params },
+    type: 'hosting.create', resourceId: id, detail: 'Queued for provisioning', params,
   });
   return { hosting: { ...row, package_name: pkg.name, quota_mb: pkg.disk_quota_mb, max_domains: pkg.max_domains }, operation };
 }

@@ -11,7 +11,7 @@ export const NO_ROOM_RETRY_AFTER_S = 300;
 export function panelFailure(e: unknown): unknown {
   if (!(e instanceof ProviderError)) return e;
   return e.code === 'CAPACITY_UNAVAILABLE'
-    ? new ApiError('SERVICE_UNAVAILABLE', `The hosting panel has no room: ${e.message}`, [], { 'Retry-After': String(NO_ROOM_RETRY_AFTER_S) })
+    ? new ApiError('SERVICE_UNAVAILABLE', `The hosting panel has no room: ${e.message}`, [], { retryAfterS: NO_ROOM_RETRY_AFTER_S })
     : new ApiError('UPSTREAM_ERROR', `The hosting panel failed: ${e.message}`);
 }
 
@@ -40,6 +40,6 @@ export async function requirePanelRoom(panel: HostingPanel, timeoutMs: number): 
   const servers = await listPanelServers(panel, timeoutMs);
   if (!servers.some((s) => s.accounts < s.capacity)) {
     throw new ApiError('SERVICE_UNAVAILABLE', 'No hosting server has room for a new account at the moment; nothing was charged, try again later', [],
-      { 'Retry-After': String(NO_ROOM_RETRY_AFTER_S) });
+      { retryAfterS: NO_ROOM_RETRY_AFTER_S });
   }
 }

@@ -9,7 +9,7 @@ import { recordBatchItem, releaseBatchLease, renewBatchLease, saveIdempotentResp
 import type { Ctx } from '../context.ts';
 import { DEFAULT_LEASE_S } from '../operations/lease.ts';
 import type { Db } from '../types.ts';
-import { type StoredResponse, idempotentSteps } from './service.ts';
+import { type Outcome, type Replayable, idempotentSteps } from './service.ts';
 
 export interface Batch {
   /** Results of items a dead earlier run of this request finished, by index. */
@@ -17,7 +17,7 @@ export interface Batch {
   /** Records item `index`'s result in `trx`, the item's own transaction. */
   record(trx: Db, index: number, result: unknown): Promise<void>;
   /** Stores the whole answer (or, with no key, does nothing) and ends the lease. */
-  finish(status: number, body: unknown): Promise<void>;
+  finish(outcome: Outcome, body: unknown): Promise<void>;
   /** The request gives up (an unexpected failure): a retry may take over at once. */
   abandon(): Promise<void>;
 }
@@ -36,7 +36,7 @@ const UNKEYED: Batch = {
 /** Claims the batch's key (if any): the batch to run, or the stored answer of an earlier run. */
 export async function startBatch(
   ctx: Ctx, key: string | undefined, fingerprint: string,
-): Promise<{ batch: Batch } | { stored: StoredResponse & { replayed: boolean } }> {
+): Promise<{ batch: Batch } | { stored: Replayable }> {
   if (key === undefined) return { batch: UNKEYED };
   const leaseS = ctx.operationLeaseS ?? DEFAULT_LEASE_S;
   const placeholder = { lease_until: new Date(Date.now() + leaseS * 1000).toISOString(), items: {} };
@@ -57,9 +57,9 @@ export async function startBatch(
     batch: {
       done: step.claimed,
       record: (trx, index, result) => recordBatchItem(trx, ctx.accountId, own, index, result),
-      async finish(status, body) {
+      async finish(outcome, body) {
         stop();
-        await saveIdempotentResponse(ctx.db, ctx.accountId, own, status, body);
+        await saveIdempotentResponse(ctx.db, ctx.accountId, own, outcome, body);
       },
       async abandon() {
         stop();

@@ -5,7 +5,7 @@
 // replays it (or, past the connection's lock_timeout of 10 s, is told to retry with 409).
 import { createHash } from 'node:crypto';
 import { LOCK_TIMEOUT_MS, pgCode } from '../../db/connection.ts';
-import { claimIdempotencyKey, findIdempotencyRecord, findLiveIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
+import { type RecordOutcome, claimIdempotencyKey, findIdempotencyRecord, findLiveIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
@@ -18,8 +18,30 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface StoredResponse {
-  status: number;
+/**
+ * What a request did, as its answer says: it created something, or did what it was asked. The
+ * adapters pick the status (v2: 201 and 200; v1: 200 for both); the core never does.
+ */
+export type Outcome = 'created' | 'done';
+
+/** A request's answer: its outcome and the body a replay gives back. */
+export interface Answer {
+  outcome: Outcome;
+  body: unknown;
+}
+
+/** A request's Idempotency-Key (undefined without one) and fingerprint (requestFingerprint). */
+export interface Idempotency {
+  key: string | undefined;
+  fingerprint: string;
+}
+
+/** An answer, and whether it is the stored one of an earlier request with the same key. */
+export type Replayable = Answer & { replayed: boolean };
+
+/** A record's answer, a placeholder's too (a request spanning several transactions). */
+interface RecordAnswer {
+  outcome: RecordOutcome;
   body: unknown;
 }
 
@@ -73,20 +95,32 @@ export interface IdempotentOptions {
  * Runs `work` in one transaction, once per (account, key): a repeat with the same fingerprint
  * gets the stored response (`replayed: true`), a different one 409 IDEMPOTENCY_KEY_CONFLICT.
  */
-export async function idempotent(
+export function idempotent(
   ctx: Ctx,
   key: string | undefined,
   fingerprint: string,
-  work: (trx: Db) => Promise<StoredResponse>,
+  work: (trx: Db) => Promise<Answer>,
   opts: IdempotentOptions = {},
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
+  // A record in flight belongs to a request of several steps (idempotentSteps), whose key and
+  // fingerprint no single-transaction request shares: its answer is never a placeholder.
+  return once(ctx, key, fingerprint, work, opts) as Promise<Replayable>;
+}
+
+async function once(
+  ctx: Ctx,
+  key: string | undefined,
+  fingerprint: string,
+  work: (trx: Db) => Promise<RecordAnswer>,
+  opts: IdempotentOptions = {},
+): Promise<RecordAnswer & { replayed: boolean }> {
   if (key !== undefined && ctx.sandbox) key = sandboxKey(key);
   if (opts.beforeTransaction) {
     const k = key;
     const look = () => (k === undefined ? Promise.resolve(undefined) : findLiveIdempotencyRecord(ctx.db, ctx.accountId, k));
     const stored = await look();
-    if (stored && stored.request_hash === fingerprint && stored.status_code !== null) {
-      return { status: stored.status_code, body: stored.response, replayed: true };
+    if (stored && stored.request_hash === fingerprint && stored.outcome !== null) {
+      return { outcome: stored.outcome, body: stored.response, replayed: true };
     }
     // A record still running, or another request's, is settled in the transaction (wait and
     // replay, or 409). Without one, the checks run; if they fail because a twin with this key
@@ -112,22 +146,17 @@ export async function idempotent(
     }
     if (!claimed) {
       const existing = await findIdempotencyRecord(trx, ctx.accountId, key);
-      if (!existing || existing.request_hash !== fingerprint || existing.status_code === null) {
+      if (!existing || existing.request_hash !== fingerprint || existing.outcome === null) {
         throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key was already used with a different request');
       }
-      return { status: existing.status_code, body: existing.response, replayed: true };
+      return { outcome: existing.outcome, body: existing.response, replayed: true };
     }
     const result = await work(trx);
-    await saveIdempotentResponse(trx, ctx.accountId, key, result.status, result.body);
+    await saveIdempotentResponse(trx, ctx.accountId, key, result.outcome, result.body);
     return { ...result, replayed: false };
   });
 }
 
-/**
- * The status of a placeholder: the record of a request that spans several transactions, claimed
- * in its first (no HTTP status is 0, so it can never be taken for an answer).
- */
-export const IN_FLIGHT = 0;
 const POLL_MS = 100;
 
 /**
@@ -142,17 +171,18 @@ const POLL_MS = 100;
 export async function idempotentSteps<T>(
   ctx: Ctx, key: string, fingerprint: string, first: (trx: Db, key: string) => Promise<T>,
   opts: { placeholder?: unknown; takeOver?: (key: string) => Promise<T | undefined> } = {},
-): Promise<{ claimed: T; key: string } | { stored: StoredResponse & { replayed: boolean } }> {
+): Promise<{ claimed: T; key: string } | { stored: Replayable }> {
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   const own = recordKey(ctx, key);
   for (;;) {
     const claim: { value?: T } = {};
-    const stored = await idempotent(ctx, key, fingerprint, async (trx) => {
+    // The placeholder: the record of a request spanning several transactions, claimed in its first.
+    const stored = await once(ctx, key, fingerprint, async (trx) => {
       claim.value = await first(trx, own);
-      return { status: IN_FLIGHT, body: opts.placeholder ?? null };
+      return { outcome: 'in_flight', body: opts.placeholder ?? null };
     });
     if ('value' in claim) return { claimed: claim.value as T, key: own };
-    if (stored.status !== IN_FLIGHT) return { stored };
+    if (stored.outcome !== 'in_flight') return { stored: { ...stored, outcome: stored.outcome } };
     const taken = opts.takeOver ? await opts.takeOver(own) : undefined;
     if (taken !== undefined) return { claimed: taken, key: own };
     // The first request is between its transactions (or died there): wait, then look again —

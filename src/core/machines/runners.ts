@@ -24,10 +24,10 @@ export interface MachineRows {
 }
 
 /** <kind>.start / .stop / .reboot: the platform reports the power state it reached (the token makes a repeated run get the first run's answer). */
-export function powerRunner(rows: MachineRows): Runner {
+export function powerRunner(rows: MachineRows): Runner<{ action: PowerAction }> {
   return {
     async run(rc, op) {
-      const { action } = op.params as { action: PowerAction };
+      const { action } = op.params;
       const ref = await rows.refOf(rc.db, op.resource_id);
       const power = await rc.compute.power(ref, action, op.id, rc.progress);
       return {
@@ -49,10 +49,10 @@ export function powerRunner(rows: MachineRows): Runner {
  * <kind>.reset_password: the password travels in the operation's params only until the operation
  * finishes (finishOperation erases it), and never appears in any answer after the 202.
  */
-export function resetPasswordRunner(rows: MachineRows): Runner {
+export function resetPasswordRunner(rows: MachineRows): Runner<{ password?: string }> {
   return {
     async run(rc, op) {
-      const { password } = op.params as { password?: string };
+      const { password } = op.params;
       if (!password) return { detail: 'Nothing to set: the password is gone (the operation had already finished)' };
       await rc.compute.resetPassword(await rows.refOf(rc.db, op.resource_id), password, op.id, rc.progress);
       return { detail: 'Root password set' };
@@ -60,11 +60,17 @@ export function resetPasswordRunner(rows: MachineRows): Runner {
   };
 }
 
+/** What a reinstall needs: the OS chosen. */
+export interface ReinstallParams {
+  os_version_id: number;
+  os_slug: string;
+}
+
 /** <kind>.reinstall: the disk is rewritten with the chosen OS and the machine boots into it. */
-export function reinstallRunner(rows: MachineRows): Runner {
+export function reinstallRunner(rows: MachineRows): Runner<ReinstallParams> {
   return {
     async run(rc, op) {
-      const p = op.params as { os_version_id: number; os_slug: string };
+      const p = op.params;
       const ref = await rows.refOf(rc.db, op.resource_id);
       // null: the platform keeps the current root password.
       await rc.compute.reinstall(ref, p.os_slug, null, op.id, rc.progress);

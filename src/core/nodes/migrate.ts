@@ -1,22 +1,24 @@
-// server.migrate, accepted: checks in DESIGN.md's order (input, references, state, capacity),
+// server.migrate, accepted: checks in the API's check order (README, "Check order") (input, references, state, capacity),
 // then the target node is held (the server holds its size on both nodes while it moves) and the
 // operation queued, in one transaction. Nothing is charged: a migration costs the customer nothing,
 // and a move to another location keeps the price (its extra addresses follow it, renumbered).
 import { findNode, lockActiveNodes, setServerPlacement } from '../../db/queries/nodes.ts';
 import { findServerReferences } from '../../db/queries/servers.ts';
-import type { Node, Operation, PowerState, Server } from '../../db/schema.ts';
+import type { Node, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { isServerLocation } from '../catalog/customer-lists.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
+import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { refuseWhileBuilding } from '../servers/guards.ts';
 import { fits, noCapacity, pickNode, withCapacityCheck } from './placement.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
 
-export const MIGRATE_MODES = ['live', 'cold'] as const;
-export type MigrateMode = (typeof MIGRATE_MODES)[number];
+import type { MigrateMode, MigrateParams } from './runners/server.migrate.ts';
+
+export { MIGRATE_MODES, type MigrateMode, type MigrateParams } from './runners/server.migrate.ts';
 
 export interface MigrateInput {
   /** Default live (cold when the location changes). */
@@ -24,16 +26,6 @@ export interface MigrateInput {
   location_id?: number;
   /** Operator only: the node to move to (default: placement's pick). */
   node_id?: number;
-}
-
-export interface MigrateParams {
-  mode: MigrateMode;
-  from_node_id: number | null;
-  to_node_id: number;
-  from_location_id: number;
-  to_location_id: number;
-  /** What the server was doing; it is doing the same afterwards (or after a failure). */
-  power_before: PowerState;
 }
 
 export const MIGRATE_OPERATION = 'server.migrate';
@@ -72,7 +64,7 @@ export async function chooseTarget(trx: Db, want: { locationId: number; current:
  * Starts the migration of `server` (locked by the caller, in `trx`). `operator`: the admin API —
  * it may name the node and move a suspended server; customers move active servers only.
  */
-export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: MigrateInput, operator: boolean): Promise<Operation> {
+export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: MigrateInput, operator: boolean): Promise<OperationOf<MigrateParams>> {
   const toLocation = input.location_id ?? server.location_id;
   const moving = toLocation !== server.location_id;
   if (moving && input.mode === 'live') throw invalid('mode', 'a move to another location is cold only (omit mode or use "cold")');
@@ -103,7 +95,7 @@ export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: M
     mode, from_node_id: server.node_id, to_node_id: target.id, from_location_id: server.location_id, to_location_id: toLocation, power_before: server.power_state,
   };
   const operation = await startOperation(ctx, trx, {
-    type: MIGRATE_OPERATION, resourceType: 'server', resourceId: server.id, params: { ...params },
+    type: MIGRATE_OPERATION, resourceId: server.id, params,
     detail: `Queued: ${mode} migration${moving ? ` to location ${toLocation}` : ''}`,
   });
   await withCapacityCheck(toLocation, spec, () => setServerPlacement(trx, server.id, { migration_node_id: target.id, power_state: 'migrating' }));

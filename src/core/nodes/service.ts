@@ -13,7 +13,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx, Services } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import type { Db } from '../types.ts';
-import { type MigrateInput, type MigrateMode, startMigration } from './migrate.ts';
+import type { OperationOf } from '../operations/runner.ts';
+import { type MigrateInput, type MigrateMode, type MigrateParams, startMigration } from './migrate.ts';
 import { startVmMigration } from './vm-migrate.ts';
 
 export const NODE_STATUSES = ['active', 'draining', 'disabled'] as const satisfies readonly NodeStatus[];
@@ -91,7 +92,7 @@ async function drainNode(deps: OperatorDeps, nodeId: number): Promise<DrainRepor
         if (e instanceof ApiError && e.code === 'NODE_INCOMPATIBLE_LIVE_MIGRATE') return move('cold');
         throw e;
       });
-      report.started.push({ type: m.type, id: m.id, operation_id: op.id, mode: (op.params as { mode: MigrateMode }).mode });
+      report.started.push({ type: m.type, id: m.id, operation_id: op.id, mode: op.params.mode });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       report.skipped.push({ type: m.type, id: m.id, reason: `${e.code}: ${e.message}` });
@@ -100,7 +101,7 @@ async function drainNode(deps: OperatorDeps, nodeId: number): Promise<DrainRepor
   return report;
 }
 
-function migrateServer(deps: OperatorDeps, serverId: string, input: MigrateInput): Promise<Operation> {
+function migrateServer(deps: OperatorDeps, serverId: string, input: MigrateInput): Promise<OperationOf<MigrateParams>> {
   return inTransaction(deps.db, async (trx) => {
     const server = await lockServerRow(trx, serverId);
     if (!server || server.deleted_at) throw notFound('Server');
@@ -108,7 +109,7 @@ function migrateServer(deps: OperatorDeps, serverId: string, input: MigrateInput
   });
 }
 
-function migrateVm(deps: OperatorDeps, accountId: string, vmId: string, mode: MigrateMode): Promise<Operation> {
+function migrateVm(deps: OperatorDeps, accountId: string, vmId: string, mode: MigrateMode): Promise<OperationOf<MigrateParams>> {
   return inTransaction(deps.db, async (trx) => {
     const vm = await lockAccountVdcVm(trx, accountId, vmId);
     if (!vm) throw notFound('VM');

@@ -2,18 +2,19 @@
 // location only (its pool is the account's, its addresses the location's). Same rules and
 // runner as a server's migration; the target holds the VM's share while it moves.
 import { findNode, setVmPlacement } from '../../db/queries/nodes.ts';
-import type { Operation, VdcVm } from '../../db/schema.ts';
+import type { VdcVm } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
+import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
-import { VM_RESOURCE, requireActiveVm } from '../vdc/guards.ts';
+import { requireActiveVm } from '../vdc/guards.ts';
 import { type MigrateMode, type MigrateParams, chooseTarget } from './migrate.ts';
 import { withCapacityCheck } from './placement.ts';
 
 export const VM_MIGRATE_OPERATION = 'vdc_vm.migrate';
 
-export async function startVmMigration(ctx: Ctx, trx: Db, vm: VdcVm, input: { mode?: MigrateMode; node_id?: number }): Promise<Operation> {
+export async function startVmMigration(ctx: Ctx, trx: Db, vm: VdcVm, input: { mode?: MigrateMode; node_id?: number }): Promise<OperationOf<MigrateParams>> {
   const mode = input.mode ?? 'live';
   const named = input.node_id === undefined ? undefined : await findNode(trx, input.node_id);
   if (input.node_id !== undefined && !named) throw notFound('Node');
@@ -26,7 +27,7 @@ export async function startVmMigration(ctx: Ctx, trx: Db, vm: VdcVm, input: { mo
     mode, from_node_id: vm.node_id, to_node_id: target.id, from_location_id: vm.location_id, to_location_id: vm.location_id, power_before: vm.power_state,
   };
   const operation = await startOperation(ctx, trx, {
-    type: VM_MIGRATE_OPERATION, resourceType: VM_RESOURCE, resourceId: vm.id, params: { ...params }, detail: `Queued: ${mode} migration`,
+    type: VM_MIGRATE_OPERATION, resourceId: vm.id, params, detail: `Queued: ${mode} migration`,
   });
   await withCapacityCheck(vm.location_id, spec, () => setVmPlacement(trx, vm.id, { migration_node_id: target.id, power_state: 'migrating' }));
   return operation;

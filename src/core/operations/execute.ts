@@ -13,8 +13,8 @@ import type { Registrar } from '../../providers/registrar/types.ts';
 import type { OperationEvent, OperationOutcome } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
-import { runnerEntries, runnerFor } from './registry.ts';
-import { type BatchedChange, type RunResult, applyBatched, completionChanges } from './runner.ts';
+import { runnerEntries, runnerFor } from './catalogue.ts';
+import { type BatchedChange, type OperationOf, type RunResult, applyBatched, completionChanges } from './runner.ts';
 
 export interface ExecuteDeps {
   db: Db;
@@ -26,6 +26,11 @@ export interface ExecuteDeps {
   leaseS?: number;
   /** How a run's completion is committed. Default: a transaction of its own (completeAlone). */
   complete?: Completer;
+  /**
+   * Told of an operation once this run's completion, or its final failure, has committed (what
+   * follows an operation's end: the billing pass after a suspension). Must not throw.
+   */
+  onFinished?: (op: Operation) => void;
 }
 
 /**
@@ -189,8 +194,10 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
   };
   try {
-    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op);
+    // The one place a stored operation meets its runner: its params are what its start wrote for its type.
+    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op as OperationOf<never>);
     await (deps.complete ?? completeAlone(deps.db, now))(op, result);
+    deps.onFinished?.(op);
   } catch (e) {
     // The database away (its connections refused or cut): not the operation's fault, whichever
     // attempt this is. The worker waits for it and runs the operation again.
@@ -218,7 +225,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
     if (!op || (op.status !== 'queued' && op.status !== 'running')) return undefined;
     const compensate = runnerFor(op.type)?.compensate;
     const before = pendingEvents(trx).length;
-    await compensate?.(trx, op, reason, clock());
+    await compensate?.(trx, op as OperationOf<never>, reason, clock());
     // What the compensation gave back: the refunds it wrote in this transaction.
     const refundCents = pendingEvents(trx).slice(before).reduce((sum, e) => (e.kind === 'billing' && e.type === 'refund' ? sum + e.cents : sum), 0);
     await finishOperation(trx, id, 'failed', reason);
@@ -226,9 +233,10 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
     if (compensate) afterCommit(trx, outcome(op, 'compensated', { refundCents }));
     return op;
   });
+  if (failed) deps.onFinished?.(failed);
   const cleanUp = failed && runnerFor(failed.type)?.afterFailure;
   if (failed && cleanUp) {
     const rc = { db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress: async () => {}, now: clock };
-    await cleanUp(rc, failed).catch(() => undefined);
+    await cleanUp(rc, failed as OperationOf<never>).catch(() => undefined);
   }
 }

@@ -86,18 +86,28 @@ export async function applyBatched(trx: Db, changes: BatchedChange[]): Promise<v
   for (const [applier, items] of byApplier) await applier.applyAll(trx, items as never[]);
 }
 
-export interface Runner {
+/** The params of an operation that needs none. */
+export type NoParams = Record<string, never>;
+
+/**
+ * An operation whose params have the type its start wrote (the catalogue ties both to the
+ * operation's type: catalogue.ts).
+ */
+export type OperationOf<P> = Operation & { params: P };
+
+/** A runner of operations whose params are P (what the start of one writes, what its run reads). */
+export interface Runner<P = NoParams> {
   /**
    * What a run of this type reads before its provider call, read by the statement with which a
    * worker fetches and claims its batch (no statement of its own); the run gets it as `rc.loaded`.
    */
   claimRead?: ClaimedRead<unknown>;
-  run(rc: RunContext, op: Operation): Promise<RunResult>;
-  compensate?(trx: Db, op: Operation, reason: string, now: Date): Promise<void>;
+  run(rc: RunContext, op: OperationOf<P>): Promise<RunResult>;
+  compensate?(trx: Db, op: OperationOf<P>, reason: string, now: Date): Promise<void>;
   /**
    * Platform clean-up after a final failure has been recorded (e.g. destroy a machine a create
    * built before it failed). Best effort, outside any transaction; its errors are ignored, since
    * the customer's side (refund, state) is already settled.
    */
-  afterFailure?(rc: RunContext, op: Operation): Promise<void>;
+  afterFailure?(rc: RunContext, op: OperationOf<P>): Promise<void>;
 }

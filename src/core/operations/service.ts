@@ -2,28 +2,24 @@
 // transaction (row + queued job commit together); the worker runs it (execute.ts); the customer
 // polls it. The unique index on unfinished operations per resource makes "one at a time per
 // server" a database fact, not a read-then-write race.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
-import { findAccountOperation, findUnfinishedOperation, insertOperation } from '../../db/queries/operations.ts';
+import { findAccountOperation, findUnfinishedOperation, insertOperationUnlessBusy } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Area, Db, Scope } from '../types.ts';
+import type { Db, Scope } from '../types.ts';
+import { OPERATIONS, type OperationType, type ParamsOf, entryOf } from './catalogue.ts';
+import type { NoParams, OperationOf } from './runner.ts';
 import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
 
-/**
- * What an operation acts on (`resource.type` of an operation): a server, an extra address of one
- * (attach, release), a VDC VM, a domain, a web hosting account. The document lists these.
- */
-export const OPERATION_RESOURCE_TYPES = ['server', 'server_ip', 'vdc_vm', 'domain', 'web_hosting'] as const;
-export type OperationResourceType = (typeof OPERATION_RESOURCE_TYPES)[number];
+export { OPERATION_RESOURCE_TYPES, type OperationResourceType } from './catalogue.ts';
 
-export interface StartOperation {
-  type: string;
-  resourceType: OperationResourceType;
+/** An operation of type T to start (of any type, without T); its resource type is the catalogue's (catalogue.ts). */
+export type StartOperation<T extends OperationType = OperationType> = T extends OperationType ? StartOf<T> : never;
+
+type StartOf<T extends OperationType> = {
+  type: T;
   resourceId: string;
-  /** What the runner needs (verb arguments, the charge to refund if it fails). Never shown. */
-  params?: Record<string, unknown>;
   detail?: string;
   /**
    * false: the caller does the work itself, synchronously, and finishes the operation with
@@ -36,6 +32,14 @@ export interface StartOperation {
    * worker runs the operation's runner instead, within about one lease.
    */
   leaseS?: number;
+} & (ParamsOf<T> extends NoParams ? { params?: NoParams } : {
+  /** What the runner needs (verb arguments, the charge to refund if it fails). Never shown. */
+  params: ParamsOf<T>;
+});
+
+/** The row values an operation start writes: its resource type from the catalogue. */
+function rowOf<T extends OperationType>(start: StartOf<T>) {
+  return { type: start.type, resource_type: OPERATIONS[start.type].resource, resource_id: start.resourceId, params: (start.params ?? {}) as Record<string, unknown> };
 }
 
 /**
@@ -55,49 +59,40 @@ export function operationRunning(resourceId: string, running: Pick<Operation, 'i
     : `Another operation is still running on ${resourceId}; wait for it to finish`);
 }
 
-/** Records a queued operation and enqueues its job, in `trx` (the caller's transaction). */
-export async function startOperation(ctx: Ctx, trx: Db, start: StartOperation): Promise<Operation> {
+/**
+ * Records a queued operation and enqueues its job, in `trx` (the caller's transaction). Another
+ * unfinished operation on the resource is a 409 naming it. The refusal is read in `trx` itself:
+ * the insert skips a conflicting row rather than failing, so the transaction stays usable. (It
+ * used to fail, and the operation in the way was read through another pool connection while the
+ * failed transaction still held its own: a burst of refusals larger than the pool held every
+ * connection while each waited for one more, and the whole process stalled until the pool's
+ * connect timeout.)
+ */
+export async function startOperation<T extends OperationType>(ctx: Ctx, trx: Db, start: StartOf<T>): Promise<OperationOf<ParamsOf<T>>> {
+  const row = rowOf(start);
   const id = ctx.sandbox
-    ? sandboxOperationId({ type: start.type, resourceType: start.resourceType, resourceId: start.resourceId, accountId: ctx.accountId, createdAt: ctx.now })
+    ? sandboxOperationId({ type: row.type, resourceType: row.resource_type, resourceId: row.resource_id, accountId: ctx.accountId, createdAt: ctx.now })
     : newId('op');
-  // The sandbox's transaction is the caller's own: after a failed insert it could not be asked
-  // which operation is in the way, so ask first (live requests ask afterwards, off the hot path).
-  if (ctx.sandbox) {
-    const running = await findUnfinishedOperation(trx, start.resourceType, start.resourceId);
-    if (running) throw operationRunning(start.resourceId, running);
-  }
-  let op: Operation;
-  try {
-    op = await insertOperation(trx, {
-      id,
-      account_id: ctx.accountId,
-      type: start.type,
-      resource_type: start.resourceType,
-      resource_id: start.resourceId,
-      params: start.params ?? {},
-      detail: start.detail ?? 'Queued',
-    }, start.enqueue === false ? start.leaseS : undefined);
-  } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'operations_one_active_per_resource') {
-      // `trx` is aborted; the pool (another connection) sees the committed operation in the way.
-      const running = ctx.db.isTransaction ? undefined : await findUnfinishedOperation(ctx.db, start.resourceType, start.resourceId).catch(() => undefined);
-      throw operationRunning(start.resourceId, running);
-    }
-    throw e;
+  const op = await insertOperationUnlessBusy(trx, { id, account_id: ctx.accountId, ...row, detail: start.detail ?? 'Queued' }, start.enqueue === false ? start.leaseS : undefined);
+  if (!op) {
+    // The statement waited for a concurrent insert to commit; this one (a new snapshot) sees it,
+    // unless it has finished meanwhile.
+    throw operationRunning(start.resourceId, await findUnfinishedOperation(trx, row.resource_type, row.resource_id));
   }
   if (start.enqueue !== false) await ctx.jobs.enqueueOperation(trx, op.id);
-  return op;
+  // The params were written from start.params, of this very type.
+  return op as OperationOf<ParamsOf<T>>;
 }
 
 /**
  * The queued operation row for a write that inserts it in a statement of its own making (a
- * billable create in one statement): the row insertOperation would return, with a new id. Live
+ * billable create in one statement): the row insertOperationUnlessBusy would return, with a new id. Live
  * requests only (the sandbox's ids are its own).
  */
-export function queuedOperation(ctx: Pick<Ctx, 'accountId' | 'now'>, start: StartOperation): Operation {
+export function queuedOperation<T extends OperationType>(ctx: Pick<Ctx, 'accountId' | 'now'>, start: StartOf<T>): Operation {
   return {
-    id: newId('op'), account_id: ctx.accountId, type: start.type, status: 'queued', resource_type: start.resourceType, resource_id: start.resourceId,
-    progress_pct: 0, detail: start.detail ?? 'Queued', params: start.params ?? {}, attempts: 0, lease_until: null, last_error: null,
+    id: newId('op'), account_id: ctx.accountId, ...rowOf(start), status: 'queued',
+    progress_pct: 0, detail: start.detail ?? 'Queued', attempts: 0, lease_until: null, last_error: null,
     created_at: ctx.now, updated_at: ctx.now, finished_at: null,
   };
 }
@@ -120,15 +115,13 @@ export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
   return op;
 }
 
-/** The API area whose scope reads an operation: its resource's family. */
-const AREA_OF_RESOURCE: Record<string, Area> = { server: 'servers', vdc_vm: 'vdc', domain: 'domains' };
-
 /**
- * A key scoped to some areas reads only the operations of those areas' resources (the operations
- * route admits any of them; this narrows to the one found). null scopes = every scope.
+ * A key scoped to some areas reads only the operations of those areas (the operations route admits
+ * any of them; this narrows to the one found): the catalogue's area of the operation's type.
+ * null scopes = every scope. A type the catalogue does not know is read with `servers:read`.
  */
-export function requireOperationScope(scopes: readonly Scope[] | null, op: Pick<Operation, 'resource_type'>): void {
+export function requireOperationScope(scopes: readonly Scope[] | null, op: Pick<Operation, 'type'>): void {
   if (scopes === null) return;
-  const area = Object.hasOwn(AREA_OF_RESOURCE, op.resource_type) ? AREA_OF_RESOURCE[op.resource_type]! : 'servers';
+  const area = entryOf(op.type)?.area ?? 'servers';
   if (!scopes.includes(`${area}:read`)) throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `This API key lacks the scope ${area}:read`);
 }

@@ -1,48 +1,28 @@
 // POST /servers/{id}/actions/{verb}. Every verb starts an operation in one transaction with its
-// checks and charges, in DESIGN.md's order: input, references, state, balance. The worker does
+// checks and charges, in the API's check order (README, "Check order"): input, references, state, balance. The worker does
 // the work (the runners next to this file); the customer polls the operation.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
-import type { Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkVerbFields, powerStateDuring } from '../machines/action-rules.ts';
-import { type MigrateMode, startMigration } from '../nodes/migrate.ts';
+import { startMigration } from '../nodes/migrate.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { cloneServer } from './clone.ts';
 import { lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { generatePassword } from './password.ts';
-import type { ServerView } from './read.ts';
 import { resizeServer } from './resize.ts';
 import { checkPassword } from './rules.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 
 export const VERBS = ['start', 'stop', 'reboot', 'reset_password', 'reinstall', 'resize', 'clone', 'migrate'] as const;
 export type Verb = (typeof VERBS)[number];
 
-/** Every field any verb takes (the spec's "Action body fields"); each verb accepts only its own. */
-export interface ActionInput {
-  password?: string;
-  os_version_id?: number;
-  cpu?: number;
-  ram_gb?: number;
-  disk_gb?: number;
-  hostname?: string;
-  /** migrate (a v2 addition): live (default) or cold. */
-  mode?: MigrateMode;
-  /** migrate: another location (cold only; new addresses there). */
-  location_id?: number;
-}
-
-export interface ActionResult {
-  operation: Operation;
-  /** reset_password without a password: the one we generated, shown this once. */
-  password?: string;
-  /** clone: the new server (pending until the operation completes). */
-  server?: ServerView;
-}
+export type { ActionInput, ActionResult } from './action-types.ts';
 
 export const VERB_FIELDS: Record<Verb, readonly (keyof ActionInput)[]> = {
   start: [], stop: [], reboot: [],
@@ -57,7 +37,7 @@ type Handler = (ctx: Ctx, trx: Db, id: string, input: ActionInput) => Promise<Ac
 
 export async function serverAction(ctx: Ctx, id: string, verb: Verb, input: ActionInput): Promise<ActionResult> {
   checkVerbFields(verb, input, VERB_FIELDS[verb]);
-  return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
+  return resourceWrite(ctx, 'server', id, () => inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input)));
 }
 
 function power(action: PowerAction): Handler {
@@ -67,7 +47,7 @@ function power(action: PowerAction): Handler {
     requireActive(server);
     const during = powerStateDuring(`Server ${id}`, server.power_state, action);
     const operation = await startOperation(ctx, trx, {
-      type: `server.${action}`, resourceType: 'server', resourceId: id, params: { action }, detail: `Queued: ${action}`,
+      type: `server.${action}`, resourceId: id, params: { action }, detail: `Queued: ${action}`,
     });
     await updateServerRow(trx, id, { power_state: during });
     return { operation };
@@ -82,7 +62,7 @@ const resetPassword: Handler = async (ctx, trx, id, input) => {
   const password = input.password ?? generatePassword();
   // The operation carries the password to the worker; finishing the operation erases it.
   const operation = await startOperation(ctx, trx, {
-    type: 'server.reset_password', resourceType: 'server', resourceId: id, params: { password }, detail: 'Queued: set the root password',
+    type: 'server.reset_password', resourceId: id, params: { password }, detail: 'Queued: set the root password',
   });
   return input.password === undefined ? { operation, password } : { operation };
 };
@@ -100,7 +80,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
   await refuseWhileBuilding(trx, server);
   requireActive(server);
   const operation = await startOperation(ctx, trx, {
-    type: 'server.reinstall', resourceType: 'server', resourceId: id,
+    type: 'server.reinstall', resourceId: id,
     params: { os_version_id: os.id, os_slug: os.slug }, detail: `Queued: reinstall with ${os.slug}`,
   });
   return { operation };

@@ -1,7 +1,7 @@
 // Every charge for a server or what it carries (create, clone, resize, upgrade, extra addresses,
 // snapshots; renewals when they come) is quoted here, so a reseller's discount is applied in one
 // place and named in the ledger: "… first monthly cycle, 150.00 USD less 10 % reseller discount =
-// 135.00 USD". Quote first, then write the resource, then pay: the checks keep DESIGN.md's order
+// 135.00 USD". Quote first, then write the resource, then pay: the checks keep the API's check order
 // (state before balance) and the resource row can record the discount it was sold with.
 //
 // A server keeps its list price (price_cents) and the monthly discount it holds (discount_cents);

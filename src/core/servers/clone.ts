@@ -9,19 +9,13 @@ import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
-import type { ActionInput, ActionResult } from './actions.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { viewOf } from './read.ts';
 import { addMonth, checkHostname } from './rules.ts';
-
-/** What the clone runner needs, kept in the operation's params. */
-export interface CloneParams {
-  clone_id: string;
-  charged_cents: number;
-  ipv6: boolean;
-}
+import type { CloneParams } from './runners/server.clone.ts';
 
 export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionInput): Promise<ActionResult> {
   if (input.hostname !== undefined) checkHostname(input.hostname, 'hostname');
@@ -42,7 +36,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
   });
   // Started before the clone row exists so that a busy source refuses before anything is written.
   const operation = await startOperation(ctx, trx, {
-    type: 'server.clone', resourceType: 'server', resourceId: source.id, detail: `Queued: clone into ${cloneId}`,
+    type: 'server.clone', resourceId: source.id, detail: `Queued: clone into ${cloneId}`,
     params: { clone_id: cloneId, charged_cents: quote.chargedCents, ipv6: source.network?.ipv6 != null } satisfies CloneParams,
   });
   const node = await placeMachine(trx, source.location_id, { cpuCores: source.cpu_cores, ramMb: source.ram_mb, storageGb: source.storage_gb });

@@ -5,7 +5,7 @@
 // transaction (issue 13). Whenever this way cannot be sure — a key already used, a reference or
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
-// answer in DESIGN.md's order. The rules are the same functions in both ways.
+// answer in the API's check order (README, "Check order"). The rules are the same functions in both ways.
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), creates
 // from a snapshot (rare; the snapshot is read and checked in the transaction), a queue that cannot
@@ -15,7 +15,7 @@ import type { Operation, Server } from '../../db/schema.ts';
 import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts';
 import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { type StoredResponse, idempotent } from '../idempotency/service.ts';
+import { type Replayable, idempotent } from '../idempotency/service.ts';
 import { newId } from '../ids.ts';
 import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
@@ -38,10 +38,10 @@ export interface CreatedServer {
  */
 export async function createServerRequest(
   ctx: Ctx, key: string | undefined, fingerprint: string, input: CreateServerInput, present: (created: CreatedServer) => unknown,
-): Promise<StoredResponse & { replayed: boolean }> {
+): Promise<Replayable> {
   const body = await createInOneStatement(ctx, key, fingerprint, input, present);
-  if (body !== undefined) return { status: 201, body, replayed: false };
-  return idempotent(ctx, key, fingerprint, async (trx) => ({ status: 201, body: present(await createServer(ctx, trx, input)) }));
+  if (body !== undefined) return { outcome: 'created', body, replayed: false };
+  return idempotent(ctx, key, fingerprint, async (trx) => ({ outcome: 'created', body: present(await createServer(ctx, trx, input)) }));
 }
 
 /** The 201 body, or undefined when the create must go the transaction way (nothing was written). */

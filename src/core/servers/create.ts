@@ -1,4 +1,4 @@
-// Server create in its three modes. Checks run in DESIGN.md's order — input, then references
+// Server create in its three modes. Checks run in the API's check order (README, "Check order") — input, then references
 // (plan, location, OS, source), then state (hostname), then balance — and everything that costs
 // money commits in the caller's one transaction: server row, charge, operation, queued job.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
@@ -95,7 +95,7 @@ export interface References {
   os: Pick<OperatingSystem, 'slug' | 'available'> | null;
 }
 
-/** The reference checks, in DESIGN.md's order: plan, location, OS (a source is checked after). */
+/** The reference checks, in the API's check order (README, "Check order"): plan, location, OS (a source is checked after). */
 export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode): void {
   if (mode.kind === 'package' && !refs.plan) {
     throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);
@@ -160,10 +160,9 @@ export function hostnameInUse(name: string): ApiError {
 /** The server.create operation: what provisioning needs and what a failure refunds. */
 export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count'>, p: {
   extraIpv4: number; extraIpv6: number; ipPrices: { ipv4: number; ipv6: number }; chargedCents: number; sshKeys: string[];
-}): StartOperation {
+}): StartOperation<'server.create'> {
   return {
     type: 'server.create',
-    resourceType: 'server',
     resourceId: serverId,
     detail: 'Queued for provisioning',
     params: {

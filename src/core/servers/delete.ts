@@ -9,6 +9,7 @@ import { getBalance, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
+import { recordEvent } from '../events/record.ts';
 import { startOperation } from '../operations/service.ts';
 import { cycleOf, lockServer, refuseWhileBuilding } from './guards.ts';
 
@@ -49,7 +50,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
     if (server.status === 'pending') {
       throw new ApiError('STATE_CONFLICT', `Server ${id} is still being provisioned; delete it once its operation has finished`);
     }
-    await startOperation(ctx, trx, { type: 'server.delete', resourceType: 'server', resourceId: id, detail: 'Queued for removal' });
+    await startOperation(ctx, trx, { type: 'server.delete', resourceId: id, detail: 'Queued for removal' });
     const { refundCents, period, remaining } = refundOf(server, ctx.now);
     await updateServerRow(trx, id, { deleted_at: ctx.now });
     await releaseServerIps(trx, id, ctx.now);
@@ -57,6 +58,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
       await refund(trx, ctx.accountId, refundCents,
         `Refund: server ${server.name} (${id}) deleted, ${remaining} of ${period} hours unused, ${formatCents(refundCents)} USD`, `server/${id}`);
     }
+    await recordEvent(trx, 'server.deleted', ctx.accountId, id);
     return { id, refundCents, balanceCents: await getBalance(trx, ctx.accountId) };
   });
 }

@@ -4,16 +4,15 @@
 // platform is never called inside a transaction; the operation makes the release durable).
 import { saveServerReverseDns } from '../../db/queries/reverse-dns.ts';
 import { addToServerPrice, markIpReleased } from '../../db/queries/server-ips.ts';
-import { findServerById } from '../../db/queries/servers.ts';
 import type { Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { getBalance, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
-import type { Runner } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import { requireAddress } from './addresses.ts';
+import type { IpReleaseParams } from './runners/server.ip_release.ts';
 import { cycleOf, lockServer } from './guards.ts';
 
 export const IP_RELEASE_OPERATION = 'server.ip_release';
@@ -28,11 +27,6 @@ export interface IpCancelResult {
   operation: Operation;
 }
 
-interface IpReleaseParams {
-  server_id: string;
-  address: string;
-}
-
 export async function cancelIp(ctx: Ctx, serverId: string, addressText: string): Promise<IpCancelResult> {
   return inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, serverId);
@@ -42,7 +36,7 @@ export async function cancelIp(ctx: Ctx, serverId: string, addressText: string):
     }
     const params: IpReleaseParams = { server_id: server.id, address: held.address };
     const operation = await startOperation(ctx, trx, {
-      type: IP_RELEASE_OPERATION, resourceType: 'server_ip', resourceId: String(held.rowId), params: { ...params },
+      type: IP_RELEASE_OPERATION, resourceId: String(held.rowId), params,
       detail: `Queued: release ${held.address} of server ${server.id}`,
     });
     await markIpReleased(trx, held.rowId, ctx.now);
@@ -64,15 +58,3 @@ export async function cancelIp(ctx: Ctx, serverId: string, addressText: string):
     };
   });
 }
-
-/** server.ip_release: gives the address back to the platform (a repeated release is harmless). */
-export const serverIpReleaseRunner: Runner = {
-  async run(rc, op) {
-    const p = op.params as Partial<IpReleaseParams>;
-    const server = await findServerById(rc.db, p.server_id ?? '');
-    // A deleted server's machine is destroyed with all its addresses.
-    if (!server?.provider_ref || server.deleted_at || !p.address) return { detail: 'Nothing to release: the machine is gone' };
-    await rc.compute.releaseIp(server.provider_ref, p.address);
-    return { detail: `Released ${p.address}` };
-  },
-};

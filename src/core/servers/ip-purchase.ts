@@ -9,14 +9,14 @@
 // answered — the customer holds and pays for that address, so a retry must replay it rather than
 // buy a second one — or deletes it along with the refund.
 import type { Ctx } from '../context.ts';
-import { type StoredResponse, idempotentSteps } from '../idempotency/service.ts';
-import { type IpVersion, attachReserved, ipBody, reserveIp } from './ips.ts';
+import { type Idempotency, type Replayable, idempotentSteps } from '../idempotency/service.ts';
+import { type IpVersion, addIp, attachReserved, ipBody, reserveIp } from './ips.ts';
 
-export async function addIpOnce(
-  ctx: Ctx, serverId: string, version: IpVersion, key: string, fingerprint: string,
-): Promise<StoredResponse & { replayed: boolean }> {
-  const step = await idempotentSteps(ctx, key, fingerprint, (trx, recordKey) => reserveIp(ctx, trx, serverId, version, recordKey));
+/** POST /servers/{id}/ips: the address added (created), once per Idempotency-Key when there is one. */
+export async function addIpOnce(ctx: Ctx, serverId: string, version: IpVersion, idem: Idempotency): Promise<Replayable> {
+  if (idem.key === undefined) return { outcome: 'created', body: ipBody(await addIp(ctx, serverId, version)), replayed: false };
+  const step = await idempotentSteps(ctx, idem.key, idem.fingerprint, (trx, recordKey) => reserveIp(ctx, trx, serverId, version, recordKey));
   if ('stored' in step) return step.stored;
   // tx2 saves the answer under the key, or forgets the key (reserveIp put it in the params).
-  return { status: 201, body: ipBody(await attachReserved(ctx, step.claimed)), replayed: false };
+  return { outcome: 'created', body: ipBody(await attachReserved(ctx, step.claimed)), replayed: false };
 }

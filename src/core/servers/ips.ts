@@ -6,16 +6,13 @@
 // tx1 also starts a server.ip_attach operation, running under a lease the request holds until tx2
 // finishes it; nothing is queued. If the request dies between its transactions, the lease lapses
 // and the worker's sweep queues the operation (within about OPERATION_LEASE_S): the job
-// (ip-attach-runner.ts) attaches with the same token, or undoes tx1 with the same code as tx2.
-import { forgetIdempotencyKey, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
-import { addToServerPrice, countHeldIps, insertPendingIp, lockServerRow, markIpReleased, setIpAddress } from '../../db/queries/server-ips.ts';
+// (runners/server.ip_attach.ts) attaches with the same token, or undoes tx1 with the same code as tx2.
+import { addToServerPrice, countHeldIps, insertPendingIp } from '../../db/queries/server-ips.ts';
 import { listServerIps, lockAccountServer } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Server, ServerIp } from '../../db/schema.ts';
-import { refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { type Cents, money } from '../money.ts';
 import { finishUnlessRecovered } from '../operations/finish.ts';
 import { DEFAULT_LEASE_S, holdLease } from '../operations/lease.ts';
 import { startOperation } from '../operations/service.ts';
@@ -27,20 +24,14 @@ import { requireServer } from './read.ts';
 import { cycleHours } from './rules.ts';
 import { providerFailure } from './upstream.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
+import {
+  type IpAttachParams, type IpEntry, type IpVersion, attachToken, extraEntry, storeAddress, undoPurchase,
+} from './runners/server.ip_attach.ts';
 
-export type IpVersion = 4 | 6;
+export { type IpAttachParams, type IpEntry, type IpVersion, ipBody } from './runners/server.ip_attach.ts';
 
 /** Addresses of one family a server may hold, primary included (the create limit, ipv4_count ≤ 16). */
 export const MAX_ADDRESSES_PER_FAMILY = 16;
-
-export interface IpEntry {
-  address: string;
-  version: IpVersion;
-  type: 'primary' | 'extra';
-  gateway: string | null;
-  /** What the address adds to the monthly bill; null for a primary one (part of the server's price). */
-  monthlyPriceCents: Cents | null;
-}
 
 function primaryIps(server: Server): IpEntry[] {
   const out: IpEntry[] = [];
@@ -49,9 +40,6 @@ function primaryIps(server: Server): IpEntry[] {
   if (ipv6) out.push({ address: ipv6.address, version: 6, type: 'primary', gateway: ipv6.gateway, monthlyPriceCents: null });
   return out;
 }
-
-const extraEntry = (ip: Pick<ServerIp, 'version' | 'price_cents'> & { address: string }): IpEntry =>
-  ({ address: ip.address, version: ip.version, type: 'extra', gateway: null, monthlyPriceCents: ip.price_cents });
 
 /** Primary addresses first, then extra ones in the order they were added. */
 export async function listIps(ctx: Ctx, serverId: string, page: PageRequest): Promise<Paged<IpEntry>> {
@@ -62,42 +50,15 @@ export async function listIps(ctx: Ctx, serverId: string, page: PageRequest): Pr
   return { items: all.slice(start, start + page.perPage), total: all.length, ...page };
 }
 
-/**
- * The 201 body of POST /servers/{id}/ips (add-server-ip.ts answers with it; a list entry has the same
- * shape). Built in the core because the safety net stores it as an Idempotency-Key's answer.
- */
-export function ipBody(ip: IpEntry) {
-  return {
-    address: ip.address, version: ip.version, type: ip.type, gateway: ip.gateway,
-    monthly_price: ip.monthlyPriceCents === null ? null : money(ip.monthlyPriceCents),
-  };
-}
-
-/** The server.ip_attach operation's params: all that finishing or undoing a purchase needs. */
-export interface IpAttachParams {
-  server_id: string;
-  row_id: number;
-  version: IpVersion;
-  price_cents: Cents;
-  charged_cents: Cents;
-  /** The reseller discount the address added to what the server holds (undone with the price). */
-  discount_cents?: Cents;
-  /** The Idempotency-Key whose placeholder awaits the outcome; null without one. */
-  idempotency_key: string | null;
-}
-
 export interface Reserved {
   ref: string;
   operationId: string;
   params: IpAttachParams;
 }
 
-/** The platform's request token: the same for the request and the safety net, so one address is leased. */
-export const attachToken = (rowId: number) => `ip-${rowId}`;
-
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
-/** tx1: checks in DESIGN.md's order, then the row without an address, the raised price, the charge and the leased operation. */
+/** tx1: checks in the API's check order (README, "Check order"), then the row without an address, the raised price, the charge and the leased operation. */
 export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion, key: string | null = null): Promise<Reserved> {
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');
@@ -123,32 +84,10 @@ export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: Ip
   };
   // Keyed by the address row, not the server: the purchase blocks no other action on the server.
   const op = await startOperation(ctx, trx, {
-    type: 'server.ip_attach', resourceType: 'server_ip', resourceId: String(row.id), enqueue: false, leaseS: leaseOf(ctx),
-    detail: `Attaching an extra IPv${version} address to server ${server.id}`, params: { ...params },
+    type: 'server.ip_attach', resourceId: String(row.id), enqueue: false, leaseS: leaseOf(ctx),
+    detail: `Attaching an extra IPv${version} address to server ${server.id}`, params,
   });
   return { ref: server.provider_ref, operationId: op.id, params };
-}
-
-/** Success, in tx2 or the safety net: the address stored, and for a keyed request the 201 its duplicates replay. */
-export async function storeAddress(trx: Db, accountId: string, p: IpAttachParams, address: string): Promise<IpEntry> {
-  await setIpAddress(trx, p.row_id, address);
-  const entry = extraEntry({ ...p, address });
-  if (p.idempotency_key !== null) await saveIdempotentResponse(trx, accountId, p.idempotency_key, 201, ipBody(entry));
-  return entry;
-}
-
-/** Failure, in tx2 or the safety net's compensation: tx1 undone, and the key freed (a failed request is not stored). */
-export async function undoPurchase(trx: Db, accountId: string, p: IpAttachParams, reason: string, now: Date): Promise<void> {
-  await markIpReleased(trx, p.row_id, now);
-  const server = await lockServerRow(trx, p.server_id);
-  // A delete that committed meanwhile already refunded the unused period of the raised price.
-  if (server && !server.deleted_at) {
-    if (p.price_cents > 0) await addToServerPrice(trx, server.id, -p.price_cents, -(p.discount_cents ?? 0));
-    if (p.charged_cents > 0) {
-      await refund(trx, accountId, p.charged_cents, `Refund: extra IPv${p.version} address for server ${server.name} (${server.id}) could not be attached (${reason})`, `server/${server.id}`);
-    }
-  }
-  if (p.idempotency_key !== null) await forgetIdempotencyKey(trx, accountId, p.idempotency_key);
 }
 
 /** The platform call, then tx2: the address stored, or tx1 undone and the failure thrown. */

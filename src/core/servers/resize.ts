@@ -9,22 +9,13 @@ import { invalid } from '../errors.ts';
 import { formatCents } from '../money.ts';
 import { holdServerGrowth } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
-import type { ActionInput, ActionResult } from './actions.ts';
+import type { ActionInput, ActionResult } from './action-types.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../types.ts';
 import { cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { customPrice } from './pricing.ts';
-
-/** What the resize runner needs, kept in the operation's params. */
-export interface ResizeParams {
-  spec: MachineSpec;
-  previous: MachineSpec;
-  price_delta_cents: number;
-  charged_cents: number;
-  /** The reseller discount a growth added to what the server holds (undone with the price on failure). */
-  discount_delta_cents?: number;
-}
+import type { ResizeParams } from './runners/server.resize.ts';
 
 const specText = (s: MachineSpec) => `${s.cpuCores} vCPU, ${s.ramMb / 1024} GB RAM, ${s.storageGb} GB disk`;
 
@@ -59,7 +50,7 @@ export async function resizeServer(ctx: Ctx, trx: Db, id: string, input: ActionI
     spec, previous, price_delta_cents: delta, charged_cents: quote?.chargedCents ?? 0, discount_delta_cents: quote?.discountDeltaCents ?? 0,
   };
   const operation = await startOperation(ctx, trx, {
-    type: 'server.resize', resourceType: 'server', resourceId: id, params: { ...params }, detail: `Queued: resize to ${specText(spec)}`,
+    type: 'server.resize', resourceId: id, params, detail: `Queued: resize to ${specText(spec)}`,
   });
   if (quote) {
     await payServerCharge(trx, quote);

@@ -13,14 +13,9 @@ import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { unitPrice } from './pricing.ts';
 import { requireServer } from './read.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
+import type { SnapshotParams } from './runners/server.snapshot.ts';
 
 export const SNAPSHOT_OPERATION = 'server.snapshot';
-
-/** What the snapshot runner needs; the charge is what a final failure refunds. */
-export interface SnapshotParams {
-  snapshot_id: number;
-  charged_cents: number;
-}
 
 export async function listSnapshots(ctx: Ctx, serverId: string, page: PageRequest): Promise<Paged<Snapshot>> {
   const server = await requireServer(ctx, serverId);
@@ -51,7 +46,7 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
     created_at: ctx.now,
   });
   // The operation before the charge: a server busy with another operation is a state conflict,
-  // which DESIGN.md ranks before the balance.
+  // which the check order ranks before the balance.
   const quote = await quoteServerCharge(trx, {
     accountId: ctx.accountId, fromCents: 0, toCents: fee, resource: `snapshot/${snapshot.id}`,
     description: `Snapshot ${name} (${snapshot.id}) of server ${server.name} (${server.id}): first month`,
@@ -59,10 +54,9 @@ export async function createSnapshot(ctx: Ctx, trx: Db, serverId: string, input:
   const params: SnapshotParams = { snapshot_id: snapshot.id, charged_cents: quote.chargedCents };
   const operation = await startOperation(ctx, trx, {
     type: SNAPSHOT_OPERATION,
-    resourceType: 'server',
     resourceId: server.id,
     detail: `Queued: snapshot ${name}`,
-    params: { ...params },
+    params,
   });
   await payServerCharge(trx, quote);
   return { snapshot, operation };

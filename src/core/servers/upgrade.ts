@@ -23,7 +23,7 @@ import { startOperation } from '../operations/service.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { baseMonthlyCents, cycleOf, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { type ServerView, viewOf } from './read.ts';
-import type { UpgradeParams } from './upgrade-runner.ts';
+import type { UpgradeParams } from './runners/server.upgrade.ts';
 
 export interface UpgradeResult {
   package: string;
@@ -59,18 +59,19 @@ async function resizeSurely(ctx: Ctx, ref: string, spec: MachineSpec, token: str
   }
 }
 
-export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Promise<UpgradeResult> {
+/** `field`: the name the client sent the package under (`package_id`, or `plan_id`), which a refusal names. */
+export async function upgradeServer(ctx: Ctx, id: string, packageId: number, field = 'package_id'): Promise<UpgradeResult> {
   const leaseS = ctx.operationLeaseS ?? DEFAULT_LEASE_S;
   const started = await inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, id);
     const plan = await findCatalogRow(trx, 'plans', packageId);
-    if (!plan || !plan.available) throw invalid('package_id', 'no such package (see GET /packages)');
+    if (!plan || !plan.available) throw invalid(field, 'no such package (see GET /packages)');
     const base = await baseMonthlyCents(trx, server);
     if (plan.price_cents <= base) {
-      throw invalid('package_id', `${plan.name} costs ${formatCents(plan.price_cents)} USD/month, not more than the current ${formatCents(base)}; downgrades are not supported`);
+      throw invalid(field, `${plan.name} costs ${formatCents(plan.price_cents)} USD/month, not more than the current ${formatCents(base)}; downgrades are not supported`);
     }
     if (plan.storage_gb < server.storage_gb) {
-      throw invalid('package_id', `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
+      throw invalid(field, `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
     }
     await refuseWhileBuilding(trx, server);
     requireActive(server);
@@ -91,7 +92,7 @@ export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Pr
       charged_cents: chargedCents, price_delta_cents: diff, discount_delta_cents: quote.discountDeltaCents,
     };
     const operation = await startOperation(ctx, trx, {
-      type: 'server.upgrade', resourceType: 'server', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params: { ...params },
+      type: 'server.upgrade', resourceId: id, enqueue: false, leaseS, detail: `Upgrading to ${plan.name}`, params,
     });
     await payServerCharge(trx, quote);
     await changeServerSize(trx, id, { plan_id: plan.id, cpu_cores: spec.cpuCores, ram_mb: spec.ramMb, storage_gb: spec.storageGb }, diff, quote.discountDeltaCents);

@@ -1,9 +1,10 @@
 // POST /vdc/vms/{id}/actions/{verb}: every verb starts a `vdc_vm.<verb>` operation on the same
 // machinery as servers (one unfinished operation per VM, the worker runs it, the customer polls it),
-// checked in DESIGN.md's order: input, references, state, then the pool. Nothing is charged.
+// checked in the API's check order (README, "Check order"): input, references, state, then the pool. Nothing is charged.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -13,7 +14,7 @@ import { generatePassword } from '../servers/password.ts';
 import { checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
 import type { VmActionInput, VmActionResult } from './action-types.ts';
-import { VM_RESOURCE, lockVm, requireActiveVm } from './guards.ts';
+import { lockVm, requireActiveVm } from './guards.ts';
 import { resizeVm } from './resize.ts';
 
 export const VM_VERBS = ['start', 'stop', 'reboot', 'reinstall', 'reset_password', 'resize'] as const;
@@ -31,7 +32,7 @@ type Handler = (ctx: Ctx, trx: Db, id: string, input: VmActionInput) => Promise<
 
 export async function vmAction(ctx: Ctx, id: string, verb: VmVerb, input: VmActionInput): Promise<VmActionResult> {
   checkVerbFields(verb, input, VM_VERB_FIELDS[verb]);
-  return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
+  return resourceWrite(ctx, 'vdc_vm', id, () => inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input)));
 }
 
 function power(action: PowerAction): Handler {
@@ -39,7 +40,7 @@ function power(action: PowerAction): Handler {
     const vm = await requireActiveVm(trx, await lockVm(ctx, trx, id));
     const during = powerStateDuring(`VM ${id}`, vm.power_state, action);
     const operation = await startOperation(ctx, trx, {
-      type: `vdc_vm.${action}`, resourceType: VM_RESOURCE, resourceId: id, params: { action }, detail: `Queued: ${action}`,
+      type: `vdc_vm.${action}`, resourceId: id, params: { action }, detail: `Queued: ${action}`,
     });
     await updateVdcVmRow(trx, id, { power_state: during });
     return { operation };
@@ -52,7 +53,7 @@ const resetPassword: Handler = async (ctx, trx, id, input) => {
   const password = input.password ?? generatePassword();
   // The operation carries the password to the worker; finishing the operation erases it.
   const operation = await startOperation(ctx, trx, {
-    type: 'vdc_vm.reset_password', resourceType: VM_RESOURCE, resourceId: id, params: { password }, detail: 'Queued: set the root password',
+    type: 'vdc_vm.reset_password', resourceId: id, params: { password }, detail: 'Queued: set the root password',
   });
   return input.password === undefined ? { operation, password } : { operation };
 };
@@ -69,7 +70,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
   }
   await requireActiveVm(trx, vm);
   const operation = await startOperation(ctx, trx, {
-    type: 'vdc_vm.reinstall', resourceType: VM_RESOURCE, resourceId: id,
+    type: 'vdc_vm.reinstall', resourceId: id,
     params: { os_version_id: os.id, os_slug: os.slug }, detail: `Queued: reinstall with ${os.slug}`,
   });
   return { operation };

@@ -1,4 +1,4 @@
-// VM create. Checks run in DESIGN.md's order — input, then references (location, OS), then the
+// VM create. Checks run in the API's check order (README, "Check order") — input, then references (location, OS), then the
 // pool — and the VM row (which takes its share of the pool in the same statement), its
 // vdc_vm.create operation and the job commit in the caller's one transaction. VMs are never
 // charged: the pool is what the account pays for.
@@ -15,7 +15,6 @@ import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
-import { VM_RESOURCE } from './guards.ts';
 import { type Holds, quotaFailure, requireRoom } from './quota.ts';
 import type { VmView } from './read.ts';
 import { checkVmSize } from './rules.ts';
@@ -82,7 +81,7 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
     throw quotaFailure(e);
   });
   const operation = await startOperation(ctx, trx, {
-    type: CREATE_OPERATION, resourceType: VM_RESOURCE, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
+    type: CREATE_OPERATION, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
   });
   const osLabel = { family: refs.os.family, version: refs.os.version };
   return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb }, osLabel }, operation };

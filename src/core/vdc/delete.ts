@@ -9,8 +9,9 @@ import { deleteVmSnapshots } from '../../db/queries/vdc-snapshots.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { startOperation } from '../operations/service.ts';
-import { VM_RESOURCE, lockVm, requireActiveVm } from './guards.ts';
+import { lockVm, requireActiveVm } from './guards.ts';
 
 export const DELETE_OPERATION = 'vdc_vm.delete';
 
@@ -29,9 +30,10 @@ export async function deleteVm(ctx: Ctx, id: string, confirm: DeleteConfirmation
     }
     // One still being created waits for its operation (409 naming it); a failed one may go (it holds nothing).
     if (vm.status === 'pending') await requireActiveVm(trx, vm);
-    const operation = await startOperation(ctx, trx, { type: DELETE_OPERATION, resourceType: VM_RESOURCE, resourceId: id, detail: 'Queued for removal' });
+    const operation = await startOperation(ctx, trx, { type: DELETE_OPERATION, resourceId: id, detail: 'Queued for removal' });
     await deleteVmSnapshots(trx, id, ctx.now);
     await updateVdcVmRow(trx, id, { deleted_at: ctx.now });
+    await recordEvent(trx, 'vdc_vm.deleted', ctx.accountId, id);
     return { id, operation };
   });
 }

@@ -11,17 +11,12 @@ import { withCapacityCheck } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { VmActionInput, VmActionResult } from './action-types.ts';
-import { VM_RESOURCE, lockVm, requireActiveVm } from './guards.ts';
+import { lockVm, requireActiveVm } from './guards.ts';
 import { quotaFailure, requireRoom } from './quota.ts';
 import { checkVmSize } from './rules.ts';
+import type { VmResizeParams } from './runners/vdc_vm.resize.ts';
 
 export const RESIZE_OPERATION = 'vdc_vm.resize';
-
-/** What the resize runner needs, kept in the operation's params. */
-export interface VmResizeParams {
-  spec: MachineSpec;
-  previous: MachineSpec;
-}
 
 export const specText = (s: MachineSpec) => `${s.cpuCores} vCPU, ${s.ramMb / 1024} GB RAM, ${s.storageGb} GB disk`;
 
@@ -39,7 +34,7 @@ export async function resizeVm(ctx: Ctx, trx: Db, id: string, input: VmActionInp
   await requireActiveVm(trx, vm);
   const params: VmResizeParams = { spec, previous };
   const operation = await startOperation(ctx, trx, {
-    type: RESIZE_OPERATION, resourceType: VM_RESOURCE, resourceId: id, params: { ...params }, detail: `Queued: resize to ${specText(spec)}`,
+    type: RESIZE_OPERATION, resourceId: id, params, detail: `Queued: resize to ${specText(spec)}`,
   });
   // Held during the resize: the larger of old and new in each bucket.
   const held = { cpu: Math.max(previous.cpuCores, spec.cpuCores), ram_mb: Math.max(previous.ramMb, spec.ramMb), storage_gb: Math.max(previous.storageGb, spec.storageGb) };

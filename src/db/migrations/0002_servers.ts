@@ -4,7 +4,7 @@
 import PgBoss from 'pg-boss';
 import { type Kysely, sql } from 'kysely';
 
-export const JOB_SCHEMA = 'pgboss';
+import { JOB_SCHEMA } from '../names.ts';
 
 /** pg-boss's install script wraps itself in BEGIN/COMMIT; a migration already runs in one. */
 function bossInstallSql(): string {

@@ -3,7 +3,7 @@
 // finished job until pg-boss archives it (12 h), so without this index that look would scan them
 // all. Built on the partitioned parent, so every queue's partition — later ones too — gets it.
 import { type Kysely, sql } from 'kysely';
-import { JOB_SCHEMA } from './0002_servers.ts';
+import { JOB_SCHEMA } from '../names.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX job_active_started ON ${sql.table(`${JOB_SCHEMA}.job`)} (name, started_on) WHERE state = 'active'`.execute(db);

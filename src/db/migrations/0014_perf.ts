@@ -1,12 +1,10 @@
 // Every API process caches keys (core/api-keys/key-cache.ts); these triggers tell all of them,
-// through NOTIFY on AUTH_CHANNEL, that an account's keys must be read again: a key revoked or
+// through NOTIFY on AUTH_CHANNEL (db/names.ts), that an account's keys must be read again: a key revoked or
 // its scopes, allowlist or sub-user changed, a sub-user's status or permissions changed or the
 // sub-user deleted, the account's status changed. The payload is the account id. NOTIFY is sent
 // at commit (and not at all on rollback), so no process can re-read the old row afterwards.
 // last_used_at (written once a minute per key) and balances (every ledger row) are not listed.
 import { type Kysely, sql } from 'kysely';
-
-export const AUTH_CHANNEL = 'hostcloud_auth';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

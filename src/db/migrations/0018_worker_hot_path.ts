@@ -22,7 +22,7 @@
 // not NULL (the mode the fault switch answered, consumed by the same statement before the call)
 // and writes the firewall column instead of rows. sim_provision_vm stays for older processes.
 import { type Kysely, sql } from 'kysely';
-import { JOB_SCHEMA } from './0002_servers.ts';
+import { JOB_SCHEMA } from '../names.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX job_fetch_order ON ${sql.table(`${JOB_SCHEMA}.job`)} (name, priority DESC, created_on, id) WHERE state < 'active'`.execute(db);

@@ -6,13 +6,14 @@ import { type Insertable, sql } from 'kysely';
 import type { OperationJob } from '../../core/context.ts';
 import type { Db } from '../connection.ts';
 import type { DomainsTable } from '../schema.ts';
+import { type RecordOutcome, outcomeCode } from './idempotency.ts';
 import { insertOperationJob } from './jobs.ts';
 import type { NewOperationRow } from './operations.ts';
 import type { NewServerRow } from './servers.ts';
 
 export interface BillableCreateWrite {
   /** With an Idempotency-Key: the finished record (its answer is known before the write). */
-  record?: { key: string; requestHash: string; expiresAt: Date; status: number; response: unknown };
+  record?: { key: string; requestHash: string; expiresAt: Date; outcome: RecordOutcome; response: unknown };
   /** The resource, pending; a server names the node it is placed on (locked first, must be active). */
   resource: { table: 'servers'; row: NewServerRow & { node_id: number } } | { table: 'domains'; row: Insertable<DomainsTable> };
   charge: { accountId: string; cents: number; description: string };
@@ -36,9 +37,9 @@ export interface BillableCreateWritten {
 export async function writeBillableCreate(db: Db, w: BillableCreateWrite): Promise<BillableCreateWritten> {
   const r = w.record;
   const claim = r === undefined ? sql`SELECT true AS claimed` : sql`${db.insertInto('idempotency_keys')
-    .values({ account_id: w.charge.accountId, key: r.key, request_hash: r.requestHash, expires_at: r.expiresAt, status_code: r.status, response: JSON.stringify(r.response) })
+    .values({ account_id: w.charge.accountId, key: r.key, request_hash: r.requestHash, expires_at: r.expiresAt, status_code: outcomeCode(r.outcome), response: JSON.stringify(r.response) })
     .onConflict((oc) => oc.columns(['account_id', 'key']).doUpdateSet({
-      request_hash: r.requestHash, status_code: r.status, response: JSON.stringify(r.response), expires_at: r.expiresAt,
+      request_hash: r.requestHash, status_code: outcomeCode(r.outcome), response: JSON.stringify(r.response), expires_at: r.expiresAt,
     }).where('idempotency_keys.expires_at', '<=', sql<Date>`now()`))
     .returning(sql<boolean>`true`.as('claimed'))}`;
   const node = w.resource.table === 'servers'

@@ -1,10 +1,34 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 
+/**
+ * What a stored answer says its request did: created something, did what it was asked, or is
+ * still at it (a request spanning several transactions). The core speaks of outcomes only; the
+ * column keeps each as a number — the HTTP status v2 gives it, 0 in flight — so that records
+ * written before read the same.
+ */
+export type RecordOutcome = 'created' | 'done' | 'in_flight';
+
+const CODE_OF: Record<RecordOutcome, number> = { created: 201, done: 200, in_flight: 0 };
+
+/** The column's number for an outcome (billable-create.ts writes it too). */
+export function outcomeCode(outcome: RecordOutcome): number {
+  return CODE_OF[outcome];
+}
+
+function outcomeOf(code: number | null): RecordOutcome | null {
+  return code === null ? null : code === 0 ? 'in_flight' : code === 201 ? 'created' : 'done';
+}
+
 export interface IdempotencyRecord {
   request_hash: string;
-  status_code: number | null;
+  /** null: claimed by a request whose transaction has not committed its answer. */
+  outcome: RecordOutcome | null;
   response: unknown;
+}
+
+function recordOf(row: { request_hash: string; status_code: number | null; response: unknown } | undefined): IdempotencyRecord | undefined {
+  return row && { request_hash: row.request_hash, outcome: outcomeOf(row.status_code), response: row.response };
 }
 
 /**
@@ -23,19 +47,19 @@ export async function claimIdempotencyKey(db: Db, accountId: string, key: string
   return row !== undefined;
 }
 
-export function findIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
-  return db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
-    .where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+export async function findIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  return recordOf(await db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
+    .where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst());
 }
 
 /** The same, unless it has expired (an expired record is taken over by the next claim). */
-export function findLiveIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
-  return db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
-    .where('account_id', '=', accountId).where('key', '=', key).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst();
+export async function findLiveIdempotencyRecord(db: Db, accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  return recordOf(await db.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response'])
+    .where('account_id', '=', accountId).where('key', '=', key).where('expires_at', '>', sql<Date>`now()`).executeTakeFirst());
 }
 
-export async function saveIdempotentResponse(db: Db, accountId: string, key: string, status: number, response: unknown): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ status_code: status, response: JSON.stringify(response) })
+export async function saveIdempotentResponse(db: Db, accountId: string, key: string, outcome: RecordOutcome, response: unknown): Promise<void> {
+  await db.updateTable('idempotency_keys').set({ status_code: outcomeCode(outcome), response: JSON.stringify(response) })
     .where('account_id', '=', accountId).where('key', '=', key).execute();
 }
 
@@ -56,14 +80,14 @@ export async function forgetIdempotencyKey(db: Db, accountId: string, key: strin
 export async function renewBatchLease(db: Db, accountId: string, key: string, leaseS: number): Promise<void> {
   await db.updateTable('idempotency_keys')
     .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now() + make_interval(secs => ${leaseS})))` })
-    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', outcomeCode('in_flight')).execute();
 }
 
 /** Lets a retry take the batch over at once (its request gave up). */
 export async function releaseBatchLease(db: Db, accountId: string, key: string): Promise<void> {
   await db.updateTable('idempotency_keys')
     .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now()))` })
-    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', outcomeCode('in_flight')).execute();
 }
 
 /**
@@ -74,7 +98,7 @@ export async function releaseBatchLease(db: Db, accountId: string, key: string):
 export async function takeOverBatch(db: Db, accountId: string, key: string, hash: string, leaseS: number): Promise<Record<string, unknown> | undefined> {
   const row = await db.updateTable('idempotency_keys')
     .set({ response: sql`jsonb_set(response, '{lease_until}', to_jsonb(now() + make_interval(secs => ${leaseS})))` })
-    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).where('request_hash', '=', hash)
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', outcomeCode('in_flight')).where('request_hash', '=', hash)
     .where(sql<boolean>`jsonb_typeof(response->'items') = 'object' AND (response->>'lease_until')::timestamptz < now()`)
     .returning(sql<Record<string, unknown>>`response->'items'`.as('items'))
     .executeTakeFirst();
@@ -85,5 +109,5 @@ export async function takeOverBatch(db: Db, accountId: string, key: string, hash
 export async function recordBatchItem(trx: Db, accountId: string, key: string, index: number, result: unknown): Promise<void> {
   await trx.updateTable('idempotency_keys')
     .set({ response: sql`jsonb_set(response, ARRAY['items', ${String(index)}::text], ${JSON.stringify(result)}::jsonb)` })
-    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', 0).execute();
+    .where('account_id', '=', accountId).where('key', '=', key).where('status_code', '=', outcomeCode('in_flight')).execute();
 }

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { OperationJob } from '../../core/context.ts';
 import type { Db } from '../connection.ts';
-import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../names.ts';
 import type { CompletionChange } from './operations.ts';
 
 /**

@@ -5,7 +5,7 @@
 // a dead worker's) rather than claimed by no one.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import { JOB_SCHEMA } from '../migrations/0002_servers.ts';
+import { JOB_SCHEMA } from '../names.ts';
 import type { Operation } from '../schema.ts';
 
 /**

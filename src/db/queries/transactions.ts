@@ -69,3 +69,7 @@ export async function balanceTotals(db: Db, accountId: string): Promise<{ balanc
   const row = r.rows[0];
   return row && { balance: Number(row.balance), inCents: Number(row.in_cents), outCents: Number(row.out_cents) };
 }
+
+export function findTransaction(db: Db, id: number): Promise<Transaction | undefined> {
+  return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { openAccount } from '../../core/accounts/open.ts';
 import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
-import { runPass } from '../../core/billing/service.ts';
+import { settleAfterDeposit } from '../../core/billing/service.ts';
 import { billingSettings } from './billing.ts';
 import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
@@ -99,11 +99,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request, reply) => {
     const tx = await depositAmount(db, request.params.id, request.body.amount, request.body.description);
     // What the deposit covers is paid at once, oldest first, and the services it paid for resume.
-    // Best effort: the deposit has committed, so a failure here must not make the client retry it
-    // (the worker's next pass does the same work).
-    await runPass(db, deps.services, billingSettings(deps), deps.now(), request.params.id,
-      (err, what) => request.log.error({ err, resource: what }, 'billing after a deposit failed; the next pass retries it'))
-      .catch((err: unknown) => request.log.error({ err }, 'billing after a deposit failed; the next pass retries it'));
+    await settleAfterDeposit(db, deps.services, billingSettings(deps), deps.now(), request.params.id,
+      (err, what) => request.log.error({ err, resource: what }, 'billing after a deposit failed; the next pass retries it'));
     reply.code(201);
     // A ledger row has no URL of its own: the account's transactions, newest first.
     locate(reply, deps.config.publicUrl, 'admin', 'v1', 'accounts', request.params.id, 'transactions');

@@ -1,9 +1,9 @@
-// The fault switches of the simulated providers: GET|PUT /providers/{compute|registrar|hosting}/fault,
+// The fault switches of the simulated providers: GET|PUT /providers/{compute|registrar|hosting|payments}/fault,
 // and /provider/fault, the compute switch's older address (same handlers). Rules in the core
-// (src/core/providers/fault-switch.ts).
+// (src/providers/simulated/fault-switch.ts).
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { type FaultInput, getFaultSwitch, requireProvider, setFaultSwitch } from '../../core/providers/fault-switch.ts';
+import { type FaultInput, getFaultSwitch, requireProvider, setFaultSwitch } from '../../providers/simulated/fault-switch.ts';
 import type { SimFault } from '../../db/schema.ts';
 import { PROVIDERS, type ProviderName } from '../../providers/names.ts';
 import { FAULT_MODES } from '../../providers/simulated/fault.ts';

@@ -1,7 +1,7 @@
 // The simulated compute provider's address pools, per location (its fault switch is in
-// provider-faults.ts, shared with the other providers). The rules are the core's (src/core/compute-admin).
+// provider-faults.ts, shared with the other providers). The rules are the simulated driver's (src/providers/compute/simulated/admin.ts).
 import { Type } from '@sinclair/typebox';
-import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../core/compute-admin/service.ts';
+import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../providers/compute/simulated/admin.ts';
 import { ts } from '../../core/time.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';

@@ -32,7 +32,7 @@ function limitOf(key: string): number {
   return SIGN_IN_LIMITS.perAddress;
 }
 
-const unavailable = () => new ApiError('SERVICE_UNAVAILABLE', 'Sign-in attempts cannot be counted right now; retry shortly', [], { 'Retry-After': '1' });
+const unavailable = () => new ApiError('SERVICE_UNAVAILABLE', 'Sign-in attempts cannot be counted right now; retry shortly', [], { retryAfterS: 1 });
 
 export function createSignInThrottle(db: Db): SignInThrottle {
   const pool = poolOf(db);
@@ -56,7 +56,7 @@ export function createSignInThrottle(db: Db): SignInThrottle {
       });
       if (waitS > 0) {
         const minutes = Math.ceil(waitS / 60);
-        throw new ApiError('RATE_LIMITED', `Too many failed attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, [], { 'Retry-After': String(waitS) });
+        throw new ApiError('RATE_LIMITED', `Too many failed attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, [], { retryAfterS: waitS });
       }
     },
     async fail(keys) {

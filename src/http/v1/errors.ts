@@ -6,7 +6,7 @@
 // (outages must stay retryable, with Retry-After, as everywhere in this service).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../../core/errors.ts';
-import { UNAVAILABLE_RETRY_AFTER_S, toApiError } from '../errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_S, hintHeaders, toApiError } from '../errors.ts';
 
 export type V1ErrorCode = ErrorCode | 'INVALID_API_KEY' | 'FORBIDDEN' | 'NOT_FOUND';
 
@@ -80,7 +80,7 @@ export function sendV1Error(err: unknown, request: FastifyRequest, reply: Fastif
     request.log.error({ err }, 'unhandled error');
     api = new ApiError('INTERNAL_ERROR', 'An unexpected error occurred; contact support with the request_id');
   }
-  for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
+  for (const [k, v] of Object.entries(hintHeaders(api))) reply.header(k, v);
   if (api.code === 'SERVICE_UNAVAILABLE' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
   return reply
     .code(v1Mapping(api.code).status)

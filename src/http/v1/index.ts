@@ -72,7 +72,7 @@ export async function registerV1(app: FastifyInstance, deps: V1Options): Promise
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => m !== request.method && router.find(m, path));
     if (allowed.length > 0) {
-      return sendV1Error(new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { Allow: allowed.join(', ') }), request, reply);
+      return sendV1Error(new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, [], { allow: allowed }), request, reply);
     }
     return sendV1Error(new ApiError('ENDPOINT_NOT_FOUND', `No endpoint ${request.method} ${path}`), request, reply);
   });

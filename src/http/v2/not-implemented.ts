@@ -1,4 +1,4 @@
-// Panel-only writes (DESIGN.md): authenticated and scope-checked like any route, then 501.
+// Panel-only writes: authenticated and scope-checked like any route, then 501.
 import type { HTTPMethods } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import type { Area } from '../../core/types.ts';

@@ -1,6 +1,6 @@
-// The fault switch as every simulated driver obeys it (compute, registrar, hosting panel), with the
+// The fault switch as every simulated driver obeys it (compute, registrar, hosting panel, payments), with the
 // timing helpers they share. Operators and tests set a provider's switch (sim_settings
-// 'fault:<provider>', through src/core/providers/fault-switch.ts) to see how the rest of the
+// 'fault:<provider>', through src/providers/simulated/fault-switch.ts) to see how the rest of the
 // system copes with an upstream that errs, is full, or hangs.
 import type { Db } from '../../db/connection.ts';
 import { consumeFault } from '../../db/queries/sim-faults.ts';
@@ -11,7 +11,7 @@ import type { ProviderCall, ProviderName } from '../names.ts';
 export const FAULT_MODES = ['none', 'upstream_error', 'capacity_unavailable', 'timeout'] as const satisfies readonly SimFaultMode[];
 
 /** How each provider's upstream is named in its failures. */
-const UPSTREAM: Record<ProviderName, string> = { compute: 'platform', registrar: 'registrar', hosting: 'hosting panel' };
+const UPSTREAM: Record<ProviderName, string> = { compute: 'platform', registrar: 'registrar', hosting: 'hosting panel', payments: 'payment provider' };
 
 export const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+
 import { createServer } from '../../../core/servers/create.ts';
-import { withCtx } from '../../core-call.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { IdempotencyKeyHeaders } from '../../schemas.ts';
 import { v1ok } from '../reply.ts';
@@ -9,6 +8,8 @@ import { v1Route } from '../route.ts';
 import { V1Data } from '../schemas.ts';
 import { detailParts } from './detail.ts';
 import { V1ServerDetail, v1Detail } from './presenters.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 const Id = (description: string, example: number) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, description, examples: [example] });
 
@@ -38,14 +39,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
     renames: { name: 'server_name', plan_id: 'package_id', os_version_id: 'version_id' },
     handler: async (request, reply) => {
       const b = request.body;
-      const key = parseIdempotencyKey(request.headers['idempotency-key']);
-      const fingerprint = requestFingerprint('POST', '/v1/servers', b);
-      const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
+      return answerOnce(deps, request, reply, (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
         const { view } = await createServer(ctx, trx, { name: b.server_name, location_id: b.location_id, plan_id: b.package_id, os_version_id: b.version_id, password: b.password });
-        return { status: 200, body: v1ok(v1Detail(await detailParts({ ...ctx, db: trx }, view)), 'Server is being created') };
+        return { outcome: 'created', body: v1ok(v1Detail(await detailParts({ ...ctx, db: trx }, view)), 'Server is being created') };
       }));
-      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-      return result.body;
     },
   });
 }

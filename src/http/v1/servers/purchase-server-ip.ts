@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
-import { addIp, ipBody } from '../../../core/servers/ips.ts';
-import { withCtx } from '../../core-call.ts';
+
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { IdempotencyKeyHeaders } from '../../schemas.ts';
 import { v1ok } from '../reply.ts';
 import { v1Route } from '../route.ts';
 import { V1Data } from '../schemas.ts';
 import { ServerIdParams, V1IpEntry } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
+import type { ipBody } from '../../../core/servers/ips.ts';
 
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -33,14 +33,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
     handler: async (request, reply) => {
       const id = request.params.server_id;
       const version = request.body.ip_type.endsWith('4') ? 4 : 6;
-      const key = parseIdempotencyKey(request.headers['idempotency-key']);
       // The stored answer is the core's address body, the same one v2 stores: v1's shape is made from it.
-      const fingerprint = requestFingerprint('POST', `/v1/servers/${id}/ips/purchase`, { version });
-      const result = await withCtx(deps, request, async (ctx) => (key === undefined
-        ? { status: 201, body: ipBody(await addIp(ctx, id, version)) as unknown, replayed: false }
-        : addIpOnce(ctx, id, version, key, fingerprint)));
-      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-      const ip = result.body as ReturnType<typeof ipBody>;
+      const ip = await answerOnce<ReturnType<typeof ipBody>>(deps, request, reply, (ctx, idem) => addIpOnce(ctx, id, version, idem), { fingerprintBody: { version } });
       return v1ok({ ip_address: ip.address, type: ip.version === 4 ? 'IPv4' : 'IPv6', rdns: null }, `Extra ${ip.version === 4 ? 'IPv4' : 'IPv6'} address added`);
     },
   });

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+
 import { createVm } from '../../../core/vdc/create.ts';
-import { withCtx } from '../../core-call.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { IdempotencyKeyHeaders } from '../../schemas.ts';
 import { v1ok } from '../reply.ts';
@@ -9,6 +8,8 @@ import { v1Route } from '../route.ts';
 import { V1Data } from '../schemas.ts';
 import { SizeField, V1VmDetail, VM_RENAMES } from './schemas.ts';
 import { v1VmDetail } from './views.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   v1Route(app, {
@@ -34,16 +35,13 @@ An \`Idempotency-Key\` header (a UUID) makes a retry answer the first VM instead
     renames: VM_RENAMES,
     handler: async (request, reply) => {
       const b = request.body;
-      const key = parseIdempotencyKey(request.headers['idempotency-key']);
-      const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, requestFingerprint('POST', '/v1/vms', b), async (trx) => {
+      return answerOnce(deps, request, reply, (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
         const { view } = await createVm(ctx, trx, {
           name: b.vm_name, password: b.password, cpu_cores: b.cpu_cores, ram_mb: b.ram_gb * 1024, storage_gb: b.disk_gb,
           location_name: b.location_name, os_version_id: b.os_id,
         });
-        return { status: 200, body: v1ok(v1VmDetail(view), 'VM is being created') };
+        return { outcome: 'created', body: v1ok(v1VmDetail(view), 'VM is being created') };
       }));
-      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-      return result.body;
     },
   });
 }

@@ -1,4 +1,4 @@
-// GET /v2/billing/upcoming: an addition to the spec (DESIGN.md, issue 12) — what recurring billing
+// GET /v2/billing/upcoming: an addition to the spec (issue 12) — what recurring billing
 // will charge in the next 30 days, and what is overdue, so a customer can top up in time.
 import { Type } from '@sinclair/typebox';
 import { UPCOMING_DAYS, type UpcomingCharge, upcomingCharges } from '../../../core/billing/upcoming.ts';

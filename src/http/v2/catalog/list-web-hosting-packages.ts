@@ -5,7 +5,7 @@ import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
 import { WebHostingPackageSchema, webHostingPackageView } from '../presenters.ts';
 
-// Not in the spec: v2 has no other way to discover a package_id for POST /web-hosting (DESIGN.md).
+// Not in the spec: v2 has no other way to discover a package_id for POST /web-hosting.
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/web-hosting-packages', {
     config: { area: 'catalog' },

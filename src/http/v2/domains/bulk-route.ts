@@ -5,14 +5,13 @@
 import { Type } from '@sinclair/typebox';
 import { BULK_ACTIONS, type BulkAction, MAX_BULK_ITEMS, bulkDomains } from '../../../core/domains/bulk.ts';
 import { invalid } from '../../../core/errors.ts';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AuthCode, AutoRenew, Contact, DomainName, Nameservers, WhoisPrivacy, Years } from './bodies.ts';
 import { BulkResultSchema } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 const Item = Type.Object({
   domain: DomainName,
@@ -60,11 +59,8 @@ export function registerBulkRoute(app: TypedApp, deps: RouteDeps, r: BulkRoute) 
       response: { 200: Envelope(BulkResultSchema), ...errorResponses('IDEMPOTENCY_KEY_CONFLICT') },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', `/v2/domains/bulk/${r.action}`, request.body);
-    const result = await withCtx(deps, request, (ctx) => bulkDomains(ctx, r.action, request.body, { key, fingerprint }, operationView));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    return ok(request, result.body as { ok_count: number; fail_count: number; results: never[] });
+    return ok(request, await answerOnce<{ ok_count: number; fail_count: number; results: never[] }>(deps, request, reply, (ctx, idem) =>
+      bulkDomains(ctx, r.action, request.body, idem, operationView)));
   });
 }
 

@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { registerDomain } from '../../../core/domains/register-request.ts';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { withCtx } from '../../core-call.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AutoRenew, Contact, DomainName, Nameservers, WhoisPrivacy, Years } from './bodies.ts';
 import { DomainCreatedSchema, domainView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/domains', {
@@ -50,14 +49,9 @@ whether the registry would take the name. A name held by any account is 422 nami
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', '/v2/domains', request.body);
-    const result = await withCtx(deps, request, (ctx) => registerDomain(ctx, request.body, { key, fingerprint },
-      ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    const body = result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> }>(deps, request, reply, (ctx, idem) =>
+      registerDomain(ctx, request.body, idem, ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
     locate(reply, deps.config.publicUrl, 'v2', 'domains', body.id);
     return ok(request, body);
   });

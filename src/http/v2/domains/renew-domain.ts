@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { renewDomain } from '../../../core/domains/renew.ts';
 import type { DomainBody } from '../../../core/domains/view.ts';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { Years } from './bodies.ts';
 import { DomainParams, DomainSchema } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/domains/:id/renew', {
@@ -31,10 +30,6 @@ Send an \`Idempotency-Key\` so that a retry never adds a second period.`,
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', `/v2/domains/${request.params.id}/renew`, request.body);
-    const result = await withCtx(deps, request, (ctx) => renewDomain(ctx, request.params.id, request.body.years ?? 1, { key, fingerprint }));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    return ok(request, result.body as DomainBody);
+    return ok(request, await answerOnce<DomainBody>(deps, request, reply, (ctx, idem) => renewDomain(ctx, request.params.id, request.body.years ?? 1, idem)));
   });
 }

@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { transferDomain } from '../../../core/domains/transfer.ts';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { withCtx } from '../../core-call.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AuthCode, DomainName, Years } from './bodies.ts';
 import { DomainCreatedSchema, domainView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/domains/transfer', {
@@ -33,13 +32,8 @@ cancels the domain and refunds the charge. Send an \`Idempotency-Key\` so that a
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', '/v2/domains/transfer', request.body);
-    const result = await withCtx(deps, request, (ctx) => transferDomain(ctx, request.body, { key, fingerprint },
-      ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    reply.code(result.status as 201);
-    const body = result.body as ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<ReturnType<typeof domainView> & { operation: ReturnType<typeof operationView> }>(deps, request, reply, (ctx, idem) =>
+      transferDomain(ctx, request.body, idem, ({ domain, operation }) => ({ ...domainView(domain), operation: operationView(operation) })));
     locate(reply, deps.config.publicUrl, 'v2', 'domains', body.id);
     return ok(request, body);
   });

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
-import { addIp, ipBody } from '../../../core/servers/ips.ts';
-import { withCtx } from '../../core-call.ts';
+
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { IpEntrySchema } from './extras-presenters.ts';
 import { ServerParams } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
+import type { ipBody } from '../../../core/servers/ips.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/servers/:id/ips', {
@@ -28,18 +28,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/ips`, request.body);
     const { id } = request.params;
     const version = request.body.version as 4 | 6;
-    const result = await withCtx(deps, request, async (ctx) => (key === undefined
-      ? { status: 201, body: ipBody(await addIp(ctx, id, version)) as unknown, replayed: false }
-      : addIpOnce(ctx, id, version, key, fingerprint)));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    // Stored answers are the 201 of the first request.
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response (or the one the safety net stored), built by ipBody too.
-    const body = result.body as ReturnType<typeof ipBody>;
+    const body = await answerOnce<ReturnType<typeof ipBody>>(deps, request, reply, (ctx, idem) => addIpOnce(ctx, id, version, idem));
     locate(reply, deps.config.publicUrl, 'v2', 'servers', id, 'ips', body.address);
     return ok(request, body);
   });

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
+import { resourceWrite } from '../../../core/one-at-a-time.ts';
 import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { ts } from '../../../core/time.ts';
-import { withCtx } from '../../core-call.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, operationView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 const Created = component('SnapshotCreated', Type.Object({
   id: Type.Integer({ examples: [42] }),
@@ -34,18 +35,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', `/v2/servers/${request.params.id}/snapshots`, request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { snapshot, operation } = await createSnapshot(ctx, trx, request.params.id, request.body);
-      const body = { id: snapshot.id, name: snapshot.name, status: 'creating' as const, created_at: ts(snapshot.created_at), operation: operationView(operation) };
-      return { status: 201, body };
-    }));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    // Stored answers are the 201 of the first request.
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    const body = result.body as { id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<{ id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> }>(deps, request, reply,
+      (ctx, idem) => resourceWrite(ctx, 'server', request.params.id, () => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+        const { snapshot, operation } = await createSnapshot(ctx, trx, request.params.id, request.body);
+        return { outcome: 'created', body: { id: snapshot.id, name: snapshot.name, status: 'creating', created_at: ts(snapshot.created_at), operation: operationView(operation) } };
+      })));
     locate(reply, deps.config.publicUrl, 'v2', 'servers', request.params.id, 'snapshots', body.id);
     return ok(request, body);
   });

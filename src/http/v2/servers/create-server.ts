@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
 import { createServerRequest } from '../../../core/servers/create-request.ts';
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
-import { withCtx } from '../../core-call.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { ServerCreatedSchema, operationView, serverView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 const Int = (min: number, max: number, description: string, example: number) => Type.Integer({ minimum: min, maximum: max, description, examples: [example] });
 
@@ -76,15 +75,9 @@ a request that fails validation never reports \`INSUFFICIENT_BALANCE\`.`,
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', '/v2/servers', request.body);
-    const result = await withCtx(deps, request, (ctx) => createServerRequest(ctx, key, fingerprint, request.body,
-      ({ view, operation }) => ({ ...serverView(view), operation: operationView(operation) })));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    // Stored answers are the 201 of the first request.
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    const body = result.body as ReturnType<typeof serverView> & { operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<ReturnType<typeof serverView> & { operation: ReturnType<typeof operationView> }>(deps, request, reply, (ctx, idem) =>
+      createServerRequest(ctx, idem.key, idem.fingerprint, request.body, ({ view, operation }) => ({ ...serverView(view), operation: operationView(operation) })));
     locate(reply, deps.config.publicUrl, 'v2', 'servers', body.id);
     return ok(request, body);
   });

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { createVm } from '../../../core/vdc/create.ts';
-import { withCtx } from '../../core-call.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { ADDITION, VdcVmCreatedSchema, vdcVmView } from './presenters.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 const Int = (limits: { min: number; max: number }, description: string, example: number) =>
   Type.Integer({ minimum: limits.min, maximum: limits.max, description, examples: [example] });
@@ -46,17 +47,12 @@ that a retry never creates a second VM.`,
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', '/v2/vdc/vms', request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { view, operation } = await createVm(ctx, trx, request.body);
-      return { status: 201, body: { ...vdcVmView(view), operation: operationView(operation) } };
-    }));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    // Stored answers are the 201 of the first request.
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    const body = result.body as ReturnType<typeof vdcVmView> & { operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<ReturnType<typeof vdcVmView> & { operation: ReturnType<typeof operationView> }>(deps, request, reply,
+      (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+        const { view, operation } = await createVm(ctx, trx, request.body);
+        return { outcome: 'created', body: { ...vdcVmView(view), operation: operationView(operation) } };
+      }));
     locate(reply, deps.config.publicUrl, 'v2', 'vdc', 'vms', body.id);
     return ok(request, body);
   });

@@ -145,5 +145,5 @@ export const VmSnapshotParams = Type.Object({
   sid: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Snapshot id.', examples: [17] }),
 });
 
-/** "Addition to the spec" note of the operations v2 adds for VDC (DESIGN.md). */
+/** "Addition to the spec" note of the operations v2 adds for VDC. */
 export const ADDITION = '**Addition to the spec** (v1 has this operation; v2 gains it).';

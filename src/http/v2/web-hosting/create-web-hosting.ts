@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { orderHosting, precheckOrder } from '../../../core/hosting/order.ts';
 import { BILLING_CYCLES } from '../../../core/hosting/rules.ts';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
-import { withCtx } from '../../core-call.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, IntId, StringEnum, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { WebHostingCreatedSchema, webHostingView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export const CreateWebHostingBody = Type.Object({
   domain: Type.String({
@@ -48,16 +48,12 @@ Checks run in this order: input, then the package, then state (domain, room), th
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', '/v2/web-hosting', request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { hosting, operation } = await orderHosting(ctx, trx, request.body);
-      return { status: 201, body: { ...webHostingView({ hosting, usedMb: null }), operation: operationView(operation) } };
-    }, { beforeTransaction: () => precheckOrder(ctx, request.body) }));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    reply.code(result.status as 201);
     // A replay returns the stored body of the first response, which had this very shape.
-    const body = result.body as ReturnType<typeof webHostingView> & { operation: ReturnType<typeof operationView> };
+    const body = await answerOnce<ReturnType<typeof webHostingView> & { operation: ReturnType<typeof operationView> }>(deps, request, reply,
+      (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+        const { hosting, operation } = await orderHosting(ctx, trx, request.body);
+        return { outcome: 'created', body: { ...webHostingView({ hosting, usedMb: null }), operation: operationView(operation) } };
+      }, { beforeTransaction: () => precheckOrder(ctx, request.body) }));
     locate(reply, deps.config.publicUrl, 'v2', 'web-hosting', body.id);
     return ok(request, body);
   });

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { renewHosting } from '../../../core/hosting/renew.ts';
-import { idempotent, parseIdempotencyKey, requestFingerprint } from '../../../core/idempotency/service.ts';
+import { idempotent } from '../../../core/idempotency/service.ts';
 import { money } from '../../../core/money.ts';
-import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
 import { WebHostingParams, WebHostingRenewedSchema, webHostingView } from './presenters.ts';
+import { answerOnce } from '../../idempotent-route.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.post('/web-hosting/:id/renew', {
@@ -27,13 +27,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
       },
     },
   }, async (request, reply) => {
-    const key = parseIdempotencyKey(request.headers['idempotency-key']);
-    const fingerprint = requestFingerprint('POST', `/v2/web-hosting/${request.params.id}/renew`, request.body);
-    const result = await withCtx(deps, request, (ctx) => idempotent(ctx, key, fingerprint, async (trx) => {
-      const { hosting, chargedCents } = await renewHosting(ctx, trx, request.params.id);
-      return { status: 200, body: { ...webHostingView({ hosting, usedMb: null }), charged: money(chargedCents) } };
-    }));
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-    return ok(request, result.body as ReturnType<typeof webHostingView> & { charged: ReturnType<typeof money> });
+    return ok(request, await answerOnce<ReturnType<typeof webHostingView> & { charged: ReturnType<typeof money> }>(deps, request, reply,
+      (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+        const { hosting, chargedCents } = await renewHosting(ctx, trx, request.params.id);
+        return { outcome: 'done', body: { ...webHostingView({ hosting, usedMb: null }), charged: money(chargedCents) } };
+      })));
   });
 }

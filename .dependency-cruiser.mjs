@@ -1,0 +1,41 @@
+// The import rules `npm run check` enforces (dependency-cruiser; type-only imports count too):
+// no import cycle anywhere, and a core that reaches neither the HTTP layer nor a simulated driver.
+export default {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'Modules import one another in one direction only (type imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-to-http',
+      comment: 'The core never imports the HTTP layer or Fastify: routes parse, call the core, shape the answer.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/http/', '^node_modules/(fastify|@fastify/|find-my-way)'] },
+    },
+    {
+      name: 'core-not-to-simulated',
+      comment: 'The core drives providers through their interfaces; a simulated driver (and its tables) is one implementation.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/providers/simulated/', '^src/providers/[^/]+/simulated/', '^src/db/queries/sim'] },
+    },
+    {
+      name: 'jobs-queue-in-src-jobs',
+      comment: 'pg-boss (its job ids, its API) stays behind src/jobs; the database layer may write its rows.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/jobs/', '^src/db/'] },
+      to: { path: '^node_modules/pg-boss' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], mainFields: ['module', 'main', 'types', 'typings'] },
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+  },
+};

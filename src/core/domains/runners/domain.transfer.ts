@@ -1,0 +1,64 @@
+// domain.transfer: the worker requests the transfer (the operation id is the request token: one
+// transfer however often it runs) and waits for the losing registrar to approve; the domain then
+// becomes active with its expiry moved by `years`. A rejected or failed transfer cancels the
+// domain and refunds the charge (the request's side: transfer.ts).
+import { setTimeout } from 'node:timers/promises';
+import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../../db/queries/domains.ts';
+import { RegistrarError } from '../../../providers/registrar/types.ts';
+import { refund } from '../../billing/ledger.ts';
+import type { Runner } from '../../operations/runner.ts';
+import type { Db } from '../../types.ts';
+import { registrarOf } from '../upstream.ts';
+
+/** How often the worker asks whether the losing registrar has approved. */
+export const TRANSFER_POLL_MS = 250;
+
+export interface TransferParams {
+  /** Erased once the operation finishes (forgetOperationSecrets). */
+  auth_code: string;
+  charged_cents: number;
+  nameservers: string[] | null;
+}
+
+export const domainTransferRunner: Runner<TransferParams> = {
+  async run(rc, op) {
+    const domain = await findDomainById(rc.db, op.resource_id);
+    if (!domain || domain.status !== 'transfer_pending') return { detail: 'Nothing to transfer: the domain is no longer waiting for a transfer' };
+    const p = op.params;
+    const registrar = registrarOf(rc);
+    let status = await registrar.transfer({ token: op.id, name: domain.name, authCode: p.auth_code, years: domain.registration_years });
+    for (let polls = 1; status.state === 'pending'; polls++) {
+      await rc.progress(Math.min(90, 10 + polls * 10), 'Transfer requested; waiting for the current registrar to approve it');
+      await setTimeout(TRANSFER_POLL_MS);
+      status = await registrar.transferStatus(domain.name, op.id);
+    }
+    if (status.state === 'rejected' || !status.domain) {
+      throw new RegistrarError(`The transfer of ${domain.name} was rejected: ${status.reason ?? 'no reason given'}`, { refusal: 'policy' });
+    }
+    const moved = status.domain;
+    // What the customer asked for, now that we sponsor the name (each is a plain set: safe to repeat).
+    if (p.nameservers) await registrar.setNameservers(domain.name, p.nameservers, `${op.id}:ns`);
+    if (moved.whoisPrivacy !== domain.whois_privacy) await registrar.setWhoisPrivacy(domain.name, domain.whois_privacy, `${op.id}:privacy`);
+    if (!moved.transferLock) await registrar.setTransferLock(domain.name, true, `${op.id}:lock`);
+    const nameservers = p.nameservers ?? (moved.nameservers.length >= 2 ? moved.nameservers.slice(0, 13) : domain.nameservers);
+    return {
+      detail: `Transferred; registered until ${moved.expiresAt.toISOString().slice(0, 10)}`,
+      apply: async (trx: Db) => {
+        await activateDomain(trx, domain.id, 'transfer_pending', {
+          provider_ref: moved.ref, registered_at: moved.createdAt, expires_at: moved.expiresAt, nameservers, auth_code: null,
+        });
+        await forgetOperationSecrets(trx, op.id);
+      },
+    };
+  },
+
+  async compensate(trx, op, reason) {
+    await forgetOperationSecrets(trx, op.id);
+    const domain = await findDomainById(trx, op.resource_id);
+    if (!domain || !(await cancelWaitingDomain(trx, domain.id, 'transfer_pending'))) return;
+    const charged = op.params.charged_cents ?? 0;
+    if (charged > 0) {
+      await refund(trx, domain.account_id, charged, `Refund: transfer of domain ${domain.name} (${domain.service_id}) did not complete (${reason})`, `domain/${domain.id}`);
+    }
+  },
+};

@@ -1,0 +1,124 @@
+// The catalogue of operations: every kind of long-running work, in one table. An entry says what
+// the operation acts on (`resource`, its `resource.type` in the API), which API area's scope reads
+// it (GET /v2/operations/{id} needs `<area>:read`), and the runner the worker runs; the runner's
+// type fixes the params that the start writes and the run reads (Runner<P>: startOperation takes
+// exactly those P for that type). Everything else is derived from here: the worker's runners and
+// their claim-time reads (execute.ts), the scope check of an operation (service.ts), the areas the
+// operations route admits. A new kind of operation is one entry here and one runner file named
+// after its type (<family>/runners/<type>.ts); the compiler then asks every start of it for its
+// params.
+import type { Area } from '../types.ts';
+import { domainRegisterRunner } from '../domains/runners/domain.register.ts';
+import { domainRenewRunner } from '../domains/runners/domain.renew.ts';
+import { domainTransferRunner } from '../domains/runners/domain.transfer.ts';
+import { hostingCancelRunner } from '../hosting/runners/hosting.cancel.ts';
+import { hostingCreateRunner } from '../hosting/runners/hosting.create.ts';
+import { hostingSuspendRunner } from '../hosting/runners/hosting.suspend.ts';
+import { hostingUnsuspendRunner } from '../hosting/runners/hosting.unsuspend.ts';
+import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
+import { serverMigrateRunner } from '../nodes/runners/server.migrate.ts';
+import { SERVER_ROWS } from '../servers/guards.ts';
+import { serverCloneRunner } from '../servers/runners/server.clone.ts';
+import { serverCreateRunner } from '../servers/runners/server.create.ts';
+import { serverDeleteRunner } from '../servers/runners/server.delete.ts';
+import { serverIpAttachRunner } from '../servers/runners/server.ip_attach.ts';
+import { serverIpReleaseRunner } from '../servers/runners/server.ip_release.ts';
+import { serverResizeRunner } from '../servers/runners/server.resize.ts';
+import { serverRestoreRunner } from '../servers/runners/server.restore.ts';
+import { serverSnapshotRunner } from '../servers/runners/server.snapshot.ts';
+import { serverSnapshotDeleteRunner } from '../servers/runners/server.snapshot_delete.ts';
+import { serverUpgradeRunner } from '../servers/runners/server.upgrade.ts';
+import { VM_ROWS } from '../vdc/guards.ts';
+import { vmCreateRunner } from '../vdc/runners/vdc_vm.create.ts';
+import { vmDeleteRunner } from '../vdc/runners/vdc_vm.delete.ts';
+import { vmMigrateRunner } from '../vdc/runners/vdc_vm.migrate.ts';
+import { vmResizeRunner } from '../vdc/runners/vdc_vm.resize.ts';
+import { vmRestoreRunner } from '../vdc/runners/vdc_vm.restore.ts';
+import { vmSnapshotRunner } from '../vdc/runners/vdc_vm.snapshot.ts';
+import { vmSnapshotDeleteRunner } from '../vdc/runners/vdc_vm.snapshot_delete.ts';
+import type { Runner } from './runner.ts';
+
+/**
+ * What an operation acts on (`resource.type` of an operation): a server, an extra address of one
+ * (attach, release), a VDC VM, a domain, a web hosting account. The document lists these.
+ */
+export const OPERATION_RESOURCE_TYPES = ['server', 'server_ip', 'vdc_vm', 'domain', 'web_hosting'] as const;
+export type OperationResourceType = (typeof OPERATION_RESOURCE_TYPES)[number];
+
+export interface CatalogueEntry {
+  resource: OperationResourceType;
+  /** The API area whose `<area>:read` scope reads the operation. */
+  area: Area;
+  /** Runner<never>: any runner; the table's literal type keeps each one's own params. */
+  runner: Runner<never>;
+}
+
+// Machines of both kinds share their power, password and reinstall runners (machines/runners.ts).
+const serverPower = powerRunner(SERVER_ROWS);
+const vmPower = powerRunner(VM_ROWS);
+
+export const OPERATIONS = {
+  'server.create': { resource: 'server', area: 'servers', runner: serverCreateRunner },
+  'server.delete': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
+  'server.start': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.stop': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.reboot': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.reset_password': { resource: 'server', area: 'servers', runner: resetPasswordRunner(SERVER_ROWS) },
+  'server.reinstall': { resource: 'server', area: 'servers', runner: reinstallRunner(SERVER_ROWS) },
+  'server.resize': { resource: 'server', area: 'servers', runner: serverResizeRunner },
+  'server.clone': { resource: 'server', area: 'servers', runner: serverCloneRunner },
+  'server.upgrade': { resource: 'server', area: 'servers', runner: serverUpgradeRunner },
+  'server.snapshot': { resource: 'server', area: 'servers', runner: serverSnapshotRunner },
+  'server.snapshot_delete': { resource: 'server', area: 'servers', runner: serverSnapshotDeleteRunner },
+  'server.restore': { resource: 'server', area: 'servers', runner: serverRestoreRunner },
+  'server.migrate': { resource: 'server', area: 'servers', runner: serverMigrateRunner },
+  'server.ip_attach': { resource: 'server_ip', area: 'servers', runner: serverIpAttachRunner },
+  'server.ip_release': { resource: 'server_ip', area: 'servers', runner: serverIpReleaseRunner },
+  // Recurring billing (billing/lifecycle.ts): the power runner stops and starts, the delete runner destroys.
+  'server.suspend': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.resume': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.cancel': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
+  'vdc_vm.create': { resource: 'vdc_vm', area: 'vdc', runner: vmCreateRunner },
+  'vdc_vm.delete': { resource: 'vdc_vm', area: 'vdc', runner: vmDeleteRunner },
+  'vdc_vm.start': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
+  'vdc_vm.stop': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
+  'vdc_vm.reboot': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
+  'vdc_vm.reset_password': { resource: 'vdc_vm', area: 'vdc', runner: resetPasswordRunner(VM_ROWS) },
+  'vdc_vm.reinstall': { resource: 'vdc_vm', area: 'vdc', runner: reinstallRunner(VM_ROWS) },
+  'vdc_vm.resize': { resource: 'vdc_vm', area: 'vdc', runner: vmResizeRunner },
+  'vdc_vm.snapshot': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotRunner },
+  'vdc_vm.snapshot_delete': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotDeleteRunner },
+  'vdc_vm.restore': { resource: 'vdc_vm', area: 'vdc', runner: vmRestoreRunner },
+  'vdc_vm.migrate': { resource: 'vdc_vm', area: 'vdc', runner: vmMigrateRunner },
+  'domain.register': { resource: 'domain', area: 'domains', runner: domainRegisterRunner },
+  'domain.transfer': { resource: 'domain', area: 'domains', runner: domainTransferRunner },
+  'domain.renew': { resource: 'domain', area: 'domains', runner: domainRenewRunner },
+  'hosting.create': { resource: 'web_hosting', area: 'hosting', runner: hostingCreateRunner },
+  'hosting.cancel': { resource: 'web_hosting', area: 'hosting', runner: hostingCancelRunner },
+  // Recurring billing (billing/lifecycle.ts).
+  'hosting.suspend': { resource: 'web_hosting', area: 'hosting', runner: hostingSuspendRunner },
+  'hosting.unsuspend': { resource: 'web_hosting', area: 'hosting', runner: hostingUnsuspendRunner },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type OperationType = keyof typeof OPERATIONS;
+
+/** The params an operation of type T carries: what its start writes and its runner reads. */
+export type ParamsOf<T extends OperationType> = T extends OperationType ? ((typeof OPERATIONS)[T]['runner'] extends Runner<infer P> ? P : never) : never;
+
+/** The catalogue's entry for a stored operation's type; undefined for a type it does not know. */
+export function entryOf(type: string): CatalogueEntry | undefined {
+  return Object.hasOwn(OPERATIONS, type) ? OPERATIONS[type as OperationType] : undefined;
+}
+
+/** The runner of a stored operation's type; a type missing here fails its operations with a readable detail. */
+export function runnerFor(type: string): Runner<never> | undefined {
+  return entryOf(type)?.runner;
+}
+
+/** Every operation type with its runner. */
+export function runnerEntries(): [string, Runner<never>][] {
+  return Object.entries(OPERATIONS).map(([type, e]) => [type, e.runner]);
+}
+
+/** The areas whose scope reads some operation: the operations route admits any of them. */
+export const OPERATION_AREAS: readonly Area[] = [...new Set(Object.values(OPERATIONS).map((e) => e.area))];

@@ -1,0 +1,9 @@
+// Names the schema and the processes share: made by a migration, read by the code that runs
+// against it. They live here, not in the migration that first used them, so that no code imports
+// a migration (a migration is history: it may be squashed, never edited).
+
+/** The PostgreSQL schema of pg-boss's tables (migration 0002 installs it). */
+export const JOB_SCHEMA = 'pgboss';
+
+/** The NOTIFY channel that tells every API process to read an account's keys again (migration 0014). */
+export const AUTH_CHANNEL = 'hostcloud_auth';

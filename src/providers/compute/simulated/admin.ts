@@ -1,0 +1,63 @@
+// The operator's controls of the simulated compute provider: the address pools it leases from (its
+// fault switch is the shared one, src/providers/simulated/fault-switch.ts). Rules here; storage in
+// src/db/queries/sim.ts; the admin API and CLI adapt.
+import { pgCode } from '../../../db/connection.ts';
+import { findCatalogRow } from '../../../db/queries/catalog.ts';
+import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../../db/queries/sim.ts';
+import type { SimIpPool } from '../../../db/schema.ts';
+import { leasableCount, parseBlock } from './ip-math.ts';
+import { ApiError, invalid, notFound } from '../../../core/errors.ts';
+import { type PageRequest, type Paged, offsetOf } from '../../../core/pagination.ts';
+import type { Db } from '../../../core/types.ts';
+import { type PoolInput, checkPool } from './pool-rules.ts';
+
+/** A pool with its occupancy. Counts are BigInt: an IPv6 pool holds more than 2^53 addresses. */
+export interface PoolView {
+  pool: SimIpPool;
+  /** Addresses that can be leased: hosts less the gateway. */
+  size: bigint;
+  used: number;
+  free: bigint;
+}
+
+function viewOf(pool: SimIpPool, used: number): PoolView {
+  const size = leasableCount(parseBlock(pool.cidr)!);
+  return { pool, size, used, free: size - BigInt(used) };
+}
+
+async function requireLocation(db: Db, locationId: number): Promise<void> {
+  if (!(await findCatalogRow(db, 'locations', locationId))) throw notFound('Location');
+}
+
+export async function listIpPools(db: Db, locationId: number, page: PageRequest): Promise<Paged<PoolView>> {
+  await requireLocation(db, locationId);
+  const { rows, total } = await listPoolsPage(db, locationId, page.perPage, offsetOf(page));
+  return { items: rows.map((r) => viewOf(r, r.used)), total, ...page };
+}
+
+const overlapError = (other: string) => invalid('cidr', `overlaps the pool ${other}`);
+
+export async function addIpPool(db: Db, locationId: number, input: PoolInput): Promise<PoolView> {
+  const checked = checkPool(input);
+  await requireLocation(db, locationId);
+  const clash = await findOverlappingPool(db, checked.cidr);
+  if (clash) throw overlapError(clash.cidr);
+  try {
+    return viewOf(await insertPool(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway }), 0);
+  } catch (e) {
+    // Two overlapping pools added at once: the exclusion constraint refuses the second.
+    if (pgCode(e) === '23P01' || pgCode(e) === '23505') throw overlapError('added at the same time');
+    throw e;
+  }
+}
+
+/** Deletes a pool none of whose addresses is leased; returns it as it was. */
+export async function deleteIpPool(db: Db, id: number): Promise<PoolView> {
+  const { pool, leased } = await deletePoolUnlessLeased(db, id);
+  if (!pool) throw notFound('IP pool');
+  if (leased > 0) {
+    throw new ApiError('STATE_CONFLICT', `The pool ${pool.cidr} has ${leased} leased address${leased === 1 ? '' : 'es'}; release them first`);
+  }
+  return viewOf(pool, 0);
+}
+
