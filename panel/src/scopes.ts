@@ -11,6 +11,8 @@ export const AREAS: { area: string; label: string }[] = [
   { area: 'ssh_keys', label: 'SSH keys' },
   { area: 'reseller', label: 'Reseller' },
   { area: 'catalog', label: 'Catalog' },
+  { area: 'events', label: 'Events' },
+  { area: 'webhooks', label: 'Webhooks' },
 ];
 
 export const ALL_SCOPES = AREAS.flatMap((a) => [`${a.area}:read`, `${a.area}:write`]);

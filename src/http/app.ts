@@ -84,7 +84,7 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Sandbox operation ids carry their own description (~120 characters); the router's default is 100. */
 const MAX_PARAM_LENGTH = 200;
 /** The three APIs (their docs included); the health probes and /metrics stay outside. */
-const API_PREFIX = /^\/(?:v2|v1|admin\/v1)(?:\/|$)/;
+const API_PREFIX = /^\/(?:v2|v1|admin\/v1|panel\/api)(?:\/|$)/;
 
 
 export async function buildApp(deps: AppDeps): Promise<App> {

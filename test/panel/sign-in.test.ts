@@ -1,6 +1,7 @@
 // Signing in and out: the session cookie, CSRF on every write, throttling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ALL_SCOPES } from '../../src/core/types.ts';
 import { sql } from 'kysely';
 import { SIGN_IN_LIMITS } from '../../src/http/panel/throttle.ts';
 import { call, json, startApp } from '../helpers/app.ts';
@@ -13,7 +14,7 @@ test('sign-in: the session cookie (HttpOnly, SameSite=Lax, Path=/), /me; wrong p
   const me = await o.client.me();
   assert.equal(me.signed_in, true);
   assert.equal(me.user.role, 'owner');
-  assert.equal(me.user.permissions.length, 22);
+  assert.equal(me.user.permissions.length, ALL_SCOPES.length);
   assert.equal(me.account.id, o.accountId);
 
   const b = new PanelClient(t);

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { sendAsset } from '../docs/static-asset.ts';
-import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors, closeQueryString } from '../route-conventions.ts';
+import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { panelBundle } from './assets.ts';
@@ -62,10 +62,9 @@ const PAGE_HEADERS = {
 };
 
 export async function registerPanel(app: FastifyInstance, opts: PanelOptions): Promise<void> {
+  // (Unknown query parameters are refused on every /panel/api route by app.ts, as on the APIs.)
   app.addHook('onRoute', (r) => {
-    if (!r.url.startsWith('/panel/api/')) return;
-    applyRouteConventions(r);
-    closeQueryString(r);
+    if (r.url.startsWith('/panel/api/')) applyRouteConventions(r);
   });
   if (opts.onUndocumentedError) checkDocumentedErrors(app, opts.onUndocumentedError);
   const deps: PanelDeps = { ...opts, sessions: sessionSettings(opts.config), throttle: createSignInThrottle(opts.db) };
