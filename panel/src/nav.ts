@@ -1,5 +1,5 @@
 // The panel's navigation: one entry per section, shown to those who hold its scope. A new
-// section (top-up and invoices live under Billing) is a line here and a route in routes.tsx.
+// section is a line here and a route in routes.tsx; a section's own pages go in SUB_NAV.
 export interface NavItem {
   href: string;
   label: string;
@@ -22,9 +22,11 @@ export const NAV: NavItem[] = [
   { href: '/panel/security', label: 'Security' },
 ];
 
-/** Links inside a section, shown above its pages (Billing: balance and transactions; top-up and invoices next). */
+/** Links inside a section, shown above its pages (Billing: balance and transactions, top-up, invoices). */
 export const SUB_NAV: Record<string, NavItem[]> = {
   '/panel/billing': [
     { href: '/panel/billing', label: 'Balance and transactions', scope: 'billing:read' },
+    { href: '/panel/billing/top-up', label: 'Top up', scope: 'billing:write' },
+    { href: '/panel/billing/invoices', label: 'Invoices', scope: 'billing:read' },
   ],
 };

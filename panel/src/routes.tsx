@@ -6,6 +6,7 @@ import { BillingPage } from './pages/billing.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { DomainPage } from './pages/domain.tsx';
 import { HostingPage } from './pages/hosting.tsx';
+import { InvoicesPage } from './pages/invoices.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { ProfilePage } from './pages/profile.tsx';
 import { SecurityPage } from './pages/security.tsx';
@@ -16,6 +17,7 @@ import { SshKeysPage } from './pages/ssh-keys.tsx';
 import { SubUsersPage } from './pages/sub-users.tsx';
 import { TicketPage } from './pages/ticket.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
+import { TopUpPage } from './pages/top-up.tsx';
 import { VdcPage } from './pages/vdc.tsx';
 
 export interface PageRoute {
@@ -38,6 +40,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/tickets/:id', component: TicketPage, scope: 'tickets:read' },
   { path: '/panel/ssh-keys', component: SshKeysPage, scope: 'ssh_keys:read' },
   { path: '/panel/billing', component: BillingPage, scope: 'billing:read' },
+  { path: '/panel/billing/top-up', component: TopUpPage, scope: 'billing:write' },
+  { path: '/panel/billing/invoices', component: InvoicesPage, scope: 'billing:read' },
   { path: '/panel/api-keys', component: ApiKeysPage },
   { path: '/panel/sub-users', component: SubUsersPage, scope: 'sub_users:read' },
   { path: '/panel/profile', component: ProfilePage, scope: 'account:read' },

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
@@ -34,13 +35,26 @@ export let browser: Browser;
 const pageErrors: string[] = [];
 const offsite: string[] = [];
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 /** Registers the file's hooks: the app (with its worker) on a port, and one Chromium. */
 export function useBrowser(): void {
   before(async () => {
   if (!found) return;
-  t = await startApp({ worker: 'embedded' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  // PUBLIC_URL is the real origin, so mailed links and the checkout's way back work in the browser.
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  t = await startApp({ worker: 'embedded', publicUrl: origin });
+  await t.app.listen({ port, host: '127.0.0.1' });
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
