@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts `npm start` on a fresh DATA_DIR (embedded PostgreSQL), waits for /healthz, creates a
 # customer with `hostcloud admin`, reads the balance with the new key, creates a server and waits
-# for the embedded worker to provision it, then stops with SIGTERM.
+# for the embedded worker to provision it, loads the customer panel, then stops with SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -20,7 +20,8 @@ for i in $(seq 1 60); do
   if [ "$i" = 60 ]; then echo "server did not answer /healthz in 30 s"; cat "$log"; exit 1; fi
 done
 echo "healthz answered after ~$((i / 2)) s"
-grep -q "Admin token" "$log" || { echo "admin token was not printed"; cat "$log"; exit 1; }
+# The banner is text on a terminal and one JSON line when piped (as here).
+grep -q -e 'Admin token' -e '"admin_token":' "$log" || { echo "admin token was not printed"; cat "$log"; exit 1; }
 
 out=$(DATA_DIR="$dir/data" node bin/hostcloud.js admin --url "http://127.0.0.1:$port" accounts create \
   --email smoke@example.com --name Smoke --deposit 100 --key 127.0.0.1/32)
@@ -41,6 +42,13 @@ for i in $(seq 1 60); do
   if [ "$i" = 60 ]; then echo "operation $op still $status after 30 s"; cat "$log"; exit 1; fi
 done
 echo "server provisioned by the embedded worker: operation $op $status"
+
+# The customer panel: its page, its script (built by this process, from npm packages only), and /me.
+curl -fs "http://127.0.0.1:$port/panel/sign-in" | grep -q '<div id="app">' || { echo "no panel page"; exit 1; }
+script=$(curl -fs "http://127.0.0.1:$port/panel" | sed -n 's/.*src="\(\/panel\/assets\/app\.js[^"]*\)".*/\1/p')
+curl -fs -o /dev/null "http://127.0.0.1:$port$script" || { echo "the panel's script did not load"; exit 1; }
+curl -fs "http://127.0.0.1:$port/panel/api/me" | grep -q '"signed_in":false' || { echo "panel /me did not answer"; exit 1; }
+echo "panel: page, script and /me answered"
 
 kill -TERM -- "-$pid"
 # The server says it stopped cleanly only once it has seen PostgreSQL go (it looks every 100 ms):

@@ -145,6 +145,12 @@ export interface Config {
   /** LXD_CLIENT_CERT / LXD_CLIENT_KEY — the client certificate presented to https nodes. Default DATA_DIR/lxd-client.crt and .key, made at first start. */
   lxdClientCert: string;
   lxdClientKey: string;
+  /** PANEL_SIGNUP — `open`: anyone may sign up in the customer panel (email verified by a link); `off`: invitation only. Default off. */
+  panelSignup: 'open' | 'off';
+  /** PANEL_SESSION_IDLE_S — a panel session unused this long ends. Default 3600 (1 hour). */
+  panelSessionIdleS: number;
+  /** PANEL_SESSION_MAX_S — a panel session ends this long after sign-in, however active. Default 43200 (12 hours). */
+  panelSessionMaxS: number;
   /**
    * PAYMENTS — how customers top up their balance: `simulated` (a checkout page served by this
    * server that pays or declines at a click), `stripe` (Stripe Checkout; needs STRIPE_SECRET_KEY and
@@ -348,6 +354,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const lxdProject = str(env, 'LXD_PROJECT') ?? 'hostcloud';
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(lxdProject)) throw new ConfigError(`LXD_PROJECT must be 1–63 letters, digits, "-" or "_", got "${lxdProject}"`);
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const panelSignup = str(env, 'PANEL_SIGNUP') ?? 'off';
+  if (panelSignup !== 'open' && panelSignup !== 'off') throw new ConfigError(`PANEL_SIGNUP must be "open" or "off", got "${panelSignup}"`);
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -395,6 +403,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lxdStoragePool: str(env, 'LXD_STORAGE_POOL') ?? 'default',
     lxdClientCert: path.resolve(str(env, 'LXD_CLIENT_CERT') ?? path.join(dataDir, 'lxd-client.crt')),
     lxdClientKey: path.resolve(str(env, 'LXD_CLIENT_KEY') ?? path.join(dataDir, 'lxd-client.key')),
+    panelSignup,
+    panelSessionIdleS: int(env, 'PANEL_SESSION_IDLE_S', 3600, 60, 30 * 86_400),
+    panelSessionMaxS: int(env, 'PANEL_SESSION_MAX_S', 43_200, 300, 90 * 86_400),
     ...paymentSettings(env),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),

@@ -420,3 +420,19 @@ test('hostcloud serve|worker|migrate --help: usage and examples, exit 0, nothing
     assert.doesNotMatch(r.stdout, /listening|migrations applied/);
   }
 });
+
+test('accounts invite: prints the owner\'s single-use panel link (and with --json, the API\'s answer); an unknown account is an error', async () => {
+  const created = json(await adminCall(t, 'POST', '/admin/v1/accounts', { email: 'invitee@example.com', name: 'Invitee' })).data;
+  const r = await cli(['accounts', 'invite', created.id]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Panel invitation for invitee@example\.com \(works once, until .+; also queued as an email\):\nhttp:\/\/api\.test\/panel\/invitation\/[A-Za-z0-9_-]{43}\n?$/);
+  const j = await cliJson(['accounts', 'invite', created.id]);
+  assert.equal(j.code, 0);
+  assert.equal(printed(j).data.email, 'invitee@example.com');
+  const missing = await cli(['accounts', 'invite', 'acc_nothing']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /not found/i);
+  const help = await cli(['accounts', 'invite', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Usage: hostcloud admin accounts invite ACCOUNT_ID/);
+});

@@ -18,6 +18,7 @@ export const ACCOUNT_USAGE = {
     + '[--deposit AMOUNT] [--ip IP_OR_CIDR]... [--key-name NAME] [--test-key] [--scope SCOPE]...',
   list: 'hostcloud admin accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]',
   get: 'hostcloud admin accounts get ACCOUNT_ID',
+  invite: 'hostcloud admin accounts invite ACCOUNT_ID',
   update: 'hostcloud admin accounts update ACCOUNT_ID [--status active|suspended|closed] [--email EMAIL] [--name NAME] [--company TEXT] [--phone PHONE] [--country CC]',
   deposit: 'hostcloud admin deposit ACCOUNT_ID AMOUNT [--description TEXT]',
   transactions: 'hostcloud admin transactions ACCOUNT_ID [--type deposit|withdraw|refund] [--page N] [--per-page N]',
@@ -209,6 +210,14 @@ export async function accountCommand(conn: Conn, out: Out, group: string, action
     if (action === 'create') await create(conn, out, args);
     else if (action === 'list') await list(conn, out, args);
     else if (action === 'update') await update(conn, out, args);
+    else if (action === 'invite') {
+      const [id] = positionals(parse(args, {}, ACCOUNT_USAGE.invite).positionals, ['ACCOUNT_ID'], ACCOUNT_USAGE.invite);
+      const answer = await call(conn, 'POST', `/accounts/${encodeURIComponent(id!)}/panel-invitation`);
+      out.show(answer, (a) => {
+        const inv = a.data as Row;
+        return `Panel invitation for ${text(inv.email)} (works once, until ${text(inv.expires_at)}; also queued as an email):\n${text(inv.url)}`;
+      });
+    }
     else if (action === 'get') {
       const [id] = positionals(parse(args, {}, ACCOUNT_USAGE.get).positionals, ['ACCOUNT_ID'], ACCOUNT_USAGE.get);
       const answer = await call(conn, 'GET', `/accounts/${encodeURIComponent(id!)}`);

@@ -12,6 +12,7 @@ const EXAMPLES: Record<string, string[]> = {
   'accounts get': ['accounts get acc_3kT9wQ2mZx7Lp4Rb'],
   'accounts update': ['accounts update acc_3kT9wQ2mZx7Lp4Rb --status suspended', 'accounts update acc_3kT9wQ2mZx7Lp4Rb --company ""'],
   'accounts reseller': ['accounts reseller acc_3kT9wQ2mZx7Lp4Rb --on'],
+  'accounts invite': ['accounts invite acc_3kT9wQ2mZx7Lp4Rb'],
   deposit: ['deposit acc_3kT9wQ2mZx7Lp4Rb 150.00', 'deposit acc_3kT9wQ2mZx7Lp4Rb 25 --description "Bank transfer 2026-11-22"'],
   transactions: ['transactions acc_3kT9wQ2mZx7Lp4Rb', 'transactions acc_3kT9wQ2mZx7Lp4Rb --type withdraw --page 2'],
   'keys list': ['keys list acc_3kT9wQ2mZx7Lp4Rb'],

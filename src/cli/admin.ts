@@ -36,6 +36,8 @@ Accounts
                   [--sub-user SUB_USER_ID]    a sub-user's key does only what its permissions also allow
   keys revoke KEY_ID
   accounts reseller ACCOUNT_ID --on|--off       reseller status: the tier discount on every server charge
+  accounts invite ACCOUNT_ID      a single-use link (72 h) for the owner to set a password and sign in
+                  to the customer panel at /panel; also queued as an email to the account
 
 Sub-users
   sub-users create ACCOUNT_ID --email EMAIL --first-name NAME --last-name NAME

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
+import { panelBundle } from '../http/panel/assets.ts';
 import { createLogger } from '../http/logger.ts';
 import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
@@ -52,6 +53,8 @@ export async function serve(config: Config): Promise<void> {
   });
   announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
   await reportPayments(config, store.database.db, logger, adminCommand(config, port));
+  // The customer panel's page is bundled on its first request; build it now, so nobody waits for it.
+  panelBundle().catch((err: unknown) => logger.error({ err }, 'the customer panel could not be built; /panel answers 500 until it can'));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
     worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger, metrics: telemetry.metrics });

@@ -1,7 +1,10 @@
 // Rules fail with a stable machine-readable code and an English message; they never pick an
 // HTTP status. Each adapter (v2, v1, admin) maps codes to its own statuses and envelope.
 
-/** The error codes of the v2 spec, plus PAYLOAD_TOO_LARGE (a body over BODY_LIMIT_BYTES). */
+/**
+ * The error codes of the v2 spec, plus PAYLOAD_TOO_LARGE (a body over BODY_LIMIT_BYTES) and
+ * CSRF_TOKEN_INVALID (a customer panel session's write without its CSRF token).
+ */
 export type ErrorCode =
   | 'REQUEST_MALFORMED'
   | 'METHOD_NOT_ALLOWED'
@@ -13,6 +16,7 @@ export type ErrorCode =
   | 'AUTH_IP_NOT_ALLOWED'
   | 'ACCOUNT_INACTIVE'
   | 'AUTH_SCOPE_INSUFFICIENT'
+  | 'CSRF_TOKEN_INVALID'
   | 'RESOURCE_NOT_FOUND'
   | 'STATE_CONFLICT'
   | 'IDEMPOTENCY_KEY_CONFLICT'

@@ -54,7 +54,8 @@ export const ALL_SCOPES: Scope[] = AREAS.flatMap((a) => (READ_ONLY_AREAS.include
 
 export interface Caller {
   accountId: string;
-  keyId: string;
+  /** The API key of the request; null for a customer panel session (src/http/panel). */
+  keyId: string | null;
   /** What the key may do: its scopes, narrowed to its sub-user's permissions. null = every scope. */
   scopes: Scope[] | null;
   sandbox: boolean;

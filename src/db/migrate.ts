@@ -28,6 +28,7 @@ import * as m0062 from './migrations/0062_payment_sweep.ts';
 import * as m0040 from './migrations/0040_operation_finished_notify.ts';
 import * as m0041 from './migrations/0041_events.ts';
 import * as m0042 from './migrations/0042_webhooks.ts';
+import * as m0050 from './migrations/0050_panel.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0040_operation_finished_notify': m0040,
   '0041_events': m0041,
   '0042_webhooks': m0042,
+  '0050_panel': m0050,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -6,6 +6,7 @@ import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable }
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
+import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 import type {
   AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable,
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
@@ -17,6 +18,7 @@ export type * from './schema-domains.ts';
 export type * from './schema-nodes.ts';
 export type * from './schema-v1.ts';
 export type * from './schema-billing.ts';
+export type * from './schema-panel.ts';
 export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
 
@@ -584,6 +586,10 @@ export interface DB {
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
   billing_charges: BillingChargesTable;
   billing_notices: BillingNoticesTable;
+  panel_users: PanelUsersTable;
+  panel_recovery_codes: PanelRecoveryCodesTable;
+  panel_sessions: PanelSessionsTable;
+  panel_links: PanelLinksTable;
   invoice_settings: InvoiceSettingsTable;
   tax_rates: TaxRatesTable;
   account_billing_details: AccountBillingDetailsTable;

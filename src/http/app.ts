@@ -14,6 +14,9 @@ import { registerAdminRoutes } from './admin/index.ts';
 import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.ts';
 import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
+import { registerPanel } from './panel/index.ts';
+import { sessionSettings } from './panel/session-auth.ts';
+import { PANEL_BILLING_PREFIX, sessionBillingActor } from './panel/billing-actor.ts';
 import { startKeyCache } from './key-cache.ts';
 import { type OperationWaits, startOperationWaits } from './operation-waits.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -49,7 +52,8 @@ export interface AppDeps {
   onUndocumentedError?: V2Options['onUndocumentedError'];
   /**
    * The customer's billing routes (top-up, invoices, statements: panel-billing/), mounted at
-   * `prefix` with `actorOf` telling who the signed-in customer is. The panel's session supplies it.
+   * `prefix` with `actorOf` telling who the signed-in customer is. Default: at /panel/api/billing,
+   * the customer panel's session (panel/billing-actor.ts); tests may plug in their own.
    */
   panelBilling?: { prefix: string; actorOf: ActorOf };
 }
@@ -81,7 +85,7 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Sandbox operation ids carry their own description (~120 characters); the router's default is 100. */
 const MAX_PARAM_LENGTH = 200;
 /** The three APIs (their docs included); the health probes and /metrics stay outside. */
-const API_PREFIX = /^\/(?:v2|v1|admin\/v1)(?:\/|$)/;
+const API_PREFIX = /^\/(?:v2|v1|admin\/v1|panel\/api)(?:\/|$)/;
 
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -187,7 +191,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   waitsOfApp.set(app, operationWaits);
   app.addHook('preClose', (done) => { operationWaits.release(); done(); });
   app.addHook('onClose', () => operationWaits.close());
-  registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys });
+  registerAuth(app, {
+    db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys,
+    panelSessions: sessionSettings(config),
+  });
 
   app.setErrorHandler((err, request, reply) => sendFor(request, reply, err));
   app.setNotFoundHandler((request, reply) => {
@@ -215,10 +222,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  await app.register(registerPanel, { prefix: '/panel', db: deps.db, config, now, services: deps.services, rateLimiter: deps.rateLimiter, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });
-  if (deps.panelBilling) {
-    await app.register(registerPanelBillingRoutes, { prefix: deps.panelBilling.prefix, db: deps.db, config, now, services: deps.services, actorOf: deps.panelBilling.actorOf });
-  }
+  const billing = deps.panelBilling ?? { prefix: PANEL_BILLING_PREFIX, actorOf: sessionBillingActor(deps.db, sessionSettings(config), now) };
+  await app.register(registerPanelBillingRoutes, { prefix: billing.prefix, db: deps.db, config, now, services: deps.services, actorOf: billing.actorOf });
   attachConsoleSockets(app, { db: deps.db, compute: deps.services.compute, now });
   return app;
 }

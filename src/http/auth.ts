@@ -7,10 +7,18 @@ import type { KeyCache } from '../core/api-keys/key-cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { bearerOf, sameSecret } from './bearer.ts';
+import { checkCsrf, isWrite } from './panel/csrf.ts';
+import { hasSessionCookie, sessionCaller, sessionOf } from './panel/session-auth.ts';
+import type { SessionSettings } from '../core/panel/sessions.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
-/** `metrics`: the admin token, or METRICS_TOKEN (which opens nothing else). */
-export type AuthMode = 'customer' | 'admin' | 'metrics' | 'none';
+/**
+ * `metrics`: the admin token, or METRICS_TOKEN (which opens nothing else). `panel`: a signed-in
+ * customer panel session; `panel-open`: the panel's routes that need none (sign-in, links). Both
+ * panel modes refuse a write without its CSRF token. A `customer` route also takes a panel session
+ * when no key is sent (the panel calls /v2 with its cookie).
+ */
+export type AuthMode = 'customer' | 'admin' | 'metrics' | 'panel' | 'panel-open' | 'none';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -102,6 +110,8 @@ export interface AuthDeps {
   now: () => Date;
   /** Known keys, so that authenticating costs no round trip (see key-cache.ts). */
   keys?: KeyCache;
+  /** Customer panel sessions' idle and absolute limits. */
+  panelSessions: SessionSettings;
 }
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
@@ -126,6 +136,23 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
 
     const v1 = config.credential === 'x-api-key';
+    if (mode === 'panel' || mode === 'panel-open' || (mode === 'customer' && !v1 && request.headers.authorization === undefined && hasSessionCookie(request))) {
+      const identity = await sessionOf(request, deps.db, deps.panelSessions, deps.now());
+      if (config.rateLimit !== false) {
+        const d = await deps.rateLimiter.consume(identity ? `panel:${identity.userId}` : ipBudget(request.ip));
+        reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
+        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
+      }
+      if (mode === 'panel-open') {
+        if (isWrite(request)) checkCsrf(request, identity?.publicId ?? null);
+        return;
+      }
+      if (!identity) throw new ApiError('AUTH_REQUIRED', mode === 'panel' ? 'Sign in to the panel first' : 'The panel session has ended; sign in again');
+      if (isWrite(request)) checkCsrf(request, identity.publicId);
+      const access = config.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+      request.caller = sessionCaller(identity, config.area ? { areas: [config.area, ...config.alsoAreas ?? []], access } : undefined);
+      return;
+    }
     const token = v1 ? xApiKey(request) : bearer(request);
     let identity: Identity | null = null;
     if (token) identity = await identify(deps.db, token, deps.keys);
@@ -147,6 +174,6 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const access = config.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
     const area = [config.area!, ...config.alsoAreas ?? []].find((a) => identity?.key.scopes?.includes(`${a}:${access}`) ?? true) ?? config.area!;
     request.caller = authorize({ identity, ip: request.ip, area, access });
-    noteKeyUsed(deps.db, request.caller.keyId, deps.now());
+    noteKeyUsed(deps.db, request.caller.keyId!, deps.now());
   });
 }

@@ -14,6 +14,7 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeInfo> = {
   AUTH_IP_NOT_ALLOWED: { status: 403, meaning: "The calling IP address is not in the key's IP allowlist." },
   ACCOUNT_INACTIVE: { status: 403, meaning: 'The account is suspended or closed.' },
   AUTH_SCOPE_INSUFFICIENT: { status: 403, meaning: 'The API key lacks the scope this operation needs (`<area>:read` for GET, `<area>:write` otherwise).' },
+  CSRF_TOKEN_INVALID: { status: 403, meaning: 'A write made with a customer panel session (a cookie, not an API key) lacks the session\'s CSRF token in `X-CSRF-Token`, or it is not valid. Not in the spec: an addition of this implementation.' },
   ENDPOINT_NOT_FOUND: { status: 404, meaning: 'The endpoint does not exist.' },
   RESOURCE_NOT_FOUND: { status: 404, meaning: 'The resource does not exist or belongs to another account.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The endpoint exists but not with this method; the `Allow` header lists the methods it has.' },

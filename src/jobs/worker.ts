@@ -16,6 +16,7 @@ import { batchCompletions, claimReads, executeOperation, failOperation } from '.
 import type { Db } from '../core/types.ts';
 import { ping } from '../db/queries/health.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
+import { sweepPanel } from '../core/panel/sweep.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
 import { findOperation } from '../db/queries/operations.ts';
 import type { Operation } from '../db/schema.ts';
@@ -246,6 +247,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     }) && await settle('removing events past retention', async () => {
       const removed = await pruneEvents(db, deps.config.eventRetentionDays);
       logger.info({ removed, component: 'worker' }, 'events past retention removed');
+    }) && await settle('removing ended panel sessions and links', async () => {
+      const removed = await sweepPanel(db, new Date());
+      logger.info({ ...removed, component: 'worker' }, 'ended panel sessions and links removed');
     });
     await settle('settling the maintenance job', () => (ok ? boss.complete(MAINTENANCE_QUEUE, job!.id) : boss.fail(MAINTENANCE_QUEUE, job!.id)));
   }));

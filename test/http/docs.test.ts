@@ -185,8 +185,10 @@ test('each operation declares its error codes per status; codes and statuses com
     assert.deepEqual(codesOf(o, '503'), ['SERVICE_UNAVAILABLE'], `${method} ${p}`);
     const authenticated = o.security === undefined;
     assert.deepEqual(codesOf(o, '401'), authenticated ? ['AUTH_INVALID', 'AUTH_REQUIRED'] : [], `${method} ${p}`);
-    assert.deepEqual(codesOf(o, '403'), authenticated ? ['ACCOUNT_INACTIVE', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT'] : [], `${method} ${p}`);
     const body = method !== 'get';
+    // A write may also come from a customer panel session, which must carry its CSRF token.
+    const forbidden = ['ACCOUNT_INACTIVE', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT', ...(body ? ['CSRF_TOKEN_INVALID'] : [])];
+    assert.deepEqual(codesOf(o, '403'), authenticated ? forbidden : [], `${method} ${p}`);
     assert.deepEqual(codesOf(o, '413'), body ? ['PAYLOAD_TOO_LARGE'] : [], `${method} ${p}`);
     assert.deepEqual(codesOf(o, '415'), body ? ['UNSUPPORTED_MEDIA_TYPE'] : [], `${method} ${p}`);
   }
@@ -353,8 +355,8 @@ test('/v2/docs loads the reference renderer from this service only', async () =>
 test('/v2/docs/errors lists every code with its status and an anchor, its Markdown rendered and escaped', async () => {
   const res = await call(t.app, 'GET', '/v2/docs/errors');
   assert.equal(res.statusCode, 200);
-  assert.equal(Object.keys(ERROR_CODES).length, Object.keys(SPEC_ERRORS).length + 1, 'the spec codes and PAYLOAD_TOO_LARGE');
-  for (const [code, status] of Object.entries({ ...SPEC_ERRORS, PAYLOAD_TOO_LARGE: 413 })) {
+  assert.equal(Object.keys(ERROR_CODES).length, Object.keys(SPEC_ERRORS).length + 2, 'the spec codes, PAYLOAD_TOO_LARGE and CSRF_TOKEN_INVALID');
+  for (const [code, status] of Object.entries({ ...SPEC_ERRORS, PAYLOAD_TOO_LARGE: 413, CSRF_TOKEN_INVALID: 403 })) {
     const row = new RegExp(`<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${status}</td><td>(.+?)</td></tr>`);
     const m = row.exec(res.body);
     assert.ok(m, `${code} (${status}) missing or wrong`);

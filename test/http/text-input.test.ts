@@ -15,6 +15,7 @@ import { before, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { routesOf } from '../../src/http/app.ts';
 import { type Customer, type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { type PanelOwner, signedInOwner } from '../helpers/panel.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -27,6 +28,7 @@ interface Op {
 }
 
 let ops: Op[] = [];
+let panel: PanelOwner;
 
 before(async () => {
   t = await startApp();
@@ -44,8 +46,11 @@ before(async () => {
       assert.ok(known.has(key(m.toUpperCase(), url)), `${m.toUpperCase()} ${p} of the document is a route`);
     }
   }
+  panel = await signedInOwner(t);
   // v1 routes answer in their own envelope and read X-API-Key: test/v1/adapter.test.ts covers them.
-  ops = registered.filter((r) => !r.url.startsWith('/v1/')).map((r) => ({
+  // The panel's catch-alls (its page, unknown /panel/api paths) are no endpoints; its sign-out would
+  // end the session the other panel routes are sent with (test/panel covers both).
+  ops = registered.filter((r) => !r.url.startsWith('/v1/') && !r.url.includes('*') && r.url !== '/panel/api/sign-out').map((r) => ({
     method: r.method,
     url: r.url,
     bodyFields: Object.keys((r.bodySchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}),
@@ -71,11 +76,15 @@ const concrete = (op: Op, param = 'x1') => op.url.replace(/:\w+/g, param);
 
 function send(op: Op, opts: { url?: string; payload?: string | Buffer; contentType?: string }): Promise<LightMyRequestResponse> {
   const auth = isAdmin(op) ? t.adminToken : c.key;
+  // The panel's routes take its session cookie and CSRF token, as the page sends them.
+  const credentials = op.url.startsWith('/panel/')
+    ? { cookie: [...panel.client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': panel.client.csrf }
+    : { authorization: `Bearer ${auth}` };
   return t.app.inject({
     method: op.method as 'GET',
     url: opts.url ?? concrete(op),
     remoteAddress: '127.0.0.1',
-    headers: { authorization: `Bearer ${auth}`, ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
+    headers: { ...credentials, ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
     ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
   });
 }

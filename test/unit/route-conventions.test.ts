@@ -40,7 +40,7 @@ test('the codes a route answers because of its config are added to those it name
   });
   const codes = (url: string, method = 'GET') => declared.get(`${method} ${url}`);
   assert.deepEqual(codes('/customer', 'POST'), {
-    400: ['REQUEST_MALFORMED'], 401: ['AUTH_INVALID', 'AUTH_REQUIRED'], 403: ['ACCOUNT_INACTIVE', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT'],
+    400: ['REQUEST_MALFORMED'], 401: ['AUTH_INVALID', 'AUTH_REQUIRED'], 403: ['ACCOUNT_INACTIVE', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT', 'CSRF_TOKEN_INVALID'],
     409: ['STATE_CONFLICT'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'], 422: ['VALIDATION_FAILED'], 429: ['RATE_LIMITED'],
     500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'],
   });

@@ -1,7 +1,7 @@
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
-import { findApiKey, insertApiKey, listAccountKeysPage, revokeApiKeyRow } from '../../db/queries/api-keys.ts';
+import { findApiKey, insertApiKey, listAccountKeysPage, listSubUserKeysPage, revokeAccountKeyRow, revokeApiKeyRow } from '../../db/queries/api-keys.ts';
 import { lockAccountSubUser } from '../../db/queries/sub-users.ts';
 import type { ApiKey } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -70,4 +70,22 @@ export async function listKeyAllowlist(db: Db, keyId: string, page: PageRequest)
 export async function listApiKeys(db: Db, accountId: string, page: PageRequest): Promise<Paged<ApiKey>> {
   const { rows, total } = await listAccountKeysPage(db, accountId, page.perPage, offsetOf(page));
   return { items: rows, total, ...page };
+}
+
+/**
+ * The keys a panel user manages: every key of the account for its owner (subUserId null), only its
+ * own for a sub-user.
+ */
+export async function listManagedApiKeys(db: Db, accountId: string, subUserId: number | null, page: PageRequest): Promise<Paged<ApiKey>> {
+  const { rows, total } = subUserId === null
+    ? await listAccountKeysPage(db, accountId, page.perPage, offsetOf(page))
+    : await listSubUserKeysPage(db, accountId, subUserId, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
+}
+
+/** Revokes a key of the account (of the sub-user, for a sub-user); any other id is not found. */
+export async function revokeManagedApiKey(db: Db, accountId: string, subUserId: number | null, id: string, now: Date): Promise<ApiKey> {
+  const key = await revokeAccountKeyRow(db, accountId, subUserId, id, now);
+  if (!key) throw notFound('API key');
+  return key;
 }

@@ -2,11 +2,12 @@
 // unused hours of its cycle are refunded, its extra addresses stop billing, and a server.delete
 // operation is queued to destroy the machine. The operation is started first so that an action
 // still running on the server refuses the delete before any money moves.
-import { releaseServerIps, updateServerRow } from '../../db/queries/servers.ts';
+import { findAccountServer, releaseServerIps, updateServerRow } from '../../db/queries/servers.ts';
+import type { Server } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { getBalance, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
 import { recordEvent } from '../events/record.ts';
 import { startOperation } from '../operations/service.ts';
@@ -18,6 +19,30 @@ export interface DeleteResult {
   balanceCents: Cents;
 }
 
+/** What deleting the server now refunds: its unused hours, at what it pays a month (list price less its reseller discount). */
+function refundOf(server: Server, now: Date): { refundCents: Cents; period: number; remaining: number } {
+  const { period, remaining } = cycleOf(server, now);
+  // A cancelled server already had its whole cycle refunded when provisioning failed.
+  const refundCents = server.status === 'cancelled' ? 0 : prorate(Math.max(0, server.price_cents - server.discount_cents), remaining, period);
+  return { refundCents, period, remaining };
+}
+
+export interface DeletePreview {
+  id: string;
+  refundCents: Cents;
+  /** Unused hours of the cycle, of `periodHours`. */
+  unusedHours: number;
+  periodHours: number;
+}
+
+/** What a delete would refund if made now (the panel shows it before the customer confirms). */
+export async function previewServerDelete(ctx: Ctx, id: string): Promise<DeletePreview> {
+  const server = await findAccountServer(ctx.db, ctx.accountId, id);
+  if (!server) throw notFound('Server');
+  const { refundCents, period, remaining } = refundOf(server, ctx.now);
+  return { id, refundCents, unusedHours: remaining, periodHours: period };
+}
+
 export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> {
   return inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, id);
@@ -26,10 +51,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
       throw new ApiError('STATE_CONFLICT', `Server ${id} is still being provisioned; delete it once its operation has finished`);
     }
     await startOperation(ctx, trx, { type: 'server.delete', resourceId: id, detail: 'Queued for removal' });
-    // A cancelled server already had its whole cycle refunded when provisioning failed.
-    const { period, remaining } = cycleOf(server, ctx.now);
-    // What the server pays a month: its list price less the reseller discount it holds.
-    const refundCents = server.status === 'cancelled' ? 0 : prorate(Math.max(0, server.price_cents - server.discount_cents), remaining, period);
+    const { refundCents, period, remaining } = refundOf(server, ctx.now);
     await updateServerRow(trx, id, { deleted_at: ctx.now });
     await releaseServerIps(trx, id, ctx.now);
     if (refundCents > 0) {

@@ -4,6 +4,7 @@
 // (access.ts); here a sub-user acting through its key is kept from handing out more than it holds.
 import { findAccount } from '../../db/queries/accounts.ts';
 import { revokeSubUserKeys } from '../../db/queries/api-keys.ts';
+import { deletePanelUserOfSubUser } from '../../db/queries/panel-users.ts';
 import {
   type SubUserPatch, findAccountSubUser, insertSubUser, listSubUsersPage, lockAccountSubUser, markSubUserDeleted, updateSubUserRow,
 } from '../../db/queries/sub-users.ts';
@@ -113,12 +114,16 @@ export interface DeletedSubUser {
   revokedKeys: number;
 }
 
-/** The sub-user leaves every list, loses its permissions, and each of its API keys is revoked — together. */
+/**
+ * The sub-user leaves every list, loses its permissions, each of its API keys is revoked and its
+ * panel login goes (with its sessions and links) — together.
+ */
 export async function deleteSubUser(s: AccountScope, id: number): Promise<DeletedSubUser> {
   return inTransaction(s.db, async (trx) => {
     if (!(await lockAccountSubUser(trx, s.accountId, id))) throw subUserNotFound(id);
     const subUser = (await markSubUserDeleted(trx, id, s.now))!;
     const revokedKeys = await revokeSubUserKeys(trx, s.accountId, id, s.now);
+    await deletePanelUserOfSubUser(trx, s.accountId, id);
     return { subUser, revokedKeys };
   });
 }

@@ -14,6 +14,11 @@ export function findAccount(db: Db, id: string): Promise<Account | undefined> {
 // Precompiled: GET /v2/billing/balance and much else read it (see precompiled.ts).
 const accountById = precompile((db: Db, p: { id: string }) => db.selectFrom('accounts').selectAll().where('id', '=', p.id));
 
+/** The account with this email, compared as the unique index does (case-insensitively). */
+export function findAccountByEmail(db: Db, email: string): Promise<Account | undefined> {
+  return db.selectFrom('accounts').selectAll().where(sql`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
 export function updateAccountRow(db: Db, id: string, patch: AccountUpdate): Promise<Account | undefined> {
   return db.updateTable('accounts').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
 }

@@ -46,6 +46,24 @@ export async function listAccountKeysPage(db: Db, accountId: string, limit: numb
   return { rows, total: Number(count.n) };
 }
 
+export async function listSubUserKeysPage(db: Db, accountId: string, subUserId: number, limit: number, offset: number): Promise<{ rows: ApiKey[]; total: number }> {
+  const q = db.selectFrom('api_keys').where('account_id', '=', accountId).where('sub_user_id', '=', subUserId);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'asc').orderBy('id').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Revokes a key of this account (and of this sub-user, unless null); undefined when there is none. */
+export function revokeAccountKeyRow(db: Db, accountId: string, subUserId: number | null, id: string, at: Date): Promise<ApiKey | undefined> {
+  let q = db.updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+    .where('id', '=', id).where('account_id', '=', accountId);
+  if (subUserId !== null) q = q.where('sub_user_id', '=', subUserId);
+  return q.returningAll().executeTakeFirst();
+}
+
 export function revokeApiKeyRow(db: Db, id: string): Promise<ApiKey | undefined> {
   return db
     .updateTable('api_keys')

@@ -6,7 +6,7 @@ import { PANEL_ONLY } from '../v2/not-implemented.ts';
 
 function panelOnly(): string {
   return PANEL_ONLY.filter((r) => !r.hidden)
-    .map((r) => `- \`${[r.method].flat().join(', ')} ${r.url.replace(/:(\w+)/g, '{$1}')}\`: ${r.what.toLowerCase()}`)
+    .map((r) => `- \`${[r.method].flat().join(', ')} ${r.url.replace(/:(\w+)/g, '{$1}')}\`: ${r.what.toLowerCase()} (panel: \`${r.page}\`)`)
     .join('\n');
 }
 
@@ -37,8 +37,8 @@ the [error catalog](${base}/docs/errors).
 
 You need \`curl\`, and \`jq\` to pick fields out of the answers.
 
-**1. Get an API key.** Keys come from the operator of this service (in its web panel), each with the IP
-addresses it may be used from. If you run this service yourself, create an account with a key for your
+**1. Get an API key.** Create one in the customer panel (\`/panel/api-keys\` on this service's origin, once
+the operator has invited you), with the IP addresses it may be used from. If you run this service yourself, create an account with a key for your
 address, from the checkout of this service (it prints the key once):
 
 \`\`\`sh
@@ -243,7 +243,7 @@ address, deleting and restoring a server snapshot. New integrations should use t
 # Done in the web panel
 
 These endpoints exist but answer 501 \`NOT_IMPLEMENTED\` (after authentication, like any other); they are
-not listed as operations here:
+not listed as operations here. The customer panel at \`/panel\` on this service's origin does them:
 
 ${panelOnly()}
 `;

@@ -15,7 +15,7 @@ export function v1Mapping(code: ErrorCode): { status: number; code: V1ErrorCode 
   switch (code) {
     case 'AUTH_REQUIRED': case 'AUTH_INVALID': case 'AUTH_IP_NOT_ALLOWED':
       return { status: 401, code: 'INVALID_API_KEY' };
-    case 'ACCOUNT_INACTIVE': case 'AUTH_SCOPE_INSUFFICIENT':
+    case 'ACCOUNT_INACTIVE': case 'AUTH_SCOPE_INSUFFICIENT': case 'CSRF_TOKEN_INVALID':
       return { status: 403, code: 'FORBIDDEN' };
     case 'RESOURCE_NOT_FOUND': case 'ENDPOINT_NOT_FOUND':
       return { status: 404, code: 'NOT_FOUND' };

@@ -1432,7 +1432,7 @@ export interface paths {
         };
         /**
          * List the IP allowlist of this key
-         * @description The addresses and networks the calling key may be used from. Every key has one; changing it is done in the web panel.
+         * @description The addresses and networks the calling key may be used from. Every key has one; changing it is done in the web panel. A panel session (no key) has none: the list is empty.
          */
         get: operations["listIpAllowlist"];
         put?: never;
@@ -2268,7 +2268,7 @@ export interface components {
          * @description Every code of the API; each operation lists the ones it answers, per HTTP status. See the error catalog.
          * @enum {string}
          */
-        ErrorCode: "REQUEST_MALFORMED" | "AUTH_REQUIRED" | "AUTH_INVALID" | "AUTH_IP_NOT_ALLOWED" | "ACCOUNT_INACTIVE" | "AUTH_SCOPE_INSUFFICIENT" | "ENDPOINT_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "STATE_CONFLICT" | "IDEMPOTENCY_KEY_CONFLICT" | "HOSTNAME_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INSUFFICIENT_BALANCE" | "QUOTA_EXCEEDED" | "LOCATION_INVALID" | "OS_VERSION_INVALID" | "INVALID_PASSWORD" | "PLAN_NOT_FOUND" | "CAPACITY_UNAVAILABLE" | "NODE_INCOMPATIBLE_LIVE_MIGRATE" | "SOURCE_NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "REQUEST_MALFORMED" | "AUTH_REQUIRED" | "AUTH_INVALID" | "AUTH_IP_NOT_ALLOWED" | "ACCOUNT_INACTIVE" | "AUTH_SCOPE_INSUFFICIENT" | "CSRF_TOKEN_INVALID" | "ENDPOINT_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "STATE_CONFLICT" | "IDEMPOTENCY_KEY_CONFLICT" | "HOSTNAME_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INSUFFICIENT_BALANCE" | "QUOTA_EXCEEDED" | "LOCATION_INVALID" | "OS_VERSION_INVALID" | "INVALID_PASSWORD" | "PLAN_NOT_FOUND" | "CAPACITY_UNAVAILABLE" | "NODE_INCOMPATIBLE_LIVE_MIGRATE" | "SOURCE_NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE";
         FieldError: {
             /**
              * @description The parameter, e.g. `location_id`, `source.snapshot_id` or `Idempotency-Key`.

@@ -1,0 +1,86 @@
+// Domains: check a name, register it, and the list.
+import { useLocation } from 'preact-iso';
+import { useState } from 'preact/hooks';
+import { type Envelope, type Money, v2, when } from '../api.ts';
+import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Pager } from '../components/pager.tsx';
+import { can, useSession } from '../session.tsx';
+
+export interface Domain {
+  id: string;
+  domain: string;
+  status: string;
+  auto_renew: boolean;
+  registered_at: string | null;
+  expires_at: string | null;
+  nameservers: string[];
+  transfer_lock: boolean;
+  whois_privacy: boolean;
+  billing: { register: Money; renewal: Money };
+}
+
+function Register() {
+  const { route } = useLocation();
+  const [name, setName] = useState('');
+  const [years, setYears] = useState('1');
+  const [checked, setChecked] = useState<{ domain: string; available: boolean } | null>(null);
+  const c = useForm();
+  const r = useForm();
+  return (
+    <>
+      <Form label="Check a domain" onSubmit={() => c.submit(async () => {
+        setChecked((await v2.get<{ domain: string; available: boolean }>(`/domains/check?domain=${encodeURIComponent(name.trim())}`)).data);
+      })}>
+        <div class="row inline">
+          <Field label="Domain name" name="domain" value={name} onValue={(v) => { setName(v); setChecked(null); }} error={c.field('domain')} hint="e.g. example.com" required />
+          <Button busy={c.busy}>Check</Button>
+        </div>
+        <FormError error={c.error} fields={['domain']} />
+      </Form>
+      {checked && (checked.available ? (
+        <Form label="Register domain" onSubmit={() => r.submit(async () => {
+          const d = await v2.post<Domain>('/domains', { domain: checked.domain, years: Number(years) }, { idempotent: true });
+          route(`/panel/domains/${d.data.id}`);
+        })}>
+          <Notice kind="success">{checked.domain} is available.</Notice>
+          <div class="row inline">
+            <Select label="Years" name="years" value={years} onValue={setYears} error={r.field('years')} options={[1, 2, 3, 5, 10].map((y) => ({ value: String(y), label: String(y) }))} />
+            <Button busy={r.busy}>Register {checked.domain}</Button>
+          </div>
+          <FormError error={r.error} fields={['years']} />
+        </Form>
+      ) : <Notice kind="warning">{checked.domain} is taken.</Notice>)}
+    </>
+  );
+}
+
+export function DomainsPage() {
+  const { me } = useSession();
+  const [page, setPage] = useState(1);
+  const list = useLoad<Envelope<Domain[]>>(async () => v2.get<Domain[]>(`/domains?page=${page}&per_page=25`), [page]);
+  return (
+    <Page title="Domains">
+      {can(me, 'domains:write') && <><h2>Register a domain</h2><Register /></>}
+      <h2>Your domains</h2>
+      <Loading state={list}>
+        {(e) => e.data.length === 0 ? <Empty>No domains yet.</Empty> : (
+          <>
+            <Table caption="Domains" head={['Domain', 'Status', 'Expires', 'Auto-renew', 'Renewal']}>
+              {e.data.map((d) => (
+                <tr key={d.id}>
+                  <td><a href={`/panel/domains/${d.id}`}>{d.domain}</a></td>
+                  <td><span class={`badge ${d.status}`}>{d.status}</span></td>
+                  <td>{when(d.expires_at)}</td>
+                  <td>{d.auto_renew ? 'on' : 'off'}</td>
+                  <td>{d.billing.renewal.amount} {d.billing.renewal.currency}/year</td>
+                </tr>
+              ))}
+            </Table>
+            <Pager meta={e.meta} page={page} onPage={setPage} />
+          </>
+        )}
+      </Loading>
+    </Page>
+  );
+}

@@ -1,0 +1,81 @@
+// Create a server from the catalog: name, location, plan, operating system, root password, SSH
+// keys. Billable: the first month is charged now; the page then follows the creation.
+import { useLocation } from 'preact-iso';
+import { useEffect, useState } from 'preact/hooks';
+import { type Money, v2 } from '../api.ts';
+import { Loading, Page, useLoad } from '../components/data.tsx';
+import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import type { Server } from './servers.tsx';
+import type { SshKey } from './ssh-keys.tsx';
+import { can, useSession } from '../session.tsx';
+
+interface Plan { id: number; name: string; specs: { cpu_cores: number; ram_mb: number; storage_gb: number }; price: Money; available: boolean }
+interface Location { id: number; name: string; code: string; country: string }
+interface Os { id: number; name: string }
+
+export function ServerCreatePage() {
+  const { me } = useSession();
+  const { route } = useLocation();
+  const catalog = useLoad(async () => {
+    const [plans, locations, oses, keys] = await Promise.all([
+      v2.get<Plan[]>('/plans?per_page=100'), v2.get<Location[]>('/locations?per_page=100'), v2.get<Os[]>('/operating-systems?per_page=100'),
+      can(me, 'ssh_keys:read') ? v2.get<SshKey[]>('/ssh-keys?per_page=100') : Promise.resolve({ data: [] as SshKey[] }),
+    ]);
+    return { plans: plans.data.filter((p) => p.available), locations: locations.data, oses: oses.data, keys: keys.data };
+  });
+  const [name, setName] = useState('');
+  const [plan, setPlan] = useState('');
+  const [location, setLocation] = useState('');
+  const [os, setOs] = useState('');
+  const [password, setPassword] = useState('');
+  const [keys, setKeys] = useState<number[]>([]);
+  const f = useForm();
+  useEffect(() => {
+    const c = catalog.data;
+    if (!c) return;
+    setPlan((p) => p || String(c.plans[0]?.id ?? ''));
+    setLocation((l) => l || String(c.locations[0]?.id ?? ''));
+    setOs((o) => o || String(c.oses[0]?.id ?? ''));
+  }, [catalog.data]);
+  return (
+    <Page title="Create server">
+      <p><a href="/panel/servers">← Servers</a></p>
+      <Loading state={catalog}>
+        {(c) => {
+          const chosen = c.plans.find((p) => String(p.id) === plan);
+          return (
+            <Form label="Create server" onSubmit={() => f.submit(async () => {
+              const r = await v2.post<Server>('/servers', {
+                name: name.trim(), location_id: Number(location), plan_id: Number(plan), os_version_id: Number(os), password,
+                ...(keys.length ? { ssh_key_ids: keys } : {}),
+              }, { idempotent: true });
+              route(`/panel/servers/${r.data.id}${r.data.operation ? `?operation=${r.data.operation.id}` : ''}`);
+            })}>
+              <Field label="Name" name="name" value={name} onValue={setName} error={f.field('name')} hint="A host name, e.g. web-1.example.com" required />
+              <Select label="Location" name="location_id" value={location} onValue={setLocation} error={f.field('location_id')}
+                options={c.locations.map((l) => ({ value: String(l.id), label: `${l.name} (${l.country})` }))} />
+              <Select label="Plan" name="plan_id" value={plan} onValue={setPlan} error={f.field('plan_id')}
+                options={c.plans.map((p) => ({ value: String(p.id), label: `${p.name} — ${p.specs.cpu_cores} vCPU, ${p.specs.ram_mb / 1024} GB RAM, ${p.specs.storage_gb} GB — ${p.price.amount} ${p.price.currency}/month` }))} />
+              <Select label="Operating system" name="os_version_id" value={os} onValue={setOs} error={f.field('os_version_id')}
+                options={c.oses.map((o) => ({ value: String(o.id), label: o.name }))} />
+              <Field label="Root password" name="password" type="password" value={password} onValue={setPassword} error={f.field('password')}
+                autoComplete="new-password" hint="At least 8 characters with upper case, lower case, a digit and a symbol" required />
+              {c.keys.length > 0 && (
+                <fieldset>
+                  <legend>SSH keys</legend>
+                  {c.keys.map((k) => (
+                    <Checkbox key={k.id} label={k.name} name="ssh_key_ids" checked={keys.includes(k.id)}
+                      onChecked={(on) => setKeys(on ? [...keys, k.id] : keys.filter((x) => x !== k.id))} />
+                  ))}
+                </fieldset>
+              )}
+              {chosen && <p class="muted">The first month, {chosen.price.amount} {chosen.price.currency}, is charged from your balance now.</p>}
+              <FormError error={f.error} fields={['name', 'location_id', 'plan_id', 'os_version_id', 'password', 'ssh_key_ids']} />
+              <Button busy={f.busy}>Create server</Button>
+            </Form>
+          );
+        }}
+      </Loading>
+    </Page>
+  );
+}

@@ -1,0 +1,30 @@
+// POST /panel/api/password: a new password, given the current one; every other session ends.
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../../core/errors.ts';
+import { changePassword } from '../../../core/panel/account.ts';
+import { ok } from '../../reply.ts';
+import type { TypedApp } from '../../route-types.ts';
+import { Envelope, errorResponses } from '../../schemas.ts';
+import { type PanelDeps, identityOf } from '../deps.ts';
+import { Done, Password } from '../schemas.ts';
+
+export function register(app: TypedApp, deps: PanelDeps) {
+  app.post('/api/password', {
+    config: { auth: 'panel' },
+    schema: {
+      body: Type.Object({ current_password: Password, new_password: Password }, { additionalProperties: false }),
+      response: { 200: Envelope(Done), ...errorResponses('VALIDATION_FAILED') },
+    },
+  }, async (request) => {
+    const identity = await identityOf(request, deps);
+    const key = `code:${identity.userId}`;
+    await deps.throttle.check([key]);
+    try {
+      await changePassword(deps.db, identity, request.body.current_password, request.body.new_password, deps.now());
+    } catch (e) {
+      if (e instanceof ApiError && e.errors.some((f) => f.field === 'current_password')) await deps.throttle.fail([key]);
+      throw e;
+    }
+    return ok(request, { done: true });
+  });
+}
