@@ -6,7 +6,7 @@
 // rolls back, charge included). The worker registers the name (the operation id is the request
 // token, so a retried run never registers twice) and activates the domain; a final failure
 // cancels it and refunds the charge (runners/domain.register.ts).
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { type DomainRow, findLiveNames, insertDomain } from '../../db/queries/domains.ts';
 import type { Domain, Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
@@ -99,7 +99,7 @@ export async function insertDomainChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertDomain(trx, row);
   } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'domains_live_name') throw invalid('domain', `${row.name} is not available: it is registered already`);
+    if (isUniqueViolation(e, 'domains_live_name')) throw invalid('domain', `${row.name} is not available: it is registered already`);
     throw e;
   }
 }

@@ -2,7 +2,7 @@
 // transaction (row + queued job commit together); the worker runs it (execute.ts); the customer
 // polls it. The unique index on unfinished operations per resource makes "one at a time per
 // server" a database fact, not a read-then-write race.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { findAccountOperation, findUnfinishedOperation, insertOperation } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
@@ -76,7 +76,7 @@ export async function startOperation<T extends OperationType>(ctx: Ctx, trx: Db,
   try {
     op = await insertOperation(trx, { id, account_id: ctx.accountId, ...row, detail: start.detail ?? 'Queued' }, start.enqueue === false ? start.leaseS : undefined);
   } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'operations_one_active_per_resource') {
+    if (isUniqueViolation(e, 'operations_one_active_per_resource')) {
       // `trx` is aborted; the pool (another connection) sees the committed operation in the way.
       const running = ctx.db.isTransaction ? undefined : await findUnfinishedOperation(ctx.db, row.resource_type, row.resource_id).catch(() => undefined);
       throw operationRunning(start.resourceId, running);

@@ -4,7 +4,7 @@
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findServerReferences, insertServer } from '../../db/queries/servers.ts';
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Location, OperatingSystem, Operation, Plan, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { isServerLocation } from '../catalog/customer-lists.ts';
@@ -148,7 +148,7 @@ export async function insertServerChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertServer(trx, row);
   } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'servers_live_hostname') throw hostnameInUse(row.name);
+    if (isUniqueViolation(e, 'servers_live_hostname')) throw hostnameInUse(row.name);
     throw e;
   }
 }
