@@ -6,10 +6,16 @@
 // listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
-// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,cold; db1 always
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,cold; db1 always
 // runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
-// targets run bundled (dist/bench-target.mjs, built first), as `npm start` runs the API.
+// targets run bundled (dist/bench/target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
+// Events: server creates run twice with the ledger's event trigger off and on, alternated (events
+// written per second, and the create's throughput either way). Webhooks (bench/webhooks.ts): one
+// worker's deliveries/s to a local receiver on a backlog of BENCH_WEBHOOK_BACKLOG (10,000) over 20
+// endpoints, and commit-to-receipt latency at BENCH_WEBHOOK_RATE (100) events/s; BENCH_WORKER_NODE_ARGS
+// (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") for that worker. The worker runs of 1 process are made
+// twice, the operations' event trigger off then on (what writing events costs the worker).
 // Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
 // PostgreSQL backends, the load generator and the whole machine, and what that leaves reachable.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -31,6 +37,7 @@ import { SEMI_SPACE_MB } from '../src/cli/heap.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
+import { webhookBench } from './webhooks.ts';
 import type { Db } from '../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +57,8 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
  * The targets run bundled like `npm start` runs the API (scripts/build.mjs: esbuild, dependencies
  * external), so that RSS and CPU are those of production rather than of the tsx loader.
  */
-const TARGET = path.join(root, 'dist/bench-target.mjs');
+// Two levels under the root, as dist/cli/main.mjs is: the bundle finds package.json (build info) at ../../.
+const TARGET = path.join(root, 'dist/bench/target.mjs');
 async function buildTarget(): Promise<void> {
   const { build } = await import('esbuild');
   // @ts-expect-error -- plain JavaScript shared with scripts/build.mjs, no declarations
@@ -222,11 +230,11 @@ async function main() {
     results.push(middle);
     let n = 0;
     const customerFor = () => data.customers[n++ % data.customers.length]!;
-    results.push(await load(database.db, 'POST /v2/servers with Idempotency-Key', app, {
+    const createServers = {
       url: `${app.url}/v2/servers`,
       requests: [{
-        method: 'POST',
-        setupRequest: (req) => {
+        method: 'POST' as const,
+        setupRequest: (req: autocannon.Request) => {
           const c = customerFor();
           return {
             ...req,
@@ -235,7 +243,34 @@ async function main() {
           };
         },
       }],
-    }));
+    };
+    // Events written alongside creates (each create's charge is a ledger row, which writes
+    // billing.charge_succeeded in its statement): the create's throughput with the ledger's event
+    // trigger switched off, then on, alternated twice so the machine's drift falls on both.
+    const eventCount = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]!.n;
+    const withEvents: Figures[] = [];
+    const withoutEvents: Figures[] = [];
+    let eventsWritten = 0;
+    let eventSeconds = 0;
+    for (const round of runs('post') ? [1, 2] : []) {
+      await sql`ALTER TABLE transactions DISABLE TRIGGER transactions_event`.execute(database.db);
+      try {
+        withoutEvents.push(await load(database.db, `POST /v2/servers with Idempotency-Key, events off (round ${round})`, app, createServers));
+      } finally {
+        await sql`ALTER TABLE transactions ENABLE TRIGGER transactions_event`.execute(database.db);
+      }
+      const before = await eventCount();
+      const started = Date.now();
+      const on = await load(database.db, `POST /v2/servers with Idempotency-Key (round ${round})`, app, createServers);
+      eventSeconds += (Date.now() - started) / 1000;
+      eventsWritten += (await eventCount()) - before;
+      withEvents.push(on);
+    }
+    const mean = (list: Figures[]) => list.reduce((s, f) => s + f.rps, 0) / Math.max(1, list.length);
+    if (withEvents.length) results.push({ ...withEvents[0]!, name: 'POST /v2/servers with Idempotency-Key', rps: mean(withEvents) });
+    const eventsLine = withEvents.length
+      ? `events alongside server creates: ${eventsWritten} written in ${eventSeconds.toFixed(1)} s (${Math.round(eventsWritten / eventSeconds)}/s); creates with events ${Math.round(mean(withEvents))} req/s vs ${Math.round(mean(withoutEvents))} req/s without (${(mean(withEvents) / mean(withoutEvents)).toFixed(3)} ×, two alternated rounds each)`
+      : null;
     results.push(await load(database.db, 'POST /v2/domains with Idempotency-Key', app, {
       url: `${app.url}/v2/domains`,
       requests: [{
@@ -272,6 +307,7 @@ async function main() {
     out(`middle page vs page 1: ${(middle.rps / page1.rps).toFixed(2)} × page 1`);
     out(`PostgreSQL round trips per request (warm): ${trips.map(([k, v]) => `${k} ${v}`).join(', ')} (db1: 1)`);
     out(`API peak RSS under load: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
+    if (eventsLine) out(eventsLine);
     for (const c of children.splice(0)) c.kill('SIGTERM');
 
     // Worker processes on a backlog of queued server creates, made through the core (not timed).
@@ -282,6 +318,20 @@ async function main() {
       const drained = await workerRun(root, database.db, url, 2, 600);
       out(`worker: drained the ${leftover} operations the create runs queued first (not counted; ${drained.seconds.toFixed(1)} s)`);
     }
+    // What events cost the worker: one run of its first size with the trigger that writes an
+    // operation's events at its commit switched off, before the runs as usual.
+    if (runs('worker')) {
+      const procs = WORKERS[0]!;
+      await makeBacklog(database.db, compute, data.customers, BACKLOG, `${procs}-noevents`);
+      await sql`VACUUM ANALYZE`.execute(database.db);
+      await sql`ALTER TABLE operations DISABLE TRIGGER operations_finished_events`.execute(database.db);
+      try {
+        const w = await workerRun(root, database.db, url, procs, DURATION * 2);
+        out(`worker: ${procs} process${procs > 1 ? 'es' : ''}, events off (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s) (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms` : ''}`);
+      } finally {
+        await sql`ALTER TABLE operations ENABLE TRIGGER operations_finished_events`.execute(database.db);
+      }
+    }
     for (const procs of runs('worker') ? WORKERS : []) {
       await makeBacklog(database.db, compute, data.customers, BACKLOG, `${procs}`);
       // What autovacuum would have done by now (it is off on some servers, node-svc's among them):
@@ -290,6 +340,16 @@ async function main() {
       await sql`VACUUM ANALYZE`.execute(database.db);
       const w = await workerRun(root, database.db, url, procs, DURATION * 2);
       out(`worker: ${procs} process${procs > 1 ? 'es' : ''} (SIM_DELAY_MS=0): ${w.opsPerS.toFixed(0)} operations/s (${w.completed} completed in ${w.seconds.toFixed(1)} s${w.failed ? `, ${w.failed} FAILED` : ''}) = ${(w.opsPerS / base.rps).toFixed(3)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})${w.cpuMsPerOp ? `; CPU per operation: worker ${w.cpuMsPerOp.worker.toFixed(2)} ms, its database backends ${w.cpuMsPerOp.database.toFixed(2)} ms, so at most ${workerCeiling(w.cpuMsPerOp)} operations/s with every core busy` : ''}`);
+    }
+    if (runs('webhooks')) {
+      const w = await webhookBench(root, database.db, url, data.customers[0]!.accountId, {
+        backlog: Number(process.env.BENCH_WEBHOOK_BACKLOG ?? (QUICK ? 3_000 : 10_000)), endpoints: 20,
+        rate: Number(process.env.BENCH_WEBHOOK_RATE ?? 100), seconds: QUICK ? 5 : 10,
+      });
+      const cpu = w.cpuUs;
+      out(`webhooks: one worker delivered ${w.backlog} to ${w.endpoints} endpoints of a local receiver in ${w.drainS.toFixed(1)} s: ${Math.round(w.deliveriesPerS)} deliveries/s = ${(w.deliveriesPerS / base.rps).toFixed(2)} × db1 (load ${os.loadavg()[0]!.toFixed(2)})`
+        + (cpu ? `; CPU per delivery: worker ${cpu.worker.toFixed(0)} µs, its database backends ${cpu.database.toFixed(0)} µs, the receiver ${cpu.receiver.toFixed(0)} µs, so at most ${Math.round((os.cpus().length * 1e6) / (cpu.worker + cpu.database + cpu.receiver))} deliveries/s with every core busy` : ''));
+      out(`webhooks: at ${w.rate} events/s, commit to receipt over ${w.steadyEvents} events: p50 ${w.p50Ms.toFixed(0)} ms, p99 ${w.p99Ms.toFixed(0)} ms, max ${w.maxMs.toFixed(0)} ms`);
     }
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { MAX_AMOUNT_CENTS, parseAmount } from './core/money.ts';
 import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
+import { DEFAULT_RETRY_SCHEDULE_S } from './core/webhooks/schedule.ts';
 import type { LogFormat } from './http/logger.ts';
 
 export interface Config {
@@ -146,10 +147,42 @@ export interface Config {
    * Default: Stripe's own API.
    */
   stripeApiUrl: string | undefined;
+  /**
+   * PAYMENT_SWEEP_INTERVAL_S — how often each worker settles payments pending over 5 minutes with
+   * the provider, expires those abandoned for 25 hours and finishes pending refunds. Default 60.
+   */
+  paymentSweepIntervalS: number;
   /** TOPUP_MIN — smallest top-up (what the balance is credited, tax not included). Default 5.00. */
   topupMinCents: number;
   /** TOPUP_MAX — largest top-up. Default 10000.00. */
   topupMaxCents: number;
+  /** EVENT_RETENTION_DAYS — events (GET /v2/events) older than this are removed by the worker's hourly maintenance. Default 30. */
+  eventRetentionDays: number;
+  /** WEBHOOK_ALLOW_HTTP — accept (and deliver to) plain http:// webhook URLs; for development and tests. Default false: https only. */
+  webhookAllowHttp: boolean;
+  /**
+   * WEBHOOK_ALLOW_PRIVATE — accept (and deliver to) webhook URLs on loopback, private, link-local,
+   * CGNAT and other non-public addresses; for development and tests. Default false.
+   */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_MAX_PER_ACCOUNT — webhook endpoints one account may register. Default 10. */
+  webhookMaxPerAccount: number;
+  /** WEBHOOK_TIMEOUT_S — a delivery is answered 2xx within this (connection, request and answer), or it failed. Default 15. */
+  webhookTimeoutS: number;
+  /** WEBHOOK_CONNECT_TIMEOUT_S — the TCP connection to a webhook endpoint is up within this, or the attempt failed. Default 5. */
+  webhookConnectTimeoutS: number;
+  /** WEBHOOK_CONCURRENCY — webhook deliveries one worker process has in flight at once. Default 100. */
+  webhookConcurrency: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY — of those, at most this many to one endpoint (a slow one cannot take the others' turn). Default 10. */
+  webhookEndpointConcurrency: number;
+  /**
+   * WEBHOOK_RETRY_SCHEDULE_S — the waits, in seconds, after each failed attempt (comma-separated);
+   * after the last the delivery has failed. Default the Standard Webhooks example: 5,300,1800,7200,
+   * 18000,36000,50400,72000,86400 (ten attempts over about 75 hours).
+   */
+  webhookRetryScheduleS: number[];
+  /** WEBHOOK_DISABLE_AFTER_DAYS — an endpoint whose every attempt has failed for this long is disabled (with a notice). Default 5. */
+  webhookDisableAfterDays: number;
 }
 
 export type PaymentsMode = 'simulated' | 'stripe' | 'off';
@@ -174,6 +207,17 @@ function flag(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Comma-separated waits in seconds (decimals allowed), 1 to 20 of them, each at most a week. */
+function schedule(env: NodeJS.ProcessEnv, name: string, def: readonly number[]): number[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [...def];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p) || Number(p) > 604_800)) {
+    throw new ConfigError(`${name} must be 1 to 20 comma-separated waits in seconds (each at most 604800), e.g. 5,300,1800; got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -213,7 +257,8 @@ function paymentSettings(env: NodeJS.ProcessEnv) {
   const topupMinCents = amount(env, 'TOPUP_MIN', 500);
   const topupMaxCents = amount(env, 'TOPUP_MAX', 1_000_000);
   if (topupMinCents > topupMaxCents) throw new ConfigError('TOPUP_MIN must not exceed TOPUP_MAX');
-  return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents };
+  const paymentSweepIntervalS = int(env, 'PAYMENT_SWEEP_INTERVAL_S', 60, 1, 3600);
+  return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents, paymentSweepIntervalS };
 }
 
 /** The embedded server's database (runtime.ts creates it under this name). */
@@ -322,5 +367,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainRenewDays: int(env, 'DOMAIN_RENEW_DAYS', 30, 1, 60),
     logFormat,
     ...paymentSettings(env),
+    eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookMaxPerAccount: int(env, 'WEBHOOK_MAX_PER_ACCOUNT', 10, 1, 1000),
+    webhookTimeoutS: int(env, 'WEBHOOK_TIMEOUT_S', 15, 1, 60),
+    webhookConnectTimeoutS: int(env, 'WEBHOOK_CONNECT_TIMEOUT_S', 5, 1, 60),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 100, 1, 10_000),
+    webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, 1, 1000),
+    webhookRetryScheduleS: schedule(env, 'WEBHOOK_RETRY_SCHEDULE_S', DEFAULT_RETRY_SCHEDULE_S),
+    webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
   };
 }

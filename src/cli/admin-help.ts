@@ -58,7 +58,7 @@ const EXAMPLES: Record<string, string[]> = {
   'tax-rates delete': ['tax-rates delete DE'],
   'payments list': ['payments list --status pending', 'payments list --account acc_3kT9wQ2mZx7Lp4Rb'],
   'payments refresh': ['payments refresh pay_4Rt8Yq2Lm6Nx0Kc3'],
-  refund: ['refund 1234', 'refund 1234 --amount 25.00 --reason "Asked by the customer"'],
+  refund: ['refund 1234', 'refund 1234 --amount 25.00 --reason "Asked by the customer" --idempotency-key 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f'],
   statement: ['statement acc_3kT9wQ2mZx7Lp4Rb 2026-03', 'statement acc_3kT9wQ2mZx7Lp4Rb 2026-03 --pdf'],
   'billing-details': ['billing-details acc_3kT9wQ2mZx7Lp4Rb', 'billing-details acc_3kT9wQ2mZx7Lp4Rb --address "1 Main St\\nSpringfield" --tax-id US-12-3456789'],
   'notifications list': ['notifications list --status failed', 'notifications list --account acc_3kT9wQ2mZx7Lp4Rb --kind ticket.answered'],

@@ -49,13 +49,14 @@ export function connection(opts: { url?: string; token?: string }): Conn {
 
 export type Json = Record<string, unknown>;
 
-export async function call(conn: Conn, method: string, p: string, body?: unknown): Promise<Json> {
+/** `headers`: more request headers (an Idempotency-Key). */
+export async function call(conn: Conn, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
   const token = await conn.token();
   let res: Response;
   try {
     res = await fetch(`${conn.url}/admin/v1${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {

@@ -15,7 +15,7 @@ export const INVOICE_USAGE = {
   taxDelete: 'hostcloud admin tax-rates delete COUNTRY',
   payments: 'hostcloud admin payments list [--account ACCOUNT_ID] [--status STATUS] [--page N] [--per-page N]',
   refresh: 'hostcloud admin payments refresh PAYMENT_ID',
-  refund: 'hostcloud admin refund DEPOSIT_ID [--amount AMOUNT] [--reason TEXT]',
+  refund: 'hostcloud admin refund DEPOSIT_ID [--amount AMOUNT] [--reason TEXT] [--idempotency-key UUID]',
   statement: 'hostcloud admin statement ACCOUNT_ID MONTH [--pdf] [--output FILE]',
   details: 'hostcloud admin billing-details ACCOUNT_ID [--address TEXT] [--tax-id TEXT]',
 };
@@ -79,11 +79,15 @@ export async function invoiceCommand(conn: Conn, out: Out, group: string, action
     out.show(await call(conn, 'POST', `/payments/${encodeURIComponent(id!)}/refresh`), one(`payment ${id}`));
   } else if (group === 'refund') {
     const all = action === undefined ? args : [action, ...args];
-    const { values, positionals: pos } = parse(all, { amount: { type: 'string' }, reason: { type: 'string' } }, INVOICE_USAGE.refund);
+    const { values, positionals: pos } = parse(all, { amount: { type: 'string' }, reason: { type: 'string' }, 'idempotency-key': { type: 'string' } }, INVOICE_USAGE.refund);
     const [id] = positionals(pos, ['DEPOSIT_ID'], INVOICE_USAGE.refund);
     if (!/^\d+$/.test(id!)) refuse([`DEPOSIT_ID must be the deposit's transaction id (a number), got "${id}"\nusage: ${INVOICE_USAGE.refund}`]);
     const body = { ...(values.amount !== undefined ? { amount: values.amount } : {}), ...(values.reason !== undefined ? { reason: values.reason } : {}) };
-    const answer = await worded((f) => ({ name: `--${f}`, hint: f === 'amount' ? 'must be an amount like 25.00' : undefined }), () => call(conn, 'POST', `/deposits/${id}/refunds`, body));
+    // The same key again (the answer was lost) answers the same refund rather than making another.
+    const key = values['idempotency-key'];
+    const headers: Record<string, string> = key === undefined ? {} : { 'idempotency-key': key };
+    const answer = await worded((f) => ({ name: /^idempotency-key$/i.test(f) ? '--idempotency-key' : `--${f}`, hint: f === 'amount' ? 'must be an amount like 25.00' : undefined }),
+      () => call(conn, 'POST', `/deposits/${id}/refunds`, body, headers));
     out.show(answer, one('credit note issued'));
   } else if (group === 'statement') {
     const all = action === undefined ? args : [action, ...args];

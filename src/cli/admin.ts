@@ -108,8 +108,9 @@ Top-up and invoices
   tax-rates delete COUNTRY
   payments list [--account ACCOUNT_ID] [--status pending|paid|declined|expired|failed] [--page N] [--per-page N]
   payments refresh PAYMENT_ID     asks the payment provider how a pending payment stands (credits it once if paid)
-  refund DEPOSIT_ID [--amount AMOUNT] [--reason TEXT]
+  refund DEPOSIT_ID [--amount AMOUNT] [--reason TEXT] [--idempotency-key UUID]
                   refunds (part of) a paid top-up's deposit through the provider, with a credit note
+                  (the same --idempotency-key again answers the same refund)
   statement ACCOUNT_ID MONTH [--pdf] [--output FILE]
                   the month's ledger (MONTH like 2026-03) between its opening and closing balance
   billing-details ACCOUNT_ID [--address TEXT] [--tax-id TEXT]

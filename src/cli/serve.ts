@@ -4,9 +4,12 @@ import { createLogger } from '../http/logger.ts';
 import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
-import { computeFor, hostingFor, openStore, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { computeFor, hostingFor, openStore, paymentsFor, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
-import { announceStart, announceStop, listen } from './start-up.ts';
+import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
+import { paymentsReadiness } from '../core/payments/settings.ts';
+import type { Db } from '../core/types.ts';
+import type { Logger } from 'pino';
 
 export async function serve(config: Config): Promise<void> {
   limitHeapGrowth();
@@ -48,8 +51,30 @@ export async function serve(config: Config): Promise<void> {
     throw e;
   });
   announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
+  await reportPayments(config, store.database.db, logger, adminCommand(config, port));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), config, logger });
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger, metrics: telemetry.metrics });
+  }
+}
+
+/**
+ * Says at start whether customers can top up: a warning when every top-up would be refused for want
+ * of the seller's company details (an operator who never set them learns it here, not from a
+ * customer), with the command that sets them; else which seller the invoices name.
+ */
+async function reportPayments(config: Config, db: Db, logger: Logger, admin: string): Promise<void> {
+  try {
+    const r = await paymentsReadiness(db, config.payments);
+    if (!r) return;
+    const fields = { component: 'payments', payments: config.payments, seller: r.seller };
+    if (r.problem) {
+      logger.warn({ ...fields, fix: `${admin} invoice-settings set --company-name '...' --address '...'` },
+        `top-ups are refused (PAYMENTS=${config.payments}): ${r.problem}; set them with the command in "fix" (hostcloud admin invoice-settings set)`);
+    } else {
+      logger.info(fields, `payments ready (PAYMENTS=${config.payments}); invoices name ${r.seller}${r.demo ? ' (the demo seller)' : ''}`);
+    }
+  } catch (err) {
+    logger.warn({ err, component: 'payments' }, 'could not read the invoice settings at start');
   }
 }

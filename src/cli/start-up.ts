@@ -45,6 +45,15 @@ export interface BannerInput {
   generated: boolean;
 }
 
+/**
+ * `hostcloud admin` as it runs from any directory against this server: node, this installation's
+ * bin/hostcloud.js, the URL, and where the token is (DATA_DIR) or that it is ADMIN_TOKEN's.
+ */
+export function adminCommand(config: Config, port: number): string {
+  const env = config.adminToken ? 'ADMIN_TOKEN="$ADMIN_TOKEN"' : `DATA_DIR=${shellWord(config.dataDir)}`;
+  return `${env} ${shellWord(process.execPath)} ${shellWord(BIN)} admin --url ${localUrl(config.host, port)}`;
+}
+
 /** What the banner says, as fields: the JSON log line is made of these, the text banner reads them. */
 export function startFacts({ config, port, clusterDir, token, generated }: BannerInput) {
   const pgLink = path.join(config.dataDir, 'pg');
@@ -52,10 +61,8 @@ export function startFacts({ config, port, clusterDir, token, generated }: Banne
     ? 'DATABASE_URL'
     : clusterDir === pgLink ? `embedded PostgreSQL in ${pgLink}` : `embedded PostgreSQL in ${clusterDir} (linked from ${pgLink})`;
   const url = localUrl(config.host, port);
-  // The admin command names everything it needs, so it works from any directory: node, this
-  // installation's bin/hostcloud.js, the URL, and where the token is (DATA_DIR) or that it is ADMIN_TOKEN's.
-  const env = config.adminToken ? 'ADMIN_TOKEN="$ADMIN_TOKEN"' : `DATA_DIR=${shellWord(config.dataDir)}`;
-  const admin = `${env} ${shellWord(process.execPath)} ${shellWord(BIN)} admin --url ${url}`;
+  // The admin command names everything it needs, so it works from any directory.
+  const admin = adminCommand(config, port);
   return {
     listen: `http://${config.host}:${port}`,
     public_url: config.publicUrl,

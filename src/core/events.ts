@@ -36,6 +36,29 @@ export interface OperationEvent {
   refundCents?: number;
 }
 
-export type CoreEvent = BillingEvent | OperationEvent;
+/** What a verified payment webhook did: its outcome (confirm.ts), or `ignored` for an event we do not act on. */
+export type PaymentWebhookOutcome = 'credited' | 'already_paid' | 'not_paid' | 'mismatch' | 'unknown' | 'ignored';
+
+export interface PaymentWebhookEvent {
+  kind: 'payment_webhook';
+  provider: string;
+  outcome: PaymentWebhookOutcome;
+  eventId: string;
+  eventType: string;
+  /** The provider's id of the payment it is about (a Stripe Checkout Session id); null when ignored. */
+  ref: string | null;
+  /** The reference the provider carries for it (our payment id when it is ours). */
+  reference: string | null;
+  /** Our payment, when one has that provider id. */
+  paymentId: string | null;
+}
+
+/** A customer-visible event written by the core itself (core/events/record.ts). */
+export interface RecordedEvent {
+  kind: 'event';
+  type: string;
+}
+
+export type CoreEvent = BillingEvent | OperationEvent | PaymentWebhookEvent | RecordedEvent;
 
 export type EventSink = (event: CoreEvent) => void;

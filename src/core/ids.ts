@@ -27,6 +27,6 @@ export function base62(length: number): string {
 }
 
 /** Public ids of customer resources: a type prefix and 16 base62 characters (≈ 95 bits). */
-export function newId(prefix: 'acc' | 'key' | 'srv' | 'op' | 'vm' | 'wh'): string {
+export function newId(prefix: 'acc' | 'key' | 'srv' | 'op' | 'vm' | 'wh' | 'whk'): string {
   return `${prefix}_${base62(16)}`;
 }

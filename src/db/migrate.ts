@@ -20,6 +20,11 @@ import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
 import * as m0060 from './migrations/0060_payments_invoices.ts';
+import * as m0061 from './migrations/0061_payment_refunds.ts';
+import * as m0062 from './migrations/0062_payment_sweep.ts';
+import * as m0040 from './migrations/0040_operation_finished_notify.ts';
+import * as m0041 from './migrations/0041_events.ts';
+import * as m0042 from './migrations/0042_webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -41,6 +46,11 @@ const migrations: Record<string, Migration> = {
   '0019_abort_statement': m0019,
   '0020_sim_plans_by_index': m0020,
   '0060_payments_invoices': m0060,
+  '0061_payment_refunds': m0061,
+  '0062_payment_sweep': m0062,
+  '0040_operation_finished_notify': m0040,
+  '0041_events': m0041,
+  '0042_webhooks': m0042,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -14,8 +14,8 @@ const DEADLOCK_DETECTED = '40P01';
 /** hc_abort(reason) (migration 0019): a check of a one-statement write failed; nothing was written. */
 const STATEMENT_ABORTED = 'HC002';
 
-/** Unique indexes whose refusal the core turns into its own answer (a name taken, an operation running). */
-export const UNIQUE_CONSTRAINTS = ['servers_live_hostname', 'domains_live_name', 'web_hosting_live_domain', 'operations_one_active_per_resource'] as const;
+/** Unique indexes whose refusal the core turns into its own answer (a name taken, a key in use). */
+export const UNIQUE_CONSTRAINTS = ['servers_live_hostname', 'domains_live_name', 'web_hosting_live_domain', 'payment_refunds_request_key_key'] as const;
 export type UniqueConstraint = (typeof UNIQUE_CONSTRAINTS)[number];
 
 /** CHECKs (and triggers raising check_violation under a name) the core tells apart. */

@@ -52,6 +52,8 @@ export interface PaymentsTable {
   failure: string | null;
   created_at: CreatedAt;
   settled_at: Date | null;
+  /** When the payment sweep last asked the provider about it (null: never). */
+  checked_at: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface PaymentWebhookReceiptsTable {
@@ -103,6 +105,32 @@ export interface InvoicesTable {
   buyer: ColumnType<InvoiceParty, string, never>;
 }
 
+export type PaymentRefundStatus = 'pending' | 'completed' | 'failed';
+
+export interface PaymentRefundsTable {
+  id: string;
+  payment_id: string;
+  account_id: string;
+  deposit_id: number;
+  invoice_id: string;
+  status: ColumnType<PaymentRefundStatus, PaymentRefundStatus | undefined, PaymentRefundStatus>;
+  net_cents: number;
+  tax_cents: number;
+  gross_cents: number;
+  requested_cents: number | null;
+  reason: string | null;
+  request_key: string | null;
+  withdraw_id: number;
+  reversal_id: ColumnType<number | null, never, number | null>;
+  credit_note_id: ColumnType<string | null, never, string | null>;
+  provider_refund_ref: ColumnType<string | null, never, string | null>;
+  failure: ColumnType<string | null, never, string | null>;
+  attempts: ColumnType<number, never, number>;
+  attempted_at: ColumnType<Date | null, never, Date | null>;
+  created_at: CreatedAt;
+  finished_at: ColumnType<Date | null, never, Date | null>;
+}
+
 export type SimPaymentStatus = 'open' | 'paid' | 'declined' | 'expired';
 
 export interface SimPaymentsTable {
@@ -132,4 +160,5 @@ export type TaxRate = Selectable<TaxRatesTable>;
 export type AccountBillingDetails = Selectable<AccountBillingDetailsTable>;
 export type Payment = Selectable<PaymentsTable>;
 export type Invoice = Selectable<InvoicesTable>;
+export type PaymentRefund = Selectable<PaymentRefundsTable>;
 export type SimPayment = Selectable<SimPaymentsTable>;

@@ -7,9 +7,10 @@ import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
 import type {
-  AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentWebhookReceiptsTable, PaymentsTable,
+  AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable,
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
+import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
@@ -17,6 +18,7 @@ export type * from './schema-nodes.ts';
 export type * from './schema-v1.ts';
 export type * from './schema-billing.ts';
 export type * from './schema-payments.ts';
+export type * from './schema-events.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -583,8 +585,12 @@ export interface DB {
   payment_webhook_receipts: PaymentWebhookReceiptsTable;
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
+  payment_refunds: PaymentRefundsTable;
   sim_payments: SimPaymentsTable;
   sim_payment_refunds: SimPaymentRefundsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -1,8 +1,8 @@
 // The demo data a new database starts with, so a fresh install can be explored at once: the
-// catalog, and address pools for the simulated compute provider. Each part runs once per
-// database under a marker row of its own, claimed in the same transaction as its inserts, so two
-// processes starting together cannot seed twice, and a part added later (the pools) still runs on
-// a database seeded before it existed.
+// catalog, address pools for the simulated compute provider, and a demo seller for the invoices of
+// simulated top-ups. Each part runs once per database under a marker row of its own, claimed in the
+// same transaction as its inserts, so two processes starting together cannot seed twice, and a
+// part added later (the pools) still runs on a database seeded before it existed.
 import { randomBytes } from 'node:crypto';
 import type { Db } from './connection.ts';
 
@@ -11,6 +11,17 @@ export const DEMO_IP_POOLS_MARKER = 'demo_ip_pools_v1';
 export const DEMO_REGISTRY_MARKER = 'demo_registry_v1';
 export const DEMO_HOSTING_SERVERS_MARKER = 'demo_hosting_servers_v1';
 export const DEMO_NODES_MARKER = 'demo_nodes_v1';
+export const DEMO_SELLER_MARKER = 'demo_seller_v1';
+
+/**
+ * The seller a new installation's invoices name until the operator sets theirs: plainly a demo,
+ * so the first run's simulated top-ups have an invoice to show. A real provider (Stripe) refuses to
+ * take money while the seller is still this one (src/core/payments/settings.ts).
+ */
+export const DEMO_SELLER = {
+  name: 'Demo Seller (simulated payments only)',
+  address: 'Not a real company: set yours with\nhostcloud admin invoice-settings set --company-name ... --address ...',
+} as const;
 
 /** Seeds every part not seeded yet; true when anything was. */
 export async function seedDemoCatalog(db: Db): Promise<boolean> {
@@ -26,8 +37,16 @@ export async function seedDemoCatalog(db: Db): Promise<boolean> {
     if (panel) await seedHostingServers(trx);
     const nodes = await claim(trx, DEMO_NODES_MARKER);
     if (nodes) await seedNodes(trx);
-    return catalog || pools || registry || panel || nodes;
+    const seller = await claim(trx, DEMO_SELLER_MARKER);
+    if (seller) await seedSeller(trx);
+    return catalog || pools || registry || panel || nodes || seller;
   });
+}
+
+/** The demo seller, where the operator has set neither a company name nor an address (an operator's details are never touched). */
+async function seedSeller(trx: Db): Promise<void> {
+  await trx.updateTable('invoice_settings').set({ company_name: DEMO_SELLER.name, address: DEMO_SELLER.address })
+    .where('company_name', '=', '').where('address', '=', '').execute();
 }
 
 async function claim(trx: Db, marker: string): Promise<boolean> {

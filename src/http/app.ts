@@ -15,6 +15,7 @@ import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.
 import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
+import { type OperationWaits, startOperationWaits } from './operation-waits.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
@@ -68,6 +69,12 @@ export interface RouteEntry {
 }
 
 const routeTables = new WeakMap<object, RouteEntry[]>();
+const waitsOfApp = new WeakMap<object, OperationWaits>();
+
+/** The app's waits on operations (tests: how many requests wait, whether it listens). */
+export function operationWaitsOf(app: App): OperationWaits | undefined {
+  return waitsOfApp.get(app);
+}
 
 /** Every route of an app built by buildApp, in registration order. */
 export function routesOf(app: App): RouteEntry[] {
@@ -178,6 +185,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const keyCache = startKeyCache(deps.db);
   app.addHook('onClose', () => keyCache.close());
+  // Requests waiting on an operation answer its state at once when the server starts closing (a
+  // close waits for in-flight requests, and a wait may last a minute).
+  const operationWaits = startOperationWaits(deps.db);
+  waitsOfApp.set(app, operationWaits);
+  app.addHook('preClose', (done) => { operationWaits.release(); done(); });
+  app.addHook('onClose', () => operationWaits.close());
   registerAuth(app, { db: deps.db, rateLimiter: deps.rateLimiter, adminToken: deps.adminToken, metricsToken: deps.config.metricsToken, now, keys: keyCache.keys });
 
   app.setErrorHandler((err, request, reply) => sendFor(request, reply, err));
@@ -203,7 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
-  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Services } from '../core/context.ts';
+import type { FinishSignals } from '../core/operations/wait.ts';
 import type { Caller, Db } from '../core/types.ts';
 import { ApiError } from '../core/errors.ts';
 
@@ -13,6 +14,8 @@ export interface RouteDeps {
   config: Config;
   now: () => Date;
   services: Services;
+  /** What wakes a request waiting on an operation (GET /v2/operations/{id}?wait=N); absent: no wait. */
+  operationWaits?: FinishSignals;
 }
 
 /** The caller of a customer route (the auth hook guarantees one). */

@@ -4,9 +4,11 @@
 // a time per process; a pass cut off by a database outage is simply run again at the next tick.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { settleAfterOperation } from '../core/billing/after-suspension.ts';
 import { runBillingPass } from '../core/billing/pass.ts';
 import type { JobQueue } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
+import type { Operation } from '../db/schema.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
@@ -26,7 +28,13 @@ export interface BillingTimerDeps {
 /** Default settings, as loadConfig has them (a worker wired by an older caller may not pass them). */
 const DEFAULTS = { billingIntervalS: 300, suspendGraceDays: 14, domainRenewDays: 30, providerTimeoutMs: 2000 };
 
-export function startBillingTimer(deps: BillingTimerDeps): { stop(): Promise<void> } | null {
+export interface BillingTimer {
+  /** An operation has finished: after a suspension, the pass for its account (settleAfterOperation), in the background. */
+  afterOperation(op: Operation): void;
+  stop(): Promise<void>;
+}
+
+export function startBillingTimer(deps: BillingTimerDeps): BillingTimer | null {
   // Domains renew through the registrar: a worker wired without one does not bill.
   if (!deps.registrar) return null;
   const c = deps.config;
@@ -47,10 +55,24 @@ export function startBillingTimer(deps: BillingTimerDeps): { stop(): Promise<voi
     ).finally(() => { running = null; });
   };
   const timer = setInterval(tick, (c.billingIntervalS ?? DEFAULTS.billingIntervalS) * 1000);
+  const settling = new Set<Promise<void>>();
+  const onError = (err: unknown, what?: string) => {
+    if (!deps.noteFailure(err)) deps.logger.error({ err, component: 'billing', resource: what }, 'billing after a suspension failed; the next pass retries it');
+  };
   return {
+    afterOperation(op) {
+      if (!deps.isOpen()) return;
+      const started = Date.now();
+      const p = settleAfterOperation(billing, op, new Date(), onError).then(
+        (report) => { if (report) deps.logger.info({ component: 'billing', operation_id: op.id, ...report, duration_ms: Date.now() - started }, 'billing pass after a suspension'); },
+        (err: unknown) => onError(err),
+      ).finally(() => { settling.delete(p); });
+      settling.add(p);
+    },
     async stop() {
       clearInterval(timer);
       await running;
+      await Promise.all(settling);
     },
   };
 }

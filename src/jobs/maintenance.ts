@@ -1,5 +1,7 @@
 // The worker's upkeep: one maintenance job per hour across all workers (a throttled send is unique
-// per time slot) removes expired idempotency keys.
+// per time slot) removes expired idempotency keys and events past their retention.
+import type { Config } from '../config.ts';
+import { pruneEvents } from '../core/events/retention.ts';
 import type { Db } from '../core/types.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
 import type { JobLoops } from './job-loops.ts';
@@ -15,12 +17,17 @@ export interface Maintenance {
   stop(): void;
 }
 
-/** Runs maintenance jobs and plans the next every `planEveryS` (JOB_MAINTENANCE_S). */
-export async function startMaintenance(w: JobLoops, db: Db, planEveryS: number): Promise<Maintenance> {
+/** Runs maintenance jobs and plans the next every JOB_MAINTENANCE_S. */
+export async function startMaintenance(
+  w: JobLoops, db: Db, config: Pick<Config, 'jobMaintenanceS'> & Partial<Pick<Config, 'eventRetentionDays'>>,
+): Promise<Maintenance> {
   const loop = w.loop(MAINTENANCE_QUEUE, 1, POLL_MS, async ([job]) => {
     const ok = await w.settle('removing expired idempotency keys', async () => {
       const removed = await deleteExpiredIdempotencyKeys(db);
       w.logger.info({ removed, component: 'worker' }, 'expired idempotency keys removed');
+    }) && await w.settle('removing events past retention', async () => {
+      const removed = await pruneEvents(db, config.eventRetentionDays);
+      w.logger.info({ removed, component: 'worker' }, 'events past retention removed');
     });
     await w.settle('settling the maintenance job', () => (ok ? w.boss.complete(MAINTENANCE_QUEUE, job!.id) : w.boss.fail(MAINTENANCE_QUEUE, job!.id)));
   });
@@ -32,6 +39,6 @@ export async function startMaintenance(w: JobLoops, db: Db, planEveryS: number):
     });
   };
   await plan();
-  const planner = setInterval(() => void plan(), planEveryS * 1000);
+  const planner = setInterval(() => void plan(), config.jobMaintenanceS * 1000);
   return { loop, stop: () => clearInterval(planner) };
 }

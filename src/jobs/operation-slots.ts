@@ -11,14 +11,10 @@
 // again and finds its operation finished. An operation cut off by an outage runs again once the
 // database is back, without spending one of its retries: the outage is not the operation's fault.
 import type { Config } from '../config.ts';
-import { batchCompletions, claimReads, executeOperation } from '../core/operations/execute.ts';
+import { type ExecuteDeps, batchCompletions, claimReads, executeOperation } from '../core/operations/execute.ts';
 import type { RunResult } from '../core/operations/runner.ts';
-import type { Db } from '../core/types.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
 import type { Operation } from '../db/schema.ts';
-import type { ComputeProvider } from '../providers/compute/types.ts';
-import type { HostingPanel } from '../providers/hosting/types.ts';
-import type { Registrar } from '../providers/registrar/types.ts';
 import type { JobLoops } from './job-loops.ts';
 import { OPERATIONS_QUEUE } from './queue.ts';
 
@@ -27,17 +23,14 @@ const POLL_MS = 500;
 /** How often the operations fetch starts from the head of the queue rather than where the last one did. */
 const FROM_HEAD_EVERY_MS = 1_000;
 
-export interface SlotDeps {
-  db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
-  config: Pick<Config, 'workerConcurrency' | 'operationLeaseS' | 'jobTimeoutS'>;
-}
-
-/** Runs operations until the worker stops; then waits for the runs in hand and flushes their settlements. */
-export async function runOperationSlots(w: JobLoops, deps: SlotDeps): Promise<void> {
-  const { db } = deps;
+/**
+ * Runs operations with `exec` (its completions batched here) until the worker stops; then waits
+ * for the runs in hand and flushes their settlements.
+ */
+export async function runOperationSlots(
+  w: JobLoops, exec: Omit<ExecuteDeps, 'complete'>, config: Pick<Config, 'workerConcurrency' | 'operationLeaseS' | 'jobTimeoutS'>,
+): Promise<void> {
+  const { db } = exec;
   const { logger } = w;
   const completed = batcher((ids) => w.settle('completing operation jobs', () => w.boss.complete(OPERATIONS_QUEUE, ids)));
   const completions = batchCompletions(db, undefined, OPERATIONS_QUEUE);
@@ -50,7 +43,7 @@ export async function runOperationSlots(w: JobLoops, deps: SlotDeps): Promise<vo
     const jobId = jobOfRun.get(op.id);
     if ((await completions(op, result, jobId)) && jobId !== undefined) settledJobs.add(jobId);
   };
-  const execDeps = { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS, complete };
+  const execDeps = { ...exec, complete };
 
   /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
   const runOperation = async (job: FetchedOperationJob) => {
@@ -83,13 +76,13 @@ export async function runOperationSlots(w: JobLoops, deps: SlotDeps): Promise<vo
   // by pg-boss; the stuck run carries on harmlessly in the background (its promise is handled).
   const withinTimeout = async (work: Promise<void>, what: string) => {
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), deps.config.jobTimeoutS * 1000); });
+    const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), config.jobTimeoutS * 1000); });
     const outcome = await Promise.race([work, expired]);
     clearTimeout(timer);
     if (outcome === 'expired') logger.error({ component: 'worker', job: what }, 'a job ran past JOB_TIMEOUT_S; its slot is freed and the queue retries it');
   };
 
-  const concurrency = deps.config.workerConcurrency;
+  const concurrency = config.workerConcurrency;
   const reads = claimReads();
   // Runs in their provider work (slots), and every run not yet settled (some only awaiting their
   // commit: at most twice the slots more, so a slow database cannot pile runs up).
@@ -110,7 +103,7 @@ export async function runOperationSlots(w: JobLoops, deps: SlotDeps): Promise<vo
     try {
       const fromHead = from === undefined || Date.now() - fromHeadAt >= FROM_HEAD_EVERY_MS;
       if (fromHead) fromHeadAt = Date.now();
-      const jobs = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, free, deps.config.operationLeaseS, reads, fromHead ? undefined : from);
+      const jobs = await fetchAndClaimOperations(db, OPERATIONS_QUEUE, free, config.operationLeaseS, reads, fromHead ? undefined : from);
       if (jobs.length > 0) from = new Date(Math.min(...jobs.map((j) => j.createdOn.getTime())));
       return jobs;
     } catch (err) {

@@ -1,8 +1,9 @@
 // The worker: runs queued operations (operation-slots.ts), finishes those whose retries ran out
 // (dead-letters.ts), queues again the operations of workers that died — their lease lapsed
-// (lost-operations.ts) — and cleans expired idempotency keys (maintenance.ts); beside them, the
-// notification sender and the billing timer. Any number of workers may run against one database;
-// pg-boss hands each job to one of them (SKIP LOCKED).
+// (lost-operations.ts) — and cleans expired idempotency keys and old events (maintenance.ts);
+// beside them, the notification sender, the webhook sender, and the billing pass and the payment
+// sweep on timers. Any number of workers may run against one database; pg-boss hands each job to
+// one of them (SKIP LOCKED).
 //
 // A database fault never ends it: every loop fetches, runs and settles its jobs itself with every
 // promise handled (job-loops.ts). While the database is unavailable the worker pauses at a gate
@@ -10,11 +11,16 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../core/types.ts';
+import type { Operation } from '../db/schema.ts';
 import { ping } from '../db/queries/health.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
+import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
-import { startBillingTimer } from './billing-timer.ts';
+import type { LookupFunction } from '../providers/webhooks/http.ts';
+import type { WebhookTransport } from '../providers/webhooks/types.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
+import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
 import { createDbGate } from './db-gate.ts';
 import { runDeadLetters } from './dead-letters.ts';
 import { startJobLoops } from './job-loops.ts';
@@ -22,17 +28,26 @@ import { startLostOperationSweep } from './lost-operations.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
+import { startPaymentSweeper } from './payment-sweeper.ts';
 import { createJobQueue } from './queue.ts';
+import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
 
 export interface WorkerDeps {
   db: Db;
   compute: ComputeProvider;
   hosting: HostingPanel;
   registrar?: Registrar;
+  /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
+  payments?: PaymentProvider;
   config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
-    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'>
-    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs'>>;
+    | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
+    & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
   logger: Logger;
+  /** Where the webhook sender counts its deliveries (the process's telemetry). */
+  metrics?: Metrics;
+  /** Tests: the webhook sender's transport, or the resolver of the HTTP one. */
+  webhookTransport?: WebhookTransport;
+  webhookLookup?: LookupFunction;
 }
 
 export interface Worker {
@@ -44,16 +59,24 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const gate = createDbGate({ probe: () => ping(db), logger });
   const w = await startJobLoops(db, gate, logger, deps.config.jobMaintenanceS);
 
+  // Started below, with the queue it needs; an operation that ends before then has no pass to start.
+  let billing: BillingTimer | null = null;
+  const exec = {
+    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS,
+    onFinished: (op: Operation) => billing?.afterOperation(op),
+  };
   const loops: Promise<void>[] = [];
-  loops.push(runOperationSlots(w, deps));
-  loops.push(runDeadLetters(w, { db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS }));
-  const maintenance = await startMaintenance(w, db, deps.config.jobMaintenanceS);
+  loops.push(runOperationSlots(w, exec, deps.config));
+  loops.push(runDeadLetters(w, exec));
+  const maintenance = await startMaintenance(w, db, deps.config);
   loops.push(maintenance.loop);
 
   const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   const sweep = startLostOperationSweep(db, jobs, gate, logger, deps.config);
   const notifications = startNotificationSender(db, logger, deps.config);
-  const billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup });
+  billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
@@ -61,7 +84,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       w.halt();
       sweep.stop();
       await billing?.stop();
+      await paymentSweeper?.stop();
       await notifications?.stop();
+      await webhooks.stop();
       maintenance.stop();
       w.wakeAll();
       gate.close();

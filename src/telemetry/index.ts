@@ -1,8 +1,9 @@
 // A process's telemetry: its logger and its metrics, and what turns the core's events (billing,
-// operation outcomes) into log lines and counters. The wiring (serve, worker, tests) makes one
-// and hands it to the app, the worker and the providers.
+// operation outcomes, payment webhooks) into log lines and counters. The wiring (serve, worker,
+// tests) makes one and hands it to the app, the worker and the providers.
 import type { Logger } from 'pino';
 import type { CoreEvent, EventSink } from '../core/events.ts';
+import { LEDGER_EVENTS, eventsOfFinishedOperation } from '../core/events/catalogue.ts';
 import { formatCents } from '../core/money.ts';
 import type { Database } from '../db/connection.ts';
 import { attachEventSink } from '../db/transaction.ts';
@@ -24,7 +25,13 @@ const BILLING_MESSAGE = { deposit: 'billing deposit', withdraw: 'billing charge'
 /** One log line and its counters per event. Amounts as "12.50"; never a secret. */
 export function eventSink({ logger, metrics }: Telemetry): EventSink {
   return (e: CoreEvent) => {
+    if (e.kind === 'event') {
+      metrics.eventsWritten.inc({ type: e.type });
+      return;
+    }
     if (e.kind === 'billing') {
+      // The ledger's trigger wrote its event in the same transaction (core/events/catalogue.ts).
+      metrics.eventsWritten.inc({ type: LEDGER_EVENTS[e.type] });
       metrics.billing.inc({ type: e.type });
       metrics.billingAmount.inc({ type: e.type }, e.cents);
       logger.info({
@@ -33,10 +40,23 @@ export function eventSink({ logger, metrics }: Telemetry): EventSink {
       }, BILLING_MESSAGE[e.type]);
       return;
     }
+    if (e.kind === 'payment_webhook') {
+      metrics.paymentWebhooks.inc({ provider: e.provider, outcome: e.outcome });
+      // Acknowledged (the provider would retry anything else), but someone should know: another
+      // system taking payments on the same provider account, or a payment of ours that was lost.
+      if (e.outcome === 'unknown') {
+        logger.warn({
+          component: 'payments', provider: e.provider, event_id: e.eventId, event_type: e.eventType, session_id: e.ref, reference: e.reference,
+        }, 'payment webhook about a session no payment of ours has: acknowledged, nothing credited');
+      }
+      return;
+    }
     const base = { component: 'operations', operation_id: e.operationId, operation_type: e.type, account_id: e.accountId, resource: e.resource };
     switch (e.outcome) {
       case 'completed':
       case 'failed':
+        // The events the operation's end wrote with it (the trigger of migration 0041).
+        for (const type of eventsOfFinishedOperation(e.type, e.outcome)) metrics.eventsWritten.inc({ type });
         metrics.operations.inc({ type: e.type, outcome: e.outcome });
         if (e.durationS !== undefined) metrics.operationDuration.observe({ type: e.type, outcome: e.outcome }, e.durationS);
         if (e.outcome === 'completed') logger.info({ ...base, duration_s: e.durationS, attempts: e.attempt }, 'operation completed');

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../core/types.ts';
 import { queueStats } from '../db/queries/jobs.ts';
+import { deliveryQueueStats } from '../db/queries/webhook-deliveries.ts';
 import { type BuildInfo, buildInfo } from './build-info.ts';
 
 /** How long a scrape waits for the queue figures before reporting without them. */
@@ -61,6 +62,29 @@ export class Metrics {
   readonly billingAmount = new Counter({
     name: 'hostcloud_billing_amount_cents_total', help: 'Money moved through the ledger in US cents (a whole number), by type',
     labelNames: ['type'] as const, registers: this.r,
+  });
+
+  readonly paymentWebhooks = new Counter({
+    name: 'hostcloud_payment_webhooks_total', help: 'Verified payment webhooks by provider and outcome (credited, already_paid, not_paid, mismatch, unknown, ignored)',
+    labelNames: ['provider', 'outcome'] as const, registers: this.r,
+  });
+
+  readonly eventsWritten = new Counter({
+    name: 'hostcloud_events_written_total', help: 'Customer-visible events committed (GET /v2/events, webhooks), by type',
+    labelNames: ['type'] as const, registers: this.r,
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'hostcloud_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, to be tried again), failed (for good)',
+    labelNames: ['outcome'] as const, registers: this.r,
+  });
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'hostcloud_webhook_attempt_duration_seconds', help: 'Duration of webhook delivery attempts (connection, request, answer), by outcome',
+    labelNames: ['outcome'] as const, buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30], registers: this.r,
+  });
+  readonly webhookLatency = new Histogram({
+    name: 'hostcloud_webhook_delivery_latency_seconds', help: 'From an event\'s commit to its delivery\'s 2xx answer (retries\' waits included)',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60, 300, 3600, 86_400], registers: this.r,
   });
 
   readonly providerCalls = new Counter({
@@ -128,6 +152,40 @@ export class Metrics {
           this.set({ queue: s.queue, state: 'queued' }, s.queued);
           this.set({ queue: s.queue, state: 'scheduled' }, s.scheduled);
         }
+      },
+    });
+    // The webhook outbox: deliveries due now (waiting for a sender) and the oldest one's wait.
+    let deliveries: { at: number; stats: Promise<{ due: number; oldestS: number } | null> } | undefined;
+    const readDeliveries = () => {
+      if (!deliveries || Date.now() - deliveries.at > 1000) {
+        const stats = Promise.race([
+          deliveryQueueStats(db),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), QUEUE_SCRAPE_TIMEOUT_MS).unref()),
+        ]).catch(() => {
+          failures.inc({ source: 'webhook_queue' });
+          return null;
+        });
+        deliveries = { at: Date.now(), stats };
+      }
+      return deliveries.stats;
+    };
+    // Labelled (one series), so that a failed reading leaves them out rather than showing 0.
+    new Gauge({
+      name: 'hostcloud_webhook_deliveries_due', help: 'Webhook deliveries due now and not yet taken by a sender (first attempts and retries)',
+      labelNames: ['outbox'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await readDeliveries();
+        if (stats) this.set({ outbox: 'webhooks' }, stats.due);
+      },
+    });
+    new Gauge({
+      name: 'hostcloud_webhook_oldest_due_age_seconds', help: 'How long the oldest due webhook delivery has waited for a sender (0 when none waits)',
+      labelNames: ['outbox'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await readDeliveries();
+        if (stats) this.set({ outbox: 'webhooks' }, stats.oldestS);
       },
     });
     new Gauge({

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
-import { computeFor, hostingFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
+import { computeFor, hostingFor, paymentsFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
 import { type Telemetry, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
 
 export interface TestApp {
@@ -82,6 +82,8 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     jobMaintenanceS: 1,
     // Billing passes run when a test asks for them (POST /admin/v1/billing/run), not on a timer.
     billingIntervalS: 86_400,
+    // Likewise payment sweeps (sweepPayments at a chosen instant), not every minute.
+    paymentSweepIntervalS: 3600,
     ...overrides,
   };
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
@@ -106,7 +108,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger }));
+      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics }));
     }
     return app;
   };

@@ -12,7 +12,7 @@ import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 import { createTelemetry } from '../../src/telemetry/index.ts';
-import { type TestApp, call, json } from './app.ts';
+import { type TestApp, adminCall, call, json } from './app.ts';
 
 export const PANEL = '/panel/api/billing';
 
@@ -85,8 +85,14 @@ export const STRIPE_SECRET = 'whsec_test_hostcloud_secret';
 export async function fakeStripe() {
   const { createServer } = await import('node:http');
   const sessions = new Map<string, Record<string, unknown>>();
+  // Refunds as Stripe keeps them: one per idempotency key (a request repeated with its key gets the
+  // first answer and refunds nothing more), and every request that reached the refund endpoint.
   const refunds: { payment_intent: string; amount: number; key: string | undefined }[] = [];
+  const refundRequests: { payment_intent: string; amount: number; key: string | undefined }[] = [];
+  const refundByKey = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, Record<string, unknown>>();
+  /** How the next refund requests fail: 'error' (a 500, which the package retries), 'refused' (a final 400), or not. */
+  const control: { refundFailure: 'error' | 'refused' | null } = { refundFailure: null };
   let n = 0;
   const server = createServer((req, res) => {
     let body = '';
@@ -117,8 +123,15 @@ export async function fakeStripe() {
         return s ? send(200, s) : send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
       }
       if (req.method === 'POST' && req.url === '/v1/refunds') {
-        refunds.push({ payment_intent: form.get('payment_intent')!, amount: Number(form.get('amount')), key });
-        return send(200, { id: `re_${refunds.length}`, object: 'refund', status: 'succeeded' });
+        const r = { payment_intent: form.get('payment_intent')!, amount: Number(form.get('amount')), key };
+        refundRequests.push(r);
+        if (control.refundFailure === 'error') return send(500, { error: { type: 'api_error', message: 'Something went wrong on Stripe' } });
+        if (control.refundFailure === 'refused') return send(400, { error: { type: 'invalid_request_error', message: 'Charge has already been refunded' } });
+        if (key && refundByKey.has(key)) return send(200, refundByKey.get(key));
+        refunds.push(r);
+        const answer = { id: `re_${refunds.length}`, object: 'refund', status: 'succeeded' };
+        if (key) refundByKey.set(key, answer);
+        return send(200, answer);
       }
       send(404, { error: { type: 'invalid_request_error', message: `no route ${req.method} ${req.url}` } });
     });
@@ -130,6 +143,8 @@ export async function fakeStripe() {
     url: `http://127.0.0.1:${port}`,
     sessions,
     refunds,
+    refundRequests,
+    control,
     /** The customer paid: the session completes (what Stripe's checkout page does). */
     complete(id: string): Record<string, unknown> {
       const s = sessions.get(id)!;
@@ -137,6 +152,15 @@ export async function fakeStripe() {
       return s;
     },
   };
+}
+
+/**
+ * The operator's company details, which a real provider needs before it takes a top-up (a new
+ * database names only the demo seller, which serves simulated payments).
+ */
+export async function setSeller(t: TestApp): Promise<void> {
+  const res = await adminCall(t, 'POST', '/admin/v1/invoice-settings', { company_name: 'Example Hosting GmbH', address: 'Hauptstr. 1\n10115 Berlin' });
+  if (res.statusCode !== 200) throw new Error(`invoice settings: ${res.statusCode} ${res.body}`);
 }
 
 /** The settings of an instance that takes payments through the fake Stripe. */

@@ -34,6 +34,7 @@ const PUBLIC: Record<string, { why: string; probe?: string; onlyWhen?: string }>
   'GET /v2/docs/redoc.standalone.js': { why: 'a script of the reference' },
   'GET /v2/docs/reference.js': { why: 'a script of the reference' },
   'GET /v2/docs/errors': { why: 'the public error catalogue' },
+  'GET /v2/docs/automation': { why: 'the public page on the SDK and CLI' },
   'GET /v1/openapi.json': { why: 'the public v1 document' },
   'GET /v2/console/:ticket': { why: 'a signed, single-use console link (the ticket is the credential)', probe: '/v2/console/cst_forged0000000000000000' },
   'GET /v2/web-hosting-login/:ticket': { why: 'a signed, single-use panel login link (the ticket is the credential)', probe: '/v2/web-hosting-login/hlt_forged0000000000000000' },
@@ -43,7 +44,8 @@ const PUBLIC: Record<string, { why: string; probe?: string; onlyWhen?: string }>
 };
 
 /** The resources of an account a path parameter can name, and the API area whose scope guards each. */
-type Kind = 'server' | 'server_snapshot' | 'server_ip' | 'vm' | 'vm_snapshot' | 'domain' | 'hosting' | 'ticket' | 'sub_user' | 'ssh_key' | 'operation';
+type Kind = 'server' | 'server_snapshot' | 'server_ip' | 'vm' | 'vm_snapshot' | 'domain' | 'hosting' | 'ticket' | 'sub_user' | 'ssh_key' | 'operation'
+  | 'event' | 'webhook';
 
 /**
  * Every path parameter of a customer route, by the route's path up to it: the kind of resource it
@@ -64,6 +66,8 @@ const PARAMS: [RegExp, { kind: Kind } | { value: string; why: string }][] = [
   [/^\/v2\/tickets\/:id$/, { kind: 'ticket' }],
   [/^\/v2\/sub-users\/:id$/, { kind: 'sub_user' }],
   [/^\/v2\/ssh-keys\/:id$/, { kind: 'ssh_key' }],
+  [/^\/v2\/events\/:id$/, { kind: 'event' }],
+  [/^\/v2\/webhooks\/:id$/, { kind: 'webhook' }],
   [/^\/v2\/plans\/:id$/, { value: '1', why: 'the catalogue is the same for every account' }],
   [/^\/v1\/servers\/:server_id$/, { kind: 'server' }],
   [/^\/v1\/servers\/:server_id\/snapshots\/:snapshot_id$/, { kind: 'server_snapshot' }],
@@ -77,12 +81,13 @@ const PARAMS: [RegExp, { kind: Kind } | { value: string; why: string }][] = [
 /** Bodies the schema alone cannot describe (one field of two is required); every other body is sample()'s. */
 const BODIES: Record<string, unknown> = {
   'POST /v1/servers/:server_id/upgrade': { new_package_id: 3 },
+  'POST /v2/servers/:id/actions/upgrade': { package_id: 3 },
 };
 
 /** The area whose scope guards each kind (an operation's is that of its family: the last test). */
 const KIND_AREA: Record<Exclude<Kind, 'operation'>, Area> = {
   server: 'servers', server_snapshot: 'servers', server_ip: 'servers', vm: 'vdc', vm_snapshot: 'vdc', domain: 'domains',
-  hosting: 'hosting', ticket: 'tickets', sub_user: 'sub_users', ssh_key: 'ssh_keys',
+  hosting: 'hosting', ticket: 'tickets', sub_user: 'sub_users', ssh_key: 'ssh_keys', event: 'events', webhook: 'webhooks',
 };
 
 /** The family area of each kind of operation this file makes (what reading it needs). */
@@ -254,6 +259,12 @@ before(async () => {
   const ticket = await post(a, '/v2/tickets', { subject: 'Help', message: 'Something is wrong with my server.' });
   const subUser = json(await adminCall(t, 'POST', `/admin/v1/accounts/${a.accountId}/sub-users`, { email: `su-${randomUUID()}@example.com`, first_name: 'Sub', last_name: 'User' })).data;
   const sshKey = await post(a, '/v2/ssh-keys', { name: 'laptop', public_key: openSshKey('ed25519') });
+  // An endpoint on this machine's discard port (deliveries are refused at once, never leave it):
+  // made through an app that admits such URLs, as an operator may allow.
+  const local = await t.sibling({ webhookAllowHttp: true, webhookAllowPrivate: true, worker: 'off' });
+  const webhook = json(await call(local, 'POST', '/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook' } })).data;
+  const event = json(await call(t.app, 'GET', '/v2/events', { key: a.key })).data[0];
+  assert.ok(webhook?.id && event?.id, 'A has a webhook and an event');
   opsOfA.set('servers', await latestOperation('server', server.id));
   opsOfA.set('vdc', await latestOperation('vdc_vm', vm.id));
   opsOfA.set('domains', await latestOperation('domain', domain.id));
@@ -261,6 +272,7 @@ before(async () => {
   ofA = {
     server: server.id, server_snapshot: serverSnapshot, server_ip: ip, vm: vm.id, vm_snapshot: vmSnapshot, domain: domain.id,
     hosting: hosting.id, ticket: String(ticket.id), sub_user: String(subUser.id), ssh_key: String(sshKey.id), operation: opsOfA.get('servers')!,
+    event: event.id, webhook: webhook.id,
   };
   ofB = { server: serverB.id, vm: vmB.id };
 });

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import Stripe from 'stripe';
 import { type TestApp, createCustomer, startApp } from '../helpers/app.ts';
 import { assertLedger } from '../helpers/billing.ts';
-import { STRIPE_SECRET, fakeStripe, instance, sessionOf, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
+import { STRIPE_SECRET, fakeStripe, instance, sessionOf, setSeller, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
 import type { App } from '../../src/http/app.ts';
 
 let t: TestApp;
@@ -65,6 +65,7 @@ test('one simulated payment confirmed 20 times at once through two instances: on
 test('one Stripe payment confirmed by 20 signed webhooks at once through two instances: one deposit, one invoice', async () => {
   const stripe = await fakeStripe();
   const apps = [await instance(t, stripeConfig(stripe.url)), await instance(t, stripeConfig(stripe.url))];
+  await setSeller(t);
   const bases = [await apps[0]!.listen({ port: 0, host: '127.0.0.1' }), await apps[1]!.listen({ port: 0, host: '127.0.0.1' })];
   const c = await createCustomer(t);
   const p = await startTopUp(apps[0]!, c.accountId, '33.00');

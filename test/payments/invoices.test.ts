@@ -2,7 +2,7 @@
 // table, invoices listed and downloaded (the PDF's text read back with poppler's pdftotext /
 // pdftoppm: number, totals, tax), invoices immutable in the database, refunds of a deposit with
 // credit notes (partial, full, too much, a balance that no longer holds it, a provider that
-// refuses — which uses no number), and monthly statements whose balances agree with the ledger.
+// errs or refuses — which uses no number), and monthly statements whose balances agree with the ledger.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -227,18 +227,27 @@ test('refund of a deposit: credit notes referring to the invoice, partial then t
   assert.equal((await adminCall(t, 'POST', '/admin/v1/deposits/abc/refunds', {})).statusCode, 422);
 });
 
-test('gapless under rollback: a refund the provider refuses leaves no credit note, no ledger row, and its number is used by the next one', async () => {
+test('gapless under failures: a refund the provider errs on stays pending (amount reserved, no credit note, no number) and the next try finishes it; one it refuses gives the amount back', async () => {
   const c = await createCustomer(t);
   const { depositId } = await paidTopUp(c.accountId, '8.00');
   const before = await t.database.db.selectFrom('invoice_counters').select('last_number').where('series', '=', 'credit_note').where('year', '=', year).executeTakeFirst();
   await adminCall(t, 'PUT', '/admin/v1/providers/payments/fault', { mode: 'upstream_error', remaining: 1, calls: ['refund'] });
-  const refused = await adminCall(t, 'POST', `/admin/v1/deposits/${depositId}/refunds`, {});
-  assert.equal(refused.statusCode, 502, refused.body);
-  assert.equal(await assertLedger(t, c.accountId), 800, 'nothing taken off');
+  const erred = await adminCall(t, 'POST', `/admin/v1/deposits/${depositId}/refunds`, {});
+  assert.equal(erred.statusCode, 502, erred.body);
+  assert.match(json(erred).error.message, /pending as rfd_/);
+  assert.equal(await assertLedger(t, c.accountId), 0, 'the amount is reserved while the refund is pending');
   const after = await t.database.db.selectFrom('invoice_counters').select('last_number').where('series', '=', 'credit_note').where('year', '=', year).executeTakeFirst();
-  assert.equal(after?.last_number, before?.last_number, 'the number went back with the rollback');
+  assert.equal(after?.last_number, before?.last_number, 'no credit note number used');
   const ok = json(await adminCall(t, 'POST', `/admin/v1/deposits/${depositId}/refunds`, {})).data;
   assert.equal(ok.number, `INV-CN-${year}-${String((before?.last_number ?? 0) + 1).padStart(6, '0')}`);
+  assert.equal(await assertLedger(t, c.accountId), 0);
+
+  const d = await paidTopUp(c.accountId, '6.00');
+  await adminCall(t, 'PUT', '/admin/v1/providers/payments/fault', { mode: 'capacity_unavailable', remaining: 1, calls: ['refund'] });
+  const refused = await adminCall(t, 'POST', `/admin/v1/deposits/${d.depositId}/refunds`, {});
+  assert.equal(refused.statusCode, 502, refused.body);
+  assert.match(json(refused).error.message, /refused/);
+  assert.equal(await assertLedger(t, c.accountId), 600, 'the amount is back on the balance');
   // Every number of both series, 1..n, each once.
   for (const series of ['invoice', 'credit_note'] as const) {
     const seqs = (await t.database.db.selectFrom('invoices').select('seq').where('kind', '=', series).where('year', '=', year).orderBy('seq').execute()).map((r) => r.seq);
@@ -308,4 +317,19 @@ test('the operator lists and refreshes payments; the CLI shows them', async () =
   const details = await cli(['billing-details', c.accountId, '--address', 'Somewhere 1', '--tax-id', 'X1']);
   assert.equal(details.code, 0, details.stderr);
   assert.match((await cli(['billing-details', c.accountId])).stdout, /tax_id +X1/);
+});
+
+test('hostcloud admin refund: a credit note; the same --idempotency-key again answers the same one and refunds nothing more', async () => {
+  const c = await createCustomer(t);
+  const { depositId } = await paidTopUp(c.accountId, '10.00');
+  const key = '6d0c1f4e-2b7a-4e39-8c51-0f9a7d3e2b14';
+  const first = await cli(['--json', 'refund', String(depositId), '--amount', '4.00', '--idempotency-key', key]);
+  assert.equal(first.code, 0, first.stderr);
+  const again = await cli(['--json', 'refund', String(depositId), '--amount', '4.00', '--idempotency-key', key]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).data.id, JSON.parse(first.stdout).data.id);
+  assert.equal(await assertLedger(t, c.accountId), 600, 'refunded once');
+  const bad = await cli(['refund', String(depositId), '--idempotency-key', 'nope']);
+  assert.equal(bad.code, 2, 'refused input, in the command\'s words');
+  assert.match(bad.stderr, /--idempotency-key must be a UUID/);
 });

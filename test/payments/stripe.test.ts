@@ -9,8 +9,9 @@ import { before, test } from 'node:test';
 import Stripe from 'stripe';
 import { type TestApp, adminCall, createCustomer, json, startApp } from '../helpers/app.ts';
 import { assertLedger } from '../helpers/billing.ts';
-import { STRIPE_SECRET, customerCall, fakeStripe, instance, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
+import { STRIPE_SECRET, customerCall, fakeStripe, instance, setSeller, startTopUp, stripeConfig, stripeEvent } from '../helpers/payments.ts';
 import type { App } from '../../src/http/app.ts';
+import { logLines, metric } from '../telemetry/helpers.ts';
 
 let t: TestApp;
 let app: App;
@@ -19,6 +20,7 @@ before(async () => {
   t = await startApp();
   stripe = await fakeStripe();
   app = await instance(t, stripeConfig(stripe.url));
+  await setSeller(t);
 });
 
 const sign = (payload: string, opts: { timestamp?: number; secret?: string } = {}) =>
@@ -145,7 +147,7 @@ test('a late webhook: the panel refresh asks Stripe and credits once; the webhoo
   assert.equal(await depositsOf(c.accountId), 1);
 });
 
-test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempotency key: the credit note) and issues the credit note", async () => {
+test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempotency key: the refund's id) and issues the credit note", async () => {
   const { c, session } = await paidSession('40.00');
   const payload = stripeEvent('checkout.session.completed', session);
   await deliver(payload, sign(payload));
@@ -157,6 +159,35 @@ test("a refund of a Stripe top-up's deposit refunds the PaymentIntent (idempoten
   assert.equal(viaStripe.statusCode, 201, viaStripe.body);
   const note = json(viaStripe).data;
   assert.equal(note.kind, 'credit_note');
-  assert.deepEqual(stripe.refunds.at(-1), { payment_intent: session.payment_intent, amount: 1500, key: `refund-${note.id}` });
+  const refund = await t.database.db.selectFrom('payment_refunds').select(['id', 'status']).where('credit_note_id', '=', note.id).executeTakeFirstOrThrow();
+  assert.equal(refund.status, 'completed');
+  assert.deepEqual(stripe.refunds.at(-1), { payment_intent: session.payment_intent, amount: 1500, key: `refund-${refund.id}` });
   assert.equal(await assertLedger(t, c.accountId), 2500);
+});
+
+test('an event about a session no payment of ours has: acknowledged, logged as a warning with the session id, counted', async () => {
+  // An app on the file's telemetry (its log and metrics), taking Stripe's webhooks.
+  const observed = await t.sibling(stripeConfig(stripe.url));
+  const before = await metric(t, 'hostcloud_payment_webhooks_total', { provider: 'stripe', outcome: 'unknown' });
+  const session = {
+    id: 'cs_test_not_ours_1', object: 'checkout.session', status: 'complete', payment_status: 'paid', amount_total: 500, currency: 'usd',
+    client_reference_id: 'pay_elsewhere', metadata: {}, payment_intent: 'pi_elsewhere',
+  };
+  const payload = stripeEvent('checkout.session.completed', session, 'evt_not_ours_1');
+  const res = await deliver(payload, sign(payload), observed);
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(json(res).outcome, 'unknown');
+  const lines = logLines(t, /unknown Checkout Session|no payment of ours/).filter((l) => l.session_id === 'cs_test_not_ours_1');
+  assert.equal(lines.length, 1, JSON.stringify(lines));
+  assert.equal(lines[0]!.level, 40, 'a warning');
+  assert.equal(lines[0]!.event_id, 'evt_not_ours_1');
+  assert.equal(lines[0]!.event_type, 'checkout.session.completed');
+  assert.equal(lines[0]!.reference, 'pay_elsewhere');
+  assert.equal(await metric(t, 'hostcloud_payment_webhooks_total', { provider: 'stripe', outcome: 'unknown' }), before + 1);
+
+  // Every applied event is counted by its outcome.
+  const { session: paid } = await paidSession('6.00');
+  const credited = stripeEvent('checkout.session.completed', paid);
+  assert.equal((await deliver(credited, sign(credited), observed)).statusCode, 200);
+  assert.equal(await metric(t, 'hostcloud_payment_webhooks_total', { provider: 'stripe', outcome: 'credited' }), 1);
 });

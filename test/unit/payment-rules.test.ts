@@ -42,6 +42,8 @@ test('PAYMENTS and its settings: defaults, Stripe needs both secrets, bad values
   assert.equal(d.payments, 'simulated');
   assert.equal(d.topupMinCents, 500);
   assert.equal(d.topupMaxCents, 1_000_000);
+  assert.equal(d.paymentSweepIntervalS, 60);
+  assert.equal(loadConfig({ PAYMENT_SWEEP_INTERVAL_S: '15' }).paymentSweepIntervalS, 15);
   const s = loadConfig({ PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', TOPUP_MIN: '1', TOPUP_MAX: '50.5' });
   assert.deepEqual([s.payments, s.stripeSecretKey, s.stripeWebhookSecret, s.topupMinCents, s.topupMaxCents], ['stripe', 'sk_test_abc', 'whsec_abc', 100, 5050]);
   assert.equal(loadConfig({ PAYMENTS: 'off' }).payments, 'off');
@@ -54,5 +56,7 @@ test('PAYMENTS and its settings: defaults, Stripe needs both secrets, bad values
     { TOPUP_MIN: '10', TOPUP_MAX: '5' },
     { TOPUP_MAX: '5.001' },
     { STRIPE_API_URL: 'ftp://x' },
+    { PAYMENT_SWEEP_INTERVAL_S: '0' },
+    { PAYMENT_SWEEP_INTERVAL_S: 'often' },
   ]) assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
 });

@@ -170,6 +170,8 @@ describe('power, password, reinstall, VNC, upgrade, delete', () => {
     expectV1Error(await v1(t.app, 'POST', `/v1/servers/${s.id}/upgrade`, { key: c.key, body: {} }), 422, 'VALIDATION_FAILED', ['new_package_id']);
     expectV1Error(await v1(t.app, 'POST', `/v1/servers/${s.id}/upgrade`, { key: c.key, body: { new_package_id: 2, plan_id: 3 } }), 422, 'VALIDATION_FAILED', ['plan_id']);
     expectV1Error(await v1(t.app, 'POST', `/v1/servers/${s.id}/upgrade`, { key: c.key, body: { new_package_id: 999 } }), 422, 'VALIDATION_FAILED', ['new_package_id']);
+    // A refused package names the field it came under.
+    expectV1Error(await v1(t.app, 'POST', `/v1/servers/${s.id}/upgrade`, { key: c.key, body: { plan_id: 999 } }), 422, 'VALIDATION_FAILED', ['plan_id']);
     const res = await v1(t.app, 'POST', `/v1/servers/${s.id}/upgrade`, { key: c.key, body: { plan_id: 2 } });
     assert.equal(res.statusCode, 200, res.body);
     assert.match(json(res).message, /^Upgraded from Cloud S to Cloud M; charged \d+\.\d{2} USD$/);

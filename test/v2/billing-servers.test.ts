@@ -194,6 +194,10 @@ test('a reseller renews at the discount of the tier current at the time of charg
   assert.equal(next2.status, 'scheduled');
   assert.deepEqual(next2.amount, { amount: '4.38', currency: 'USD' });
   assert.match(next2.description, /5\.00 USD less 12\.5 % reseller discount = 4\.38 USD$/);
+  assert.deepEqual(next2.breakdown, [
+    { part: 'server', amount: { amount: '5.00', currency: 'USD' } },
+    { part: 'reseller_discount', amount: { amount: '-0.62', currency: 'USD' } },
+  ], 'the discount is a part of its own, so the parts add up to the amount');
   const listed = json(await call(t.app, 'GET', '/v2/billing/upcoming', { key: c.key })).data.charges
     .find((x: { resource_id: string }) => x.resource_id === s.id);
   assert.ok(listed, 'the server is in the upcoming list');
@@ -210,11 +214,46 @@ test('snapshot fees are billed with their server\'s cycle until deleted', async 
   await setServerDates(t, s.id, { created: at('2025-06-15T00:00:00Z'), start: at('2025-06-15T00:00:00Z'), next: at('2025-07-15T00:00:00Z') });
   const next = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.next_charge;
   assert.deepEqual([next.status, next.amount.amount, next.due_at], ['scheduled', '6.50', '2025-07-15T00:00:00Z'], 'the detail counts the live snapshot only');
+  assert.deepEqual(next.breakdown.map((p: { part: string; amount: { amount: string } }) => [p.part, p.amount.amount]), [['server', '5.00'], ['snapshots', '1.50']]);
   await pass(at('2025-07-15T00:00:00Z'), c.accountId);
   const [ch] = await chargesOf(t, s.id);
   assert.equal(ch!.amount_cents, 650);
   assert.match(ch!.description, /\(snapshots 1\.50 USD\)/);
   await assertLedger(t, c.accountId);
+});
+
+test('GET /v2/servers/{id}: billing.amount and next_charge.amount reconcile through next_charge.breakdown (server, extra addresses, snapshots)', async () => {
+  const c = await createCustomer(t, { deposit: '100.00' });
+  const s = await activeServer(t, c);
+  const ip = await call(t.app, 'POST', `/v2/servers/${s.id}/ips`, { key: c.key, body: { version: 4 } });
+  assert.equal(ip.statusCode, 201, ip.body);
+  const snap = await call(t.app, 'POST', `/v2/servers/${s.id}/snapshots`, { key: c.key, body: { name: 'nightly' } });
+  assert.equal(snap.statusCode, 201, snap.body);
+  await settled(t, s.id);
+  const d = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;
+  // Two prices for one server, each what it says: the server's monthly price (machine and its
+  // extra address), and the whole next charge (with the snapshot's fee).
+  assert.equal(d.billing.amount, '8.00');
+  assert.deepEqual(d.next_charge.amount, { amount: '9.50', currency: 'USD' });
+  const parts = d.next_charge.breakdown as { part: string; amount: { amount: string; currency: string } }[];
+  assert.deepEqual(parts.map((p) => [p.part, p.amount.amount, p.amount.currency]), [
+    ['server', '5.00', 'USD'], ['extra_ips', '3.00', 'USD'], ['snapshots', '1.50', 'USD'],
+  ]);
+  const cents = (a: string) => Math.round(Number(a) * 100);
+  assert.equal(parts.reduce((sum, p) => sum + cents(p.amount.amount), 0), cents(d.next_charge.amount.amount), 'the parts add up to the charge');
+  assert.equal(parts.filter((p) => p.part === 'server' || p.part === 'extra_ips').reduce((sum, p) => sum + cents(p.amount.amount), 0), cents(d.billing.amount),
+    'billing.amount is the server and its extra addresses');
+  // The pass charges exactly that amount at the period's end.
+  await setServerDates(t, s.id, { created: plusDays(new Date(), -31), start: plusDays(new Date(), -31), next: new Date(Date.now() - 60_000) });
+  await pass(new Date(), c.accountId);
+  const [charge] = await chargesOf(t, s.id);
+  assert.equal(charge!.amount_cents, 950);
+  // An overdue charge was fixed when it fell due: no breakdown, its description says what it covers.
+  await sql`UPDATE billing_charges SET status = 'due' WHERE id = ${charge!.id}`.execute(t.database.db);
+  const overdue = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data.next_charge;
+  assert.equal(overdue.status, 'overdue');
+  assert.equal(overdue.breakdown, undefined);
+  await sql`UPDATE billing_charges SET status = 'paid' WHERE id = ${charge!.id}`.execute(t.database.db);
 });
 
 test('GET /v2/billing/upcoming lists the next 30 days per resource; another account sees none of it', async () => {

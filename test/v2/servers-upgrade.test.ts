@@ -194,9 +194,34 @@ test('package_id rules: unknown, unavailable, not more expensive, smaller disk â
   assert.deepEqual((await serverRow(t, s.id)).plan_id, CLOUD_M);
 });
 
+test('plan_id is accepted as package_id is (one catalog, two names); both at once must agree', async () => {
+  const s = await activeServer(t, c);
+  const res = await upgrade(s.id, { plan_id: CLOUD_M });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(json(res).data.upgrade.to, 'Cloud M');
+  assert.equal((await serverRow(t, s.id)).plan_id, CLOUD_M);
+  // Both names for the same package: accepted.
+  const both = await upgrade(s.id, { package_id: CLOUD_L, plan_id: CLOUD_L });
+  assert.equal(both.statusCode, 200, both.body);
+  assert.equal((await serverRow(t, s.id)).plan_id, CLOUD_L);
+  // A refused package names the field it came under.
+  const down = await upgrade(s.id, { plan_id: CLOUD_M });
+  assertError(down, 422, 'VALIDATION_FAILED', 'plan_id');
+  assert.match(json(down).error.errors[0].message, /downgrades are not supported/);
+  // Two different packages: refused before anything is looked up or charged.
+  const before = await balanceCents(t, c.accountId);
+  const differ = await upgrade(s.id, { package_id: CLOUD_M, plan_id: CLOUD_L });
+  assertError(differ, 422, 'VALIDATION_FAILED', 'plan_id');
+  assert.match(json(differ).error.errors[0].message, /another package/);
+  assert.equal(await balanceCents(t, c.accountId), before);
+});
+
 test('bad input is 422 VALIDATION_FAILED naming the field', async () => {
   const s = await activeServer(t, c);
-  for (const [body, field] of [[{}, 'package_id'], [{ package_id: '2' }, 'package_id'], [{ package_id: 2.5 }, 'package_id'], [{ package_id: 0 }, 'package_id'], [{ package_id: 2, plan_id: 2 }, 'plan_id']] as const) {
+  for (const [body, field] of [
+    [{}, 'package_id'], [{ package_id: '2' }, 'package_id'], [{ package_id: 2.5 }, 'package_id'], [{ package_id: 0 }, 'package_id'],
+    [{ plan_id: '2' }, 'plan_id'], [{ plan_id: 0 }, 'plan_id'], [{ package_id: 2, plan_id: 3 }, 'plan_id'], [{ package_id: 2, size: 3 }, 'size'],
+  ] as const) {
     assertError(await upgrade(s.id, body), 422, 'VALIDATION_FAILED', field);
   }
   assertError(await call(t.app, 'POST', `/v2/servers/${s.id}/actions/upgrade`, { key: c.key }), 422, 'VALIDATION_FAILED');

@@ -16,6 +16,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { completeRenewal, reserveRenewal, type ReservedRenewal } from '../domains/renew.ts';
 import { addYears } from '../domains/rules.ts';
 import { ApiError } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { ts } from '../time.ts';
@@ -122,6 +123,7 @@ async function expire(deps: BillingDeps, now: Date, id: string, r: PassReport): 
     }
     await updateDomain(trx, id, { status: 'expired' });
     await voidDueCharges(trx, 'domain', id);
+    await recordEvent(trx, 'domain.expired', d.account_id, id);
     r.domains_expired++;
     if (await claimNotice(trx, 'domain', id, 'domain.expired', d.expires_at.toISOString())) {
       await queueNotification(trx, {
@@ -144,6 +146,7 @@ async function expiringNotice(deps: BillingDeps, now: Date, id: string, r: PassR
     if (window === undefined) return;
     if (!(await claimNotice(trx, 'domain', id, 'domain.expiring', `${window}d:${d.expires_at.toISOString()}`))) return;
     const days = Math.max(1, Math.ceil(left));
+    await recordEvent(trx, 'domain.expiring', d.account_id, id);
     await queueNotification(trx, {
       accountId: d.account_id, kind: 'domain.expiring',
       subject: `Your domain ${domainToUnicode(d.name)} expires in ${days} day${days === 1 ? '' : 's'}`,

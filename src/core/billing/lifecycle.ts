@@ -11,6 +11,7 @@ import { updateWebHosting } from '../../db/queries/web-hosting.ts';
 import { voidDueCharges } from '../../db/queries/billing.ts';
 import type { BillingCharge, Server, WebHosting } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
+import { recordEvent } from '../events/record.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { startOperation } from '../operations/service.ts';
@@ -21,6 +22,7 @@ const serverLabel = (s: Server) => `server ${s.name} (${s.id})`;
 const hostingLabel = (h: WebHosting) => `web hosting ${domainToUnicode(h.domain)} (${h.id})`;
 
 async function noticeChargeFailed(trx: Db, due: BillingCharge, what: string, balanceCents: number): Promise<void> {
+  await recordEvent(trx, 'billing.charge_failed', due.account_id, String(due.id));
   await queueNotification(trx, {
     accountId: due.account_id,
     kind: 'billing.charge_failed',
@@ -35,6 +37,7 @@ async function noticeChargeFailed(trx: Db, due: BillingCharge, what: string, bal
 
 export async function suspendServer(ctx: Ctx, trx: Db, s: Server, due: BillingCharge, balanceCents: number, graceDays: number): Promise<void> {
   await updateServerRow(trx, s.id, { status: 'suspended' });
+  await recordEvent(trx, 'server.suspended', s.account_id, s.id);
   if (s.provider_ref) {
     await startOperation(ctx, trx, {
       type: 'server.suspend', resourceId: s.id, params: { action: 'stop' },
@@ -57,6 +60,7 @@ export async function suspendServer(ctx: Ctx, trx: Db, s: Server, due: BillingCh
 export async function resumeServer(ctx: Ctx, trx: Db, s: Server): Promise<boolean> {
   if (s.provider_ref && await findUnfinishedOperation(trx, 'server', s.id)) return false;
   await updateServerRow(trx, s.id, { status: 'active' });
+  await recordEvent(trx, 'server.resumed', s.account_id, s.id);
   if (s.provider_ref) {
     await startOperation(ctx, trx, {
       type: 'server.resume', resourceId: s.id, params: { action: 'start' },
@@ -74,6 +78,7 @@ export async function cancelServer(ctx: Ctx, trx: Db, s: Server, due: BillingCha
   await updateServerRow(trx, s.id, { status: 'cancelled' });
   await releaseServerIps(trx, s.id, ctx.now);
   await voidDueCharges(trx, 'server', s.id);
+  await recordEvent(trx, 'server.cancelled', s.account_id, s.id);
   if (s.provider_ref) {
     await startOperation(ctx, trx, { type: 'server.cancel', resourceId: s.id, detail: 'Queued: destroying the machine (cancelled for non-payment)' });
   }
@@ -86,6 +91,7 @@ export async function cancelServer(ctx: Ctx, trx: Db, s: Server, due: BillingCha
 
 export async function suspendHosting(ctx: Ctx, trx: Db, h: WebHosting, due: BillingCharge, balanceCents: number, graceDays: number): Promise<void> {
   await updateWebHosting(trx, h.id, { status: 'suspended' });
+  await recordEvent(trx, 'web_hosting.suspended', h.account_id, h.id);
   if (h.panel_ref) {
     await startOperation(ctx, trx, { type: 'hosting.suspend', resourceId: h.id, detail: 'Queued: suspending the control panel account (non-payment)' });
   }
@@ -103,6 +109,7 @@ export async function suspendHosting(ctx: Ctx, trx: Db, h: WebHosting, due: Bill
 export async function resumeHosting(ctx: Ctx, trx: Db, h: WebHosting): Promise<boolean> {
   if (h.panel_ref && await findUnfinishedOperation(trx, 'web_hosting', h.id)) return false;
   await updateWebHosting(trx, h.id, { status: 'active' });
+  await recordEvent(trx, 'web_hosting.resumed', h.account_id, h.id);
   if (h.panel_ref) {
     await startOperation(ctx, trx, { type: 'hosting.unsuspend', resourceId: h.id, detail: 'Queued: unsuspending the control panel account' });
   }
@@ -116,6 +123,7 @@ export async function resumeHosting(ctx: Ctx, trx: Db, h: WebHosting): Promise<b
 export async function cancelHostingUnpaid(ctx: Ctx, trx: Db, h: WebHosting, due: BillingCharge, graceDays: number): Promise<void> {
   await updateWebHosting(trx, h.id, { status: 'cancelled', cancelled_at: ctx.now, cancel_reason: `Unpaid for ${graceDays} days` });
   await voidDueCharges(trx, 'web_hosting', h.id);
+  await recordEvent(trx, 'web_hosting.cancelled', h.account_id, h.id);
   await startOperation(ctx, trx, { type: 'hosting.cancel', resourceId: h.id, detail: 'Queued: terminating the control panel account (cancelled for non-payment)' });
   await queueNotification(trx, {
     accountId: h.account_id, kind: 'service.cancelled',

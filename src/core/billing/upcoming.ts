@@ -5,7 +5,7 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import { findTldPrices } from '../../db/queries/catalog.ts';
 import { accountDomainsForBilling, accountHostingForBilling, accountServersForBilling, findDueCharge, listDueCharges, snapshotFeesCents } from '../../db/queries/billing.ts';
 import { findAccountDomain } from '../../db/queries/domains.ts';
-import { findAccountServer } from '../../db/queries/servers.ts';
+import { extraIpsMonthlyCents, findAccountServer } from '../../db/queries/servers.ts';
 import { findAccountWebHosting } from '../../db/queries/web-hosting.ts';
 import { findPool } from '../../db/queries/vdc-pools.ts';
 import type { BillableType, Server } from '../../db/schema.ts';
@@ -31,6 +31,18 @@ export interface UpcomingCharge {
   periodStart: Date;
   periodEnd: Date;
   status: 'scheduled' | 'overdue';
+  /**
+   * What the amount is made of, parts that add up to it exactly (a discount is a negative part).
+   * Only for a server's scheduled charge: an overdue one was fixed when it fell due.
+   */
+  breakdown?: ChargePart[];
+}
+
+/** The parts of a server's monthly charge, in the order they are shown. */
+export const CHARGE_PARTS = ['server', 'extra_ips', 'snapshots', 'reseller_discount'] as const;
+export interface ChargePart {
+  part: (typeof CHARGE_PARTS)[number];
+  cents: Cents;
 }
 
 export interface Upcoming {
@@ -117,6 +129,8 @@ export async function upcomingCharges(ctx: Ctx, domainRenewDays: number): Promis
 export interface ServerChargeFacts {
   /** The oldest charge still due, if any. */
   due: { description: string; amountCents: Cents; dueSince: Date; periodStart: Date; periodEnd: Date } | null;
+  /** The monthly price of its extra addresses (part of the server's `price_cents`). */
+  extraIpsCents: Cents;
   snapshotFeesCents: Cents;
   /** The discount percentage of the account's reseller tier; null: none. */
   tierDiscount: string | null;
@@ -135,7 +149,24 @@ export function serverNextCharge(s: Pick<Server, 'id' | 'account_id' | 'name' | 
   return {
     ...base, description: q.description, amountCents: q.chargedCents, dueAt: s.next_billing_at,
     periodStart: s.next_billing_at, periodEnd: periodEnd(s.next_billing_at, 'monthly', s.created_at), status: 'scheduled',
+    breakdown: serverChargeParts(s.price_cents, facts.extraIpsCents, facts.snapshotFeesCents, q.chargedCents),
   };
+}
+
+/**
+ * A server's monthly charge in parts: the machine (its price without the extra addresses), its
+ * extra addresses, its snapshots, and the reseller discount taken off the whole (whatever the
+ * quote took, so the parts add up to `chargedCents` to the cent). Parts of 0 are left out, but
+ * the server's own.
+ */
+export function serverChargeParts(priceCents: Cents, extraIpsCents: Cents, snapshotFeesCents: Cents, chargedCents: Cents): ChargePart[] {
+  const machine = Math.max(0, priceCents - extraIpsCents);
+  const parts: ChargePart[] = [{ part: 'server', cents: machine }];
+  if (priceCents - machine > 0) parts.push({ part: 'extra_ips', cents: priceCents - machine });
+  if (snapshotFeesCents > 0) parts.push({ part: 'snapshots', cents: snapshotFeesCents });
+  const discount = chargedCents - (priceCents + snapshotFeesCents);
+  if (discount !== 0) parts.push({ part: 'reseller_discount', cents: discount });
+  return parts;
 }
 
 /**
@@ -156,8 +187,8 @@ export async function nextChargeOf(ctx: Ctx, type: 'server' | 'web_hosting' | 'd
   if (type === 'server') {
     const s = await findAccountServer(ctx.db, ctx.accountId, id);
     if (!s) return null;
-    const [fees, pct] = await Promise.all([snapshotFeesCents(ctx.db, s.id), findTierDiscount(ctx.db, ctx.accountId)]);
-    return serverNextCharge(s, { due: null, snapshotFeesCents: fees, tierDiscount: pct });
+    const [fees, ips, pct] = await Promise.all([snapshotFeesCents(ctx.db, s.id), extraIpsMonthlyCents(ctx.db, s.id), findTierDiscount(ctx.db, ctx.accountId)]);
+    return serverNextCharge(s, { due: null, extraIpsCents: ips, snapshotFeesCents: fees, tierDiscount: pct });
   }
   if (type === 'web_hosting') {
     const h = await findAccountWebHosting(ctx.db, ctx.accountId, id);

@@ -12,6 +12,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { operationRunning, startOperation } from '../operations/service.ts';
@@ -58,6 +59,7 @@ export function cancelHosting(ctx: Ctx, id: string, input: CancelHostingInput): 
     if (refundCents > 0) {
       await refund(trx, ctx.accountId, refundCents, `Refund: web hosting ${row.domain} (${id}) cancelled, its last ${row.billing_cycle} cycle`, `web_hosting/${id}`);
     }
+    await recordEvent(trx, 'web_hosting.cancelled', ctx.accountId, id);
     const hosting = (await findAccountWebHosting(trx, ctx.accountId, id))!;
     if (input.send_email) {
       await queueNotification(trx, {

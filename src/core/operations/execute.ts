@@ -26,6 +26,11 @@ export interface ExecuteDeps {
   leaseS?: number;
   /** How a run's completion is committed. Default: a transaction of its own (completeAlone). */
   complete?: Completer;
+  /**
+   * Told of an operation once this run's completion, or its final failure, has committed (what
+   * follows an operation's end: the billing pass after a suspension). Must not throw.
+   */
+  onFinished?: (op: Operation) => void;
 }
 
 /**
@@ -192,6 +197,7 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     // The one place a stored operation meets its runner: its params are what its start wrote for its type.
     const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op as OperationOf<never>);
     await (deps.complete ?? completeAlone(deps.db, now))(op, result);
+    deps.onFinished?.(op);
   } catch (e) {
     // The database away (its connections refused or cut): not the operation's fault, whichever
     // attempt this is. The worker waits for it and runs the operation again.
@@ -227,6 +233,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
     if (compensate) afterCommit(trx, outcome(op, 'compensated', { refundCents }));
     return op;
   });
+  if (failed) deps.onFinished?.(failed);
   const cleanUp = failed && runnerFor(failed.type)?.afterFailure;
   if (failed && cleanUp) {
     const rc = { db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress: async () => {}, now: clock };

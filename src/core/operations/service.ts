@@ -2,8 +2,7 @@
 // transaction (row + queued job commit together); the worker runs it (execute.ts); the customer
 // polls it. The unique index on unfinished operations per resource makes "one at a time per
 // server" a database fact, not a read-then-write race.
-import { isUniqueViolation } from '../../db/refusals.ts';
-import { findAccountOperation, findUnfinishedOperation, insertOperation } from '../../db/queries/operations.ts';
+import { findAccountOperation, findUnfinishedOperation, insertOperationUnlessBusy } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -60,28 +59,25 @@ export function operationRunning(resourceId: string, running: Pick<Operation, 'i
     : `Another operation is still running on ${resourceId}; wait for it to finish`);
 }
 
-/** Records a queued operation and enqueues its job, in `trx` (the caller's transaction). */
+/**
+ * Records a queued operation and enqueues its job, in `trx` (the caller's transaction). Another
+ * unfinished operation on the resource is a 409 naming it. The refusal is read in `trx` itself:
+ * the insert skips a conflicting row rather than failing, so the transaction stays usable. (It
+ * used to fail, and the operation in the way was read through another pool connection while the
+ * failed transaction still held its own: a burst of refusals larger than the pool held every
+ * connection while each waited for one more, and the whole process stalled until the pool's
+ * connect timeout.)
+ */
 export async function startOperation<T extends OperationType>(ctx: Ctx, trx: Db, start: StartOf<T>): Promise<OperationOf<ParamsOf<T>>> {
   const row = rowOf(start);
   const id = ctx.sandbox
     ? sandboxOperationId({ type: row.type, resourceType: row.resource_type, resourceId: row.resource_id, accountId: ctx.accountId, createdAt: ctx.now })
     : newId('op');
-  // The sandbox's transaction is the caller's own: after a failed insert it could not be asked
-  // which operation is in the way, so ask first (live requests ask afterwards, off the hot path).
-  if (ctx.sandbox) {
-    const running = await findUnfinishedOperation(trx, row.resource_type, row.resource_id);
-    if (running) throw operationRunning(start.resourceId, running);
-  }
-  let op: Operation;
-  try {
-    op = await insertOperation(trx, { id, account_id: ctx.accountId, ...row, detail: start.detail ?? 'Queued' }, start.enqueue === false ? start.leaseS : undefined);
-  } catch (e) {
-    if (isUniqueViolation(e, 'operations_one_active_per_resource')) {
-      // `trx` is aborted; the pool (another connection) sees the committed operation in the way.
-      const running = ctx.db.isTransaction ? undefined : await findUnfinishedOperation(ctx.db, row.resource_type, row.resource_id).catch(() => undefined);
-      throw operationRunning(start.resourceId, running);
-    }
-    throw e;
+  const op = await insertOperationUnlessBusy(trx, { id, account_id: ctx.accountId, ...row, detail: start.detail ?? 'Queued' }, start.enqueue === false ? start.leaseS : undefined);
+  if (!op) {
+    // The statement waited for a concurrent insert to commit; this one (a new snapshot) sees it,
+    // unless it has finished meanwhile.
+    throw operationRunning(start.resourceId, await findUnfinishedOperation(trx, row.resource_type, row.resource_id));
   }
   if (start.enqueue !== false) await ctx.jobs.enqueueOperation(trx, op.id);
   // The params were written from start.params, of this very type.
@@ -90,7 +86,7 @@ export async function startOperation<T extends OperationType>(ctx: Ctx, trx: Db,
 
 /**
  * The queued operation row for a write that inserts it in a statement of its own making (a
- * billable create in one statement): the row insertOperation would return, with a new id. Live
+ * billable create in one statement): the row insertOperationUnlessBusy would return, with a new id. Live
  * requests only (the sandbox's ids are its own).
  */
 export function queuedOperation<T extends OperationType>(ctx: Pick<Ctx, 'accountId' | 'now'>, start: StartOf<T>): Operation {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lockPaymentByRef, markPaid, markUnpaid, noteFailure, pruneWebhookReceipts, recordWebhookReceipt } from '../../db/queries/payments.ts';
 import type { Invoice, Payment, PaymentProviderName, Transaction } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { afterCommit, inTransaction } from '../../db/transaction.ts';
 import { type PaymentNotice, type ProviderPaymentState, WebhookRejected } from '../../providers/payments/types.ts';
 import { deposit } from '../billing/ledger.ts';
 import { settleAfterDeposit } from '../billing/service.ts';
@@ -55,7 +55,7 @@ export function applyProviderState(db: Db, provider: PaymentProviderName, ref: s
 }
 
 /** After a credit has committed: the billing settlement an operator's deposit runs (suspended services resume). */
-async function settle(deps: PaymentDeps, outcome: Outcome): Promise<void> {
+export async function settle(deps: Pick<PaymentDeps, 'db' | 'services' | 'billing' | 'now' | 'onError'>, outcome: Outcome): Promise<void> {
   if (outcome.kind !== 'credited') return;
   await settleAfterDeposit(deps.db, deps.services, deps.billing, deps.now(), outcome.payment.account_id, deps.onError);
 }
@@ -100,10 +100,17 @@ export async function receiveWebhook(deps: PaymentDeps, provider: PaymentProvide
     if (!(await recordWebhookReceipt(trx, { provider, signatureHash, eventId: notice.eventId }))) {
       throw new ApiError('REQUEST_MALFORMED', `This signed request was received before (event ${notice.eventId}); a replay is refused`);
     }
-    return notice.payment ? applyProviderState(trx, provider, notice.payment.ref, notice.payment.state, deps.now()) : null;
+    const applied = notice.payment ? await applyProviderState(trx, provider, notice.payment.ref, notice.payment.state, deps.now()) : null;
+    // Logged and counted once this commits (an unknown session as a warning: telemetry/index.ts).
+    afterCommit(trx, {
+      kind: 'payment_webhook', provider, outcome: applied?.kind ?? 'ignored', eventId: notice.eventId, eventType: notice.type,
+      ref: notice.payment?.ref ?? null, reference: notice.payment?.reference ?? null, paymentId: applied && applied.kind !== 'unknown' ? applied.payment.id : null,
+    });
+    return applied;
   });
   if (outcome) {
-    // An unknown payment is not an error: a Stripe account may take payments for other systems too.
+    // An unknown payment is not an error (a Stripe account may take payments for other systems
+    // too): acknowledged, and reported as a warning by the event above.
     if (outcome.kind === 'mismatch') deps.onError(new Error(outcome.payment.failure ?? 'amount mismatch'), `payment/${outcome.payment.id}`);
     await settle(deps, outcome);
   }

@@ -6,6 +6,7 @@ import {
   type InvoiceSettingsPatch, deleteTaxRate, findBillingDetails, findTaxRate, getInvoiceSettingsRow, listTaxRateRows, updateInvoiceSettingsRow,
   upsertBillingDetails, upsertTaxRate,
 } from '../../db/queries/invoices.ts';
+import { DEMO_SELLER } from '../../db/seed.ts';
 import type { AccountBillingDetails, InvoiceSettings, TaxRate } from '../../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
 import type { Db } from '../types.ts';
@@ -19,12 +20,42 @@ export function getInvoiceSettings(db: Db): Promise<InvoiceSettings> {
   return getInvoiceSettingsRow(db);
 }
 
-/** Changes the fields given; the others keep their value. Invoices already issued keep the details they were issued with. */
+/**
+ * Changes the fields given; the others keep their value. Invoices already issued keep the details
+ * they were issued with. The company name and address cannot be blanked: every invoice prints them.
+ */
 export function updateInvoiceSettings(db: Db, patch: InvoiceSettingsPatch, now: Date): Promise<InvoiceSettings> {
   if (patch.invoice_prefix !== undefined && !PREFIX_PATTERN.test(patch.invoice_prefix)) {
     throw invalid('invoice_prefix', 'must be 1 to 12 capital letters or digits, such as INV');
   }
+  if (patch.company_name !== undefined && patch.company_name.trim() === '') throw invalid('company_name', 'must not be blank: every invoice names the seller');
+  if (patch.address !== undefined && patch.address.trim() === '') throw invalid('address', "must not be blank: every invoice prints the seller's address");
   return updateInvoiceSettingsRow(db, patch, now);
+}
+
+/** The seller is still the demo one a new database starts with (db/seed.ts). */
+export function isDemoSeller(s: Pick<InvoiceSettings, 'company_name' | 'address'>): boolean {
+  return s.company_name === DEMO_SELLER.name || s.address === DEMO_SELLER.address;
+}
+
+/**
+ * Why top-ups through `provider` cannot be invoiced now, or null when they can: the seller's
+ * company name or address is blank, or — for a provider that takes real money — still the demo seller's.
+ */
+export function sellerProblem(s: Pick<InvoiceSettings, 'company_name' | 'address'>, provider: string): string | null {
+  if (s.company_name.trim() === '' || s.address.trim() === '') return 'the company name and address that invoices print are not set';
+  if (provider !== 'simulated' && isDemoSeller(s)) return "the company name and address that invoices print are still the demo seller's, which serves simulated payments only";
+  return null;
+}
+
+/**
+ * Whether customers can top up through PAYMENTS now (`off`: null), for `hostcloud serve` to say at
+ * start: `problem` is why every top-up would be refused, null when they are taken.
+ */
+export async function paymentsReadiness(db: Db, payments: string): Promise<{ problem: string | null; seller: string; demo: boolean } | null> {
+  if (payments === 'off') return null;
+  const s = await getInvoiceSettingsRow(db);
+  return { problem: sellerProblem(s, payments), seller: s.company_name, demo: isDemoSeller(s) };
 }
 
 export function listTaxRates(db: Db): Promise<TaxRate[]> {

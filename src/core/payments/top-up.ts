@@ -3,6 +3,7 @@
 // (confirm.ts). The panel starts a top-up with startTopUp, sends the customer to `checkoutUrl`,
 // and on their return shows getTopUp (refreshTopUp asks the provider when the webhook is late).
 import { findAccount } from '../../db/queries/accounts.ts';
+import { getInvoiceSettingsRow } from '../../db/queries/invoices.ts';
 import { type PaymentFilter, type PaymentRow, findPayment, insertPayment, listPaymentsPage, markUnpaid, setCheckout } from '../../db/queries/payments.ts';
 import type { Payment } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/errors.ts';
@@ -14,7 +15,7 @@ import type { Db } from '../types.ts';
 import { type BillingActor, requireBilling } from './access.ts';
 import { type Outcome, confirmFromProvider } from './confirm.ts';
 import type { PaymentDeps } from './deps.ts';
-import { rateFor } from './settings.ts';
+import { rateFor, sellerProblem } from './settings.ts';
 import { taxOf } from './tax.ts';
 
 export type { Payment, PaymentRow };
@@ -59,6 +60,9 @@ export async function startTopUp(deps: PaymentDeps, actor: BillingActor, input: 
   requireBilling(actor, 'write');
   const provider = deps.services.payments;
   if (!provider || provider.name === 'off') throw new ApiError('STATE_CONFLICT', 'Top-up is turned off on this server (PAYMENTS=off); the operator records deposits');
+  // Every paid top-up is invoiced at once: without the seller's details there is nothing to invoice with.
+  const problem = sellerProblem(await getInvoiceSettingsRow(deps.db), provider.name);
+  if (problem) throw new ApiError('STATE_CONFLICT', `Top-up is not available yet: ${problem}. The operator has to set them first`);
   const net = parseAmount(input.amount.trim());
   const { minCents, maxCents } = deps.topup;
   if (net === null || net < minCents || net > maxCents) {

@@ -4,6 +4,7 @@
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -36,7 +37,7 @@ type Handler = (ctx: Ctx, trx: Db, id: string, input: ActionInput) => Promise<Ac
 
 export async function serverAction(ctx: Ctx, id: string, verb: Verb, input: ActionInput): Promise<ActionResult> {
   checkVerbFields(verb, input, VERB_FIELDS[verb]);
-  return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
+  return resourceWrite(ctx, 'server', id, () => inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input)));
 }
 
 function power(action: PowerAction): Handler {

@@ -8,6 +8,7 @@ import { getBalance, refund } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type Cents, formatCents, prorate } from '../money.ts';
+import { recordEvent } from '../events/record.ts';
 import { startOperation } from '../operations/service.ts';
 import { cycleOf, lockServer, refuseWhileBuilding } from './guards.ts';
 
@@ -35,6 +36,7 @@ export async function deleteServer(ctx: Ctx, id: string): Promise<DeleteResult> 
       await refund(trx, ctx.accountId, refundCents,
         `Refund: server ${server.name} (${id}) deleted, ${remaining} of ${period} hours unused, ${formatCents(refundCents)} USD`, `server/${id}`);
     }
+    await recordEvent(trx, 'server.deleted', ctx.accountId, id);
     return { id, refundCents, balanceCents: await getBalance(trx, ctx.accountId) };
   });
 }

@@ -61,7 +61,7 @@ export async function getServer(ctx: Ctx, id: string): Promise<ServerView> {
     power: server.power_state,
     os: row.os_slug,
     extraIps: row.extra_ips,
-    nextCharge: serverNextCharge(server, { due: row.due, snapshotFeesCents: row.snapshot_fees_cents, tierDiscount: row.tier_discount }),
+    nextCharge: serverNextCharge(server, { due: row.due, extraIpsCents: row.extra_ips_cents, snapshotFeesCents: row.snapshot_fees_cents, tierDiscount: row.tier_discount }),
   };
   // Not provisioned yet (or sandbox): there is nothing live to ask about.
   if (!server.provider_ref || server.status !== 'active' || ctx.sandbox) return view;

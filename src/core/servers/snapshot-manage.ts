@@ -6,6 +6,7 @@
 import { findAccountSnapshot, markSnapshotDeleted } from '../../db/queries/snapshots.ts';
 import type { Operation, Snapshot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { startOperation } from '../operations/service.ts';
@@ -24,7 +25,7 @@ async function lockServerAndSnapshot(ctx: Ctx, trx: Db, serverId: string, snapsh
 }
 
 export async function deleteServerSnapshot(ctx: Ctx, serverId: string, snapshotId: number): Promise<{ snapshot: Snapshot; operation: Operation }> {
-  return inTransaction(ctx.db, async (trx) => {
+  return resourceWrite(ctx, 'server', serverId, () => inTransaction(ctx.db, async (trx) => {
     const { server, snapshot } = await lockServerAndSnapshot(ctx, trx, serverId, snapshotId);
     const params: SnapshotRef = { snapshot_id: snapshot.id };
     // A snapshot still being taken holds the server with its own operation: the 409 names it.
@@ -33,11 +34,11 @@ export async function deleteServerSnapshot(ctx: Ctx, serverId: string, snapshotI
     });
     await markSnapshotDeleted(trx, snapshot.id, ctx.now);
     return { snapshot, operation };
-  });
+  }));
 }
 
 export async function restoreServerSnapshot(ctx: Ctx, serverId: string, snapshotId: number): Promise<{ snapshot: Snapshot; operation: Operation }> {
-  return inTransaction(ctx.db, async (trx) => {
+  return resourceWrite(ctx, 'server', serverId, () => inTransaction(ctx.db, async (trx) => {
     const { server, snapshot } = await lockServerAndSnapshot(ctx, trx, serverId, snapshotId);
     requireActive(server);
     const params: SnapshotRef = { snapshot_id: snapshot.id };
@@ -46,5 +47,5 @@ export async function restoreServerSnapshot(ctx: Ctx, serverId: string, snapshot
     });
     if (snapshot.status !== 'available') throw new ApiError('STATE_CONFLICT', `Snapshot ${snapshot.id} is ${snapshot.status}; only an available snapshot can be restored`);
     return { snapshot, operation };
-  });
+  }));
 }

@@ -59,18 +59,19 @@ async function resizeSurely(ctx: Ctx, ref: string, spec: MachineSpec, token: str
   }
 }
 
-export async function upgradeServer(ctx: Ctx, id: string, packageId: number): Promise<UpgradeResult> {
+/** `field`: the name the client sent the package under (`package_id`, or `plan_id`), which a refusal names. */
+export async function upgradeServer(ctx: Ctx, id: string, packageId: number, field = 'package_id'): Promise<UpgradeResult> {
   const leaseS = ctx.operationLeaseS ?? DEFAULT_LEASE_S;
   const started = await inTransaction(ctx.db, async (trx) => {
     const server = await lockServer(ctx, trx, id);
     const plan = await findCatalogRow(trx, 'plans', packageId);
-    if (!plan || !plan.available) throw invalid('package_id', 'no such package (see GET /packages)');
+    if (!plan || !plan.available) throw invalid(field, 'no such package (see GET /packages)');
     const base = await baseMonthlyCents(trx, server);
     if (plan.price_cents <= base) {
-      throw invalid('package_id', `${plan.name} costs ${formatCents(plan.price_cents)} USD/month, not more than the current ${formatCents(base)}; downgrades are not supported`);
+      throw invalid(field, `${plan.name} costs ${formatCents(plan.price_cents)} USD/month, not more than the current ${formatCents(base)}; downgrades are not supported`);
     }
     if (plan.storage_gb < server.storage_gb) {
-      throw invalid('package_id', `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
+      throw invalid(field, `${plan.name} has a ${plan.storage_gb} GB disk, smaller than the server's ${server.storage_gb} GB; disks only grow`);
     }
     await refuseWhileBuilding(trx, server);
     requireActive(server);

@@ -4,6 +4,7 @@
 import { type TicketRow, findTicket, insertTicketMessage, listTicketMessages, lockTicket, updateTicket } from '../../db/queries/tickets.ts';
 import type { Ticket, TicketMessage } from '../../db/schema.ts';
 import { ApiError } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import type { Db } from '../types.ts';
 import { type TicketAction, type TicketStatus, transition } from './rules.ts';
 
@@ -42,5 +43,8 @@ export async function act(trx: Db, ticket: Ticket, action: TicketAction, message
   const closedAt = verdict.next === 'closed' ? (ticket.closed_at ?? now) : null;
   // A note changes nothing but the ticket's last activity.
   await updateTicket(trx, ticket.id, { status: verdict.next, closed_at: closedAt }, now);
+  // Every answer from support is news to the customer; a close only once.
+  if (action.kind === 'staff_reply') await recordEvent(trx, 'ticket.answered', ticket.account_id, ticket.id);
+  else if (verdict.next === 'closed' && ticket.status !== 'closed') await recordEvent(trx, 'ticket.closed', ticket.account_id, ticket.id);
   return verdict.next;
 }

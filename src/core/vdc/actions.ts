@@ -4,6 +4,7 @@
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { PowerAction } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -31,7 +32,7 @@ type Handler = (ctx: Ctx, trx: Db, id: string, input: VmActionInput) => Promise<
 
 export async function vmAction(ctx: Ctx, id: string, verb: VmVerb, input: VmActionInput): Promise<VmActionResult> {
   checkVerbFields(verb, input, VM_VERB_FIELDS[verb]);
-  return inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input));
+  return resourceWrite(ctx, 'vdc_vm', id, () => inTransaction(ctx.db, (trx) => HANDLERS[verb](ctx, trx, id, input)));
 }
 
 function power(action: PowerAction): Handler {

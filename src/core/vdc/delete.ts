@@ -9,6 +9,7 @@ import { deleteVmSnapshots } from '../../db/queries/vdc-snapshots.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { startOperation } from '../operations/service.ts';
 import { lockVm, requireActiveVm } from './guards.ts';
 
@@ -32,6 +33,7 @@ export async function deleteVm(ctx: Ctx, id: string, confirm: DeleteConfirmation
     const operation = await startOperation(ctx, trx, { type: DELETE_OPERATION, resourceId: id, detail: 'Queued for removal' });
     await deleteVmSnapshots(trx, id, ctx.now);
     await updateVdcVmRow(trx, id, { deleted_at: ctx.now });
+    await recordEvent(trx, 'vdc_vm.deleted', ctx.accountId, id);
     return { id, operation };
   });
 }

@@ -5,6 +5,7 @@
 import { deleteVmSnapshots, findVmSnapshot, insertVdcSnapshot, listVmSnapshotsPage } from '../../db/queries/vdc-snapshots.ts';
 import type { Operation, VdcSnapshot } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { resourceWrite } from '../one-at-a-time.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { startOperation } from '../operations/service.ts';
@@ -27,7 +28,7 @@ export async function listVmSnapshots(ctx: Ctx, vmId: string, page: PageRequest)
 export async function createVmSnapshot(ctx: Ctx, vmId: string, input: { name: string }): Promise<{ snapshot: VdcSnapshot; operation: Operation }> {
   const name = input.name.trim();
   if (name === '') throw invalid('name', 'must not be blank');
-  return inTransaction(ctx.db, async (trx) => {
+  return resourceWrite(ctx, 'vdc_vm', vmId, () => inTransaction(ctx.db, async (trx) => {
     const vm = await requireActiveVm(trx, await lockVm(ctx, trx, vmId));
     const snapshot = await insertVdcSnapshot(trx, { account_id: ctx.accountId, vm_id: vm.id, name, os_version_id: vm.os_version_id, created_at: ctx.now });
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
@@ -35,7 +36,7 @@ export async function createVmSnapshot(ctx: Ctx, vmId: string, input: { name: st
       type: SNAPSHOT_OPERATION, resourceId: vm.id, params, detail: `Queued: snapshot ${name}`,
     });
     return { snapshot, operation };
-  });
+  }));
 }
 
 /** The VM (locked) and its live snapshot `snapshotId`; either missing is 404. */
@@ -51,7 +52,7 @@ async function lockVmAndSnapshot(ctx: Ctx, trx: Db, vmId: string, snapshotId: nu
  * One still being taken is 409 (its operation holds the VM).
  */
 export async function deleteVmSnapshot(ctx: Ctx, vmId: string, snapshotId: number): Promise<{ snapshot: VdcSnapshot; operation: Operation }> {
-  return inTransaction(ctx.db, async (trx) => {
+  return resourceWrite(ctx, 'vdc_vm', vmId, () => inTransaction(ctx.db, async (trx) => {
     const { vm, snapshot } = await lockVmAndSnapshot(ctx, trx, vmId, snapshotId);
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
     const operation = await startOperation(ctx, trx, {
@@ -59,12 +60,12 @@ export async function deleteVmSnapshot(ctx: Ctx, vmId: string, snapshotId: numbe
     });
     await deleteVmSnapshots(trx, vm.id, ctx.now, [snapshot.id]);
     return { snapshot, operation };
-  });
+  }));
 }
 
 /** Rewrites the VM's disk from an available snapshot of its own (vdc_vm.restore). */
 export async function restoreVmSnapshot(ctx: Ctx, vmId: string, snapshotId: number): Promise<{ operation: Operation }> {
-  return inTransaction(ctx.db, async (trx) => {
+  return resourceWrite(ctx, 'vdc_vm', vmId, () => inTransaction(ctx.db, async (trx) => {
     const { vm, snapshot } = await lockVmAndSnapshot(ctx, trx, vmId, snapshotId);
     await requireActiveVm(trx, vm);
     const params: VmSnapshotParams = { snapshot_id: snapshot.id };
@@ -74,5 +75,5 @@ export async function restoreVmSnapshot(ctx: Ctx, vmId: string, snapshotId: numb
     });
     if (snapshot.status !== 'available') throw new ApiError('STATE_CONFLICT', `Snapshot ${snapshot.id} is ${snapshot.status}; only an available snapshot can be restored`);
     return { operation };
-  });
+  }));
 }

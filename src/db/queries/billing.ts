@@ -40,6 +40,23 @@ export function duePools(db: Db, now: Date, accountId?: string): Promise<Due[]> 
   return q.orderBy('account_id').execute();
 }
 
+/**
+ * Whether a suspended service could be resumed now: it is still suspended, and its account's
+ * balance covers the oldest charge due for it (or nothing is due for it any more).
+ */
+export async function resumableNow(db: Db, type: 'server' | 'web_hosting', id: string): Promise<boolean> {
+  const table = type === 'server' ? sql.table('servers') : sql.table('web_hosting');
+  const live = type === 'server' ? sql`AND r.deleted_at IS NULL` : sql``;
+  const { rows } = await sql<{ ok: boolean }>`
+    SELECT coalesce((
+      SELECT c.amount_cents FROM billing_charges c
+       WHERE c.resource_type = ${type} AND c.resource_id = r.id AND c.status = 'due'
+       ORDER BY c.due_since LIMIT 1), 0) <= a.balance_cents AS ok
+      FROM ${table} r JOIN accounts a ON a.id = r.account_id
+     WHERE r.id = ${id} AND r.status = 'suspended' ${live}`.execute(db);
+  return rows[0]?.ok === true;
+}
+
 /** Suspended services with nothing left due: paid meanwhile (a deposit), waiting to be resumed. */
 export async function paidSuspended(db: Db, accountId?: string): Promise<{ resource_type: 'server' | 'web_hosting'; id: string; account_id: string }[]> {
   const notDue = (type: string) => sql<boolean>`NOT EXISTS (SELECT 1 FROM billing_charges c WHERE c.resource_type = ${type} AND c.resource_id = r.id AND c.status = 'due')`;

@@ -3,6 +3,9 @@ import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../names.ts';
 import type { Operation, OperationStatus } from '../schema.ts';
 
+/** Unfinished, as the unique index operations_one_active_per_resource has it (literals, so its partial index serves). */
+const UNFINISHED = sql<boolean>`o.status IN ('queued', 'running')`;
+
 export interface NewOperationRow {
   id: string;
   account_id: string;
@@ -20,6 +23,31 @@ export interface NewOperationRow {
 export function insertOperation(db: Db, row: NewOperationRow, leaseS?: number): Promise<Operation> {
   const held = leaseS === undefined ? {} : { status: 'running' as const, lease_until: sql<Date>`now() + make_interval(secs => ${leaseS})` };
   return db.insertInto('operations').values({ ...row, params: JSON.stringify(row.params), ...held }).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * insertOperation, unless another operation on the same resource is unfinished (the unique index
+ * operations_one_active_per_resource): then nothing is written and undefined comes back. The
+ * statement does not fail, so the caller's transaction stays usable and can ask, on its own
+ * connection, which operation is in the way.
+ *
+ * An unfinished operation the statement's snapshot sees is skipped by the NOT EXISTS alone, without
+ * touching the index: the index would wait for a transaction that is finishing that operation
+ * (the worker's completion, which then updates the resource's row) while the caller holds that
+ * row's lock — a deadlock. ON CONFLICT settles a concurrent insert, which the index waits for.
+ * The index's predicate is written as literals: PostgreSQL infers a partial unique index for ON
+ * CONFLICT only from a predicate it can prove implies the index's, which parameters are not.
+ */
+export async function insertOperationUnlessBusy(db: Db, row: NewOperationRow, leaseS?: number): Promise<Operation | undefined> {
+  const status = leaseS === undefined ? sql`'queued'` : sql`'running'`;
+  const lease = leaseS === undefined ? sql`NULL::timestamptz` : sql`now() + make_interval(secs => ${leaseS})`;
+  const { rows } = await sql<Operation>`
+    INSERT INTO operations (id, account_id, type, resource_type, resource_id, params, detail, status, lease_until)
+    SELECT ${row.id}, ${row.account_id}, ${row.type}, ${row.resource_type}, ${row.resource_id}, ${JSON.stringify(row.params)}::jsonb, ${row.detail}, ${status}, ${lease}
+     WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.resource_type = ${row.resource_type} AND o.resource_id = ${row.resource_id} AND ${UNFINISHED})
+    ON CONFLICT (resource_type, resource_id) WHERE status IN ('queued', 'running') DO NOTHING
+    RETURNING *`.execute(db);
+  return rows[0];
 }
 
 export function findOperation(db: Db, id: string): Promise<Operation | undefined> {

@@ -57,6 +57,25 @@ export async function noteFailure(db: Db, id: string, failure: string): Promise<
   await db.updateTable('payments').set({ failure }).where('id', '=', id).execute();
 }
 
+/**
+ * Claims the pending payments a sweep should ask the provider about: started before `olderThan`,
+ * and not asked since `recheck` ago (`recheckOld` for those started before `oldSince`). Each is
+ * marked asked now, so another worker's sweep skips it; rows a confirmation holds are skipped
+ * rather than waited for.
+ */
+export async function claimDuePayments(db: Db, c: { now: Date; olderThan: Date; oldSince: Date; recheckMs: number; recheckOldMs: number; limit: number }): Promise<Payment[]> {
+  const r = await sql<Payment>`
+    UPDATE payments SET checked_at = ${c.now}
+     WHERE id IN (
+       SELECT id FROM payments
+        WHERE status = 'pending' AND created_at < ${c.olderThan}
+          AND (checked_at IS NULL OR checked_at < ${c.now}::timestamptz
+               - make_interval(secs => CASE WHEN created_at < ${c.oldSince} THEN ${c.recheckOldMs / 1000}::float8 ELSE ${c.recheckMs / 1000}::float8 END))
+        ORDER BY created_at LIMIT ${c.limit} FOR UPDATE SKIP LOCKED)
+    RETURNING *`.execute(db);
+  return r.rows;
+}
+
 export interface PaymentFilter {
   accountId?: string;
   status?: PaymentStatus;

@@ -272,7 +272,8 @@ export interface ServerDetail {
   extra_ips: { address: string; version: 4 | 6 }[];
   /** What the next charge is made of (GET shows it): the oldest charge still due, if any… */
   due: { description: string; amountCents: number; dueSince: Date; periodStart: Date; periodEnd: Date } | null;
-  /** …the monthly fees of its snapshots, and the reseller discount of the account's tier. */
+  /** …the monthly price of its extra addresses (part of `price_cents`), the monthly fees of its snapshots, and the reseller discount of the account's tier. */
+  extra_ips_cents: number;
   snapshot_fees_cents: number;
   tier_discount: string | null;
 }
@@ -323,6 +324,7 @@ const serverDetail = precompile((db: Db, p: { accountId: string; id: string }) =
       ['description', sql.ref('dc.description')], ['amountCents', sql.ref('dc.amount_cents')], ['dueSince', sql.ref('dc.due_since')],
       ['periodStart', sql.ref('dc.period_start')], ['periodEnd', sql.ref('dc.period_end')],
     ])} END`],
+    ['extra_ips_cents', sql`(SELECT coalesce(sum(ip.price_cents), 0) FROM server_ips ip WHERE ip.server_id = servers.id AND ip.released_at IS NULL)`],
     ['snapshot_fees_cents', sql`(SELECT coalesce(sum(sn.monthly_fee_cents), 0) FROM snapshots sn WHERE sn.server_id = servers.id AND sn.deleted_at IS NULL)`],
     ['tier_discount', tierDiscountOf(sql.ref<string>('servers.account_id'))],
   ])}`.as('detail'))

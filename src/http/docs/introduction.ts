@@ -1,6 +1,7 @@
 // The OpenAPI document's `info.description` (CommonMark): the walkthrough and the conventions
 // every operation shares. The reference page shows its `#` headings in its sidebar. The lists of
 // panel-only endpoints and of idempotent operations are generated from the routes.
+import { EVENT_CATALOGUE, EVENT_TYPES } from '../../core/events/catalogue.ts';
 import { PANEL_ONLY } from '../v2/not-implemented.ts';
 
 function panelOnly(): string {
@@ -12,6 +13,12 @@ function panelOnly(): string {
 /** What the base URL is reached over: HTTPS where this service is published with TLS (a proxy in front), else plain HTTP. */
 function transport(publicUrl: string): string {
   return publicUrl.startsWith('https:') ? 'HTTPS' : 'HTTP (this service is published without TLS)';
+}
+
+/** Every event type: what it is about, and when it is written. */
+function catalogue(): string {
+  const rows = EVENT_TYPES.map((t) => `| \`${t}\` | ${EVENT_CATALOGUE[t].resource} | ${EVENT_CATALOGUE[t].when} |`);
+  return ['| type | `resource.type` (and `data`) | written when |', '|---|---|---|', ...rows].join('\n');
 }
 
 /** Replaced by the operations that take an Idempotency-Key once the routes are known (docs/openapi.ts). */
@@ -68,11 +75,12 @@ curl -s -X POST "$HC/servers" -H "Authorization: Bearer $KEY" \\
 The answer is 201 with the server, \`pending\`, and the operation that provisions it.
 
 **4. Wait for the operation** to be \`completed\` (or \`failed\`: then \`detail\` says why, and the charge was refunded).
+With \`?wait=60\` the request answers the moment it finishes (or after 60 seconds with it still running: ask again).
 
 \`\`\`sh
 OP=$(jq -r .data.operation.id server.json)
-until curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq -e '.data.status | test("completed|failed")' >/dev/null; do sleep 2; done
-curl -s "$HC/operations/$OP" -H "Authorization: Bearer $KEY" | jq '.data | {status, detail}'
+until curl -s "$HC/operations/$OP?wait=60" -H "Authorization: Bearer $KEY" | tee op.json | jq -e '.data.status | test("completed|failed")' >/dev/null; do :; done
+jq '.data | {status, detail}' op.json
 \`\`\`
 
 **5. Read your server.**
@@ -126,14 +134,99 @@ The same key with the same body within 24 hours replays the first successful ans
 # Asynchronous operations
 
 Creates, actions and snapshots answer at once with an \`operation\` (\`op_…\`); the work happens in the
-background. Poll \`GET /operations/{id}\` until \`status\` is \`completed\` or \`failed\`. One operation runs on a
+background. Ask \`GET /operations/{id}?wait=60\` until \`status\` is \`completed\` or \`failed\`: the answer comes as soon as
+it is, or after the \`wait\` seconds (at most 60) with its state then. One operation runs on a
 server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT\`.
+
+# Events and webhooks
+
+Every change your account cares about is an **event**, written in the same transaction as the change:
+an operation completed or failed, a server created, suspended, resumed, cancelled or deleted, a VM created or
+deleted, a domain registered, transferred, renewed, expiring or expired, web hosting created, suspended, resumed or
+cancelled, a deposit, a charge, a refund, a charge that failed, a ticket answered or closed. An event exists
+exactly when its change committed: a request refused (for balance, say) or made with a test key leaves none.
+Read them with \`GET /events\` (newest first, by \`type\`, \`resource_type\`, \`resource_id\`); they are kept
+\`EVENT_RETENTION_DAYS\` (30 by default). Each is \`{id, type, created_at, resource: {type, id}, data}\`, \`data\` being
+the resource as this API shows it at that moment (the operation for \`operation.*\`). The catalogue below lists every type.
+
+Rather than asking, be told: **register a webhook endpoint** (\`createWebhook\`, scope \`webhooks:write\`) with an
+\`https\` URL and the types you want (\`*\`, a family such as \`server.*\`, or types). Keep the \`secret\` it answers
+(\`whsec_…\`): it is shown once. \`pingWebhook\` sends a \`webhook.ping\` to test the endpoint.
+
+**A delivery** is a \`POST\` of the event as JSON, as [Standard Webhooks](https://www.standardwebhooks.com/) specifies,
+with these headers:
+
+- \`webhook-id\`: the event's \`id\`, the same at every attempt: deduplicate by it (delivery is *at least once*, and
+  the order of deliveries is not guaranteed);
+- \`webhook-timestamp\`: when this attempt was signed, in Unix seconds (refuse old ones, to stop replays);
+- \`webhook-signature\`: \`v1,\` and the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{body}\`, keyed with the
+  base64-decoded part of your secret after \`whsec_\`. For 24 hours after \`rotateWebhookSecret\` there are two,
+  space-separated, one per secret: accept the delivery if any verifies.
+
+Answer with any 2xx within 15 seconds (do the work after answering). Anything else — another status, a
+redirect (never followed), no answer in time, no connection — is tried again 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+14 h, 20 h and 24 h after each failure (ten attempts over about 75 hours); then the delivery has failed. Each
+endpoint gets a few deliveries at a time, so a slow one only slows itself. \`410 Gone\` disables the endpoint at
+once; so does every attempt failing for 5 days. A notice tells you, and \`PATCH {"enabled": true}\` turns it back on.
+\`listWebhookDeliveries\` shows each delivery's attempts, last status or error and next attempt. The URL must
+resolve to public addresses only, checked when it is set and again at every connection.
+
+**Verifying with the \`standardwebhooks\` package** (npm; it exists for Python, Go, Ruby, PHP, Java, Rust too):
+
+\`\`\`js
+import express from 'express';
+import { Webhook } from 'standardwebhooks';
+
+const wh = new Webhook(process.env.HOSTCLOUD_WEBHOOK_SECRET);   // "whsec_…"
+const app = express();
+app.post('/hooks/hostcloud', express.raw({ type: 'application/json' }), (req, res) => {
+  let event;
+  try {
+    event = wh.verify(req.body.toString('utf8'), req.headers);    // checks the signature and the timestamp
+  } catch {
+    return res.sendStatus(400);
+  }
+  res.sendStatus(204);                                            // answer first, then work
+  handle(event);                                                  // dedupe on event.id
+});
+\`\`\`
+
+**Verifying by hand** (Node's \`crypto\`; the same few lines in any language with HMAC-SHA256): use the body exactly as
+received, before any JSON parsing.
+
+\`\`\`js
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+function verified(secret, headers, rawBody) {
+  const id = headers['webhook-id'], ts = headers['webhook-timestamp'];
+  if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;          // five minutes' tolerance
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = createHmac('sha256', key).update(\`\${id}.\${ts}.\${rawBody}\`).digest();
+  return headers['webhook-signature'].split(' ').some((s) => {
+    const [version, signature = ''] = s.split(',');
+    const got = Buffer.from(signature, 'base64');
+    return version === 'v1' && got.length === expected.length && timingSafeEqual(got, expected);
+  });
+}
+\`\`\`
+
+## Event catalogue
+
+${catalogue()}
+
+Every type's sample delivery is in the *Event catalogue* section of this reference, after the operations.
 
 # Sandbox
 
 A test key (\`hc_test_…\`) runs the same validation and rules against a sandbox: its answers (and only
 its answers) carry \`meta.sandbox: true\`, nothing is stored, nothing is charged, and its operations report
 \`completed\`. The samples in this reference are a live key's answers, without \`sandbox\`.
+
+# SDK and command line
+
+\`@hostcloud/sdk\` (a typed client for Node.js and browsers) and \`hc\` (the command line, \`@hostcloud/cli\`) page
+through lists, wait for operations, retry rate-limited requests and send \`Idempotency-Key\` on billable creates
+for you: see [Automating with the SDK and CLI](${base}/docs/automation).
 
 # Legacy v1
 

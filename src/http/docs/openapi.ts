@@ -13,12 +13,15 @@ import type { FastifySchema } from 'fastify';
 import type { Config } from '../../config.ts';
 import { type ErrorCodesByStatus, errorResponse } from '../error-responses.ts';
 import { V2_VERSION } from '../reply.ts';
+import { EVENT_CATALOGUE_TAG, eventWebhooks } from './event-webhooks.ts';
 import { IDEMPOTENT_OPERATIONS, introduction } from './introduction.ts';
 
 /** Tags in the order of the reference's sidebar, each with the description the linters ask for. */
 const TAGS = [
   { name: 'Servers', description: 'Virtual servers: create (billable), read, rename, delete, power and other actions, snapshots, addresses, console, metrics and traffic.' },
-  { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: poll it until it completes or fails.' },
+  { name: 'Operations', description: 'Asynchronous work started by creates, actions and snapshots: wait on it (`?wait=`) until it completes or fails.' },
+  { name: 'Events', description: 'What changed for the account (operations finished, resources created and deleted, payments, suspensions, tickets answered…), newest first; the same events webhooks deliver.' },
+  { name: 'Webhooks', description: 'Endpoints events are POSTed to as they happen, signed (Standard Webhooks) and retried: register, change, rotate the secret, ping, read the delivery log.' },
   { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
   { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
   { name: 'Web hosting', description: 'Web hosting accounts on the control panel: order (billable), read with live disk usage, renew, cancel, and single-use control-panel login links.' },
@@ -29,6 +32,7 @@ const TAGS = [
   { name: 'Sub-users', description: 'People with access to the account through API keys of their own, limited to their permissions.' },
   { name: 'SSH keys', description: 'Public keys of the account, installed on servers created with them.' },
   { name: 'Reseller', description: 'Reseller status and the discount ladder by active server count.' },
+  EVENT_CATALOGUE_TAG,
 ];
 
 const header = (description: string, schema: object) => ({ description, schema });
@@ -125,6 +129,8 @@ export function finishDocument(doc: Document, base: string): Document {
   }
   const info = doc.info as { description: string };
   info.description = info.description.replace(IDEMPOTENT_OPERATIONS, idempotentOperations.join(', '));
+  // What webhook endpoints receive: one entry per event type.
+  doc.webhooks = eventWebhooks();
   return doc;
 }
 

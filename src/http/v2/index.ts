@@ -36,6 +36,16 @@ import * as updateDomainNameservers from './domains/update-domain-nameservers.ts
 import * as updateDomainWhoisPrivacy from './domains/update-domain-whois-privacy.ts';
 import * as notImplemented from './not-implemented.ts';
 import * as getOperation from './operations/get-operation.ts';
+import * as listEvents from './events/list-events.ts';
+import * as getEvent from './events/get-event.ts';
+import * as listWebhooks from './webhooks/list-webhooks.ts';
+import * as createWebhook from './webhooks/create-webhook.ts';
+import * as getWebhook from './webhooks/get-webhook.ts';
+import * as updateWebhook from './webhooks/update-webhook.ts';
+import * as deleteWebhook from './webhooks/delete-webhook.ts';
+import * as rotateWebhookSecret from './webhooks/rotate-webhook-secret.ts';
+import * as pingWebhook from './webhooks/ping-webhook.ts';
+import * as listWebhookDeliveries from './webhooks/list-webhook-deliveries.ts';
 import * as createServer from './servers/create-server.ts';
 import * as getServer from './servers/get-server.ts';
 import * as listServers from './servers/list-servers.ts';
@@ -100,6 +110,8 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listServerFirewallRules, getServerMetrics, getServerTraffic,
   getServerIpReverseDns, updateServerIpReverseDns, deleteServerIp, deleteServerSnapshot, restoreServerSnapshot,
   getOperation,
+  listEvents, getEvent,
+  listWebhooks, createWebhook, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, pingWebhook, listWebhookDeliveries,
   getVdcResources, listVdcVms, getVdcVm, createVdcVm, deleteVdcVm, getVdcVmUsage, runVdcVmAction,
   listVdcVmSnapshots, createVdcVmSnapshot, deleteVdcVmSnapshot, restoreVdcVmSnapshot,
   listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,

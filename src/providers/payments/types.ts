@@ -4,9 +4,9 @@
 //
 // The provider is the truth about whether money moved: the core credits a payment only on the
 // provider's word — a verified webhook, or `retrieve` — and credits it once however often that word
-// arrives. Calls are made outside our database transactions, except `refund`, which runs inside the
-// transaction that takes the refund off the balance so that one never happens without the other
-// (it carries an idempotency key, so a retried refund is not paid twice).
+// arrives. Calls are made outside our database transactions. A refund is recorded before `refund`
+// is called and completed after (src/core/payments/refunds.ts); its idempotency key is the refund
+// record's id, so a refund asked for again after a failure is paid once.
 import { ProviderError } from '../errors.ts';
 
 export { ProviderError };

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { resourceWrite } from '../../../core/one-at-a-time.ts';
 import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { inTransaction } from '../../../db/transaction.ts';
 import { withCtx } from '../../core-call.ts';
@@ -25,7 +26,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
     response: V1Data(V1Snapshot),
     errors: ['RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'INSUFFICIENT_BALANCE'],
     handler: async (request) => {
-      const { snapshot } = await withCtx(deps, request, (ctx) => inTransaction(ctx.db, (trx) => createSnapshot(ctx, trx, request.params.server_id, request.body)));
+      const { snapshot } = await withCtx(deps, request, (ctx) => resourceWrite(ctx, 'server', request.params.server_id,
+        () => inTransaction(ctx.db, (trx) => createSnapshot(ctx, trx, request.params.server_id, request.body))));
       return v1ok(v1Snapshot(snapshot), 'Snapshot is being created');
     },
   });

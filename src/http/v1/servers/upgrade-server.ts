@@ -36,7 +36,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       if (a === undefined && b === undefined) throw invalid('new_package_id', 'is required (or plan_id)');
       if (a !== undefined && b !== undefined && a !== b) throw invalid('plan_id', 'names another package than new_package_id');
       return withCtx(deps, request, async (ctx) => {
-        const r = await upgradeServer(ctx, request.params.server_id, (a ?? b)!);
+        const r = await upgradeServer(ctx, request.params.server_id, (a ?? b)!, a === undefined ? 'plan_id' : 'package_id');
         return v1ok(v1Detail(await detailParts(ctx, r.view)), `Upgraded from ${r.from} to ${r.package}; charged ${formatCents(r.chargedCents)} USD`);
       });
     },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { idempotent } from '../../../core/idempotency/service.ts';
+import { resourceWrite } from '../../../core/one-at-a-time.ts';
 import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { ts } from '../../../core/time.ts';
 import { locate, ok } from '../../reply.ts';
@@ -36,10 +37,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request, reply) => {
     // A replay returns the stored body of the first response, which had this very shape.
     const body = await answerOnce<{ id: number; name: string; status: 'creating'; created_at: string; operation: ReturnType<typeof operationView> }>(deps, request, reply,
-      (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
+      (ctx, idem) => resourceWrite(ctx, 'server', request.params.id, () => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
         const { snapshot, operation } = await createSnapshot(ctx, trx, request.params.id, request.body);
         return { outcome: 'created', body: { id: snapshot.id, name: snapshot.name, status: 'creating', created_at: ts(snapshot.created_at), operation: operationView(operation) } };
-      }));
+      })));
     locate(reply, deps.config.publicUrl, 'v2', 'servers', request.params.id, 'snapshots', body.id);
     return ok(request, body);
   });

@@ -23,7 +23,11 @@ const PlanRef = Type.Union([
   Type.Null(),
 ], { description: 'The package; null for a custom-size server.' });
 const Billing = Type.Object({
-  amount: Type.String({ description: 'Monthly amount, decimal USD', examples: ['15.00'] }),
+  amount: Type.String({
+    description: 'The server\'s monthly price, decimal USD: the machine (its package or custom size) plus its extra addresses. Snapshot fees are '
+      + 'priced on their own and billed in the same cycle: `next_charge` (detail) shows the whole charge, with a `breakdown` into these parts.',
+    examples: ['15.00'],
+  }),
   currency: Type.String({ examples: ['USD'] }),
   cycle: Type.String({ examples: ['monthly'] }),
   next_billing_at: Timestamp,

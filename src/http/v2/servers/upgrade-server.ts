@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { invalid } from '../../../core/errors.ts';
 import { formatCents, money } from '../../../core/money.ts';
 import { upgradeServer } from '../../../core/servers/upgrade.ts';
 import { withCtx } from '../../core-call.ts';
@@ -29,18 +30,24 @@ export function register(app: TypedApp, deps: RouteDeps) {
       tags: ['Servers'],
       summary: 'Upgrade a server to a bigger package',
       description: '**Billable**, and synchronous: the machine is resized before the answer. The monthly difference is prorated over the unused hours '
-        + 'of the cycle and charged now; if the platform fails, nothing is charged. The package must cost more and have at least the current disk.',
+        + 'of the cycle and charged now; if the platform fails, nothing is charged. The package must cost more and have at least the current disk. '
+        + 'Send it as `package_id` or `plan_id` (one catalog, two names).',
       params: ServerParams,
       body: Type.Object({
-        package_id: { ...IntId, description: 'A package from GET /packages that costs more and has at least the current disk.', examples: [3] },
-      }, { additionalProperties: false }),
+        package_id: Type.Optional({ ...IntId, description: 'A package from GET /packages that costs more and has at least the current disk.', examples: [3] }),
+        plan_id: Type.Optional({ ...IntId, description: 'The same, under its other name (plans and packages are one catalog): send either. Both at once must name '
+          + 'the same package, else 422 `VALIDATION_FAILED` naming `plan_id`.', examples: [3] }),
+      }, { additionalProperties: false, description: 'The package to move to, as `package_id` or `plan_id` (one of them is required).' }),
       response: {
         200: Envelope(UpgradeResult),
         ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'INSUFFICIENT_BALANCE', 'CAPACITY_UNAVAILABLE', 'UPSTREAM_ERROR'),
       },
     },
   }, async (request) => {
-    const r = await withCtx(deps, request, (ctx) => upgradeServer(ctx, request.params.id, request.body.package_id));
+    const { package_id: a, plan_id: b } = request.body;
+    if (a === undefined && b === undefined) throw invalid('package_id', 'is required (or plan_id: the same catalog, under its other name)');
+    if (a !== undefined && b !== undefined && a !== b) throw invalid('plan_id', `names another package (${b}) than package_id (${a}); send one of them`);
+    const r = await withCtx(deps, request, (ctx) => upgradeServer(ctx, request.params.id, (a ?? b)!, a === undefined ? 'plan_id' : 'package_id'));
     return ok(request, {
       id: r.view.server.id,
       package: r.package,

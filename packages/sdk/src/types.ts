@@ -1,0 +1,57 @@
+// Names for the generated types: the request body, query and answer `data` of an operation
+// (by its operationId in the OpenAPI document), and the document's schemas under short names.
+import type { components, operations } from './generated/v2.js';
+
+type Ops = operations;
+export type OperationId = keyof Ops;
+
+/** The JSON body an operation takes. */
+export type Body<K extends OperationId> = NonNullable<Ops[K]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The query parameters an operation takes. */
+export type Query<K extends OperationId> = Ops[K]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+
+type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type Success<R> = R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A> : never;
+
+/** The `data` of an operation's successful answer. */
+export type Data<K extends OperationId> = Success<Ops[K]['responses']> extends { data: infer D } ? D : never;
+
+/** One item of a list operation's `data`. */
+export type Item<K extends OperationId> = Data<K> extends (infer I)[] ? I : never;
+
+type S = components['schemas'];
+export type Money = S['Money'];
+export type Operation = S['Operation'];
+export type Server = S['Server'];
+export type ServerListItem = S['ServerListItem'];
+export type ServerCreated = S['ServerCreated'];
+export type ServerDeleteResult = S['ServerDeleteResult'];
+export type Snapshot = S['Snapshot'];
+export type IpAddress = S['IpAddress'];
+export type VdcResources = S['VdcResources'];
+export type VdcVm = S['VdcVm'];
+export type Domain = S['Domain'];
+export type DomainAvailability = S['DomainAvailability'];
+export type TldPrice = S['TldPrice'];
+export type BulkResult = S['BulkResult'];
+export type WebHosting = S['WebHosting'];
+export type Plan = S['Plan'];
+export type Package = S['Package'];
+export type OperatingSystem = S['OperatingSystem'];
+export type Location = S['Location'];
+export type WebHostingPackage = S['WebHostingPackage'];
+export type Department = S['Department'];
+export type Balance = S['Balance'];
+export type Transaction = S['Transaction'];
+export type Account = S['Account'];
+export type ApiKey = S['ApiKey'];
+export type Ticket = S['Ticket'];
+export type TicketDetail = S['TicketDetail'];
+export type SubUser = S['SubUser'];
+export type SshKey = S['SshKey'];
+export type ResellerStatus = S['ResellerStatus'];
+export type ResellerTiers = S['ResellerTiers'];
+
+/** The operation of an answer that started one (`data.operation`), when the answer says which. */
+export type WithOperation = { operation: Operation };

@@ -1,0 +1,150 @@
+// The page "Automating with the SDK and CLI" at /v2/docs/automation: how customers script this
+// API with @hostcloud/sdk and `hc` (packages/sdk and packages/cli of this repository). Written
+// in Markdown, rendered with marked on the page's first request (raw HTML shown as text).
+import type { Marked } from 'marked';
+import { esc, page } from './html.ts';
+
+let markdown: Promise<Marked> | undefined;
+const loadMarkdown = () => (markdown ??= import('marked').then((m) => new m.Marked({ gfm: true, async: false, renderer: { html: ({ text }) => esc(text) } })));
+
+export function automationMarkdown(publicUrl: string): string {
+  return `# Automating with the SDK and CLI
+
+Two packages wrap this API so that scripts need no \`curl\` loops: **\`@hostcloud/sdk\`**, a typed client
+for Node.js 20+ and browsers with no dependencies, and **\`@hostcloud/cli\`**, the \`hc\` command line built on
+it. Both handle paging, waiting for operations, idempotent retries of billable creates, rate limits
+(429 and 503 are retried after \`Retry-After\`) and errors for you. The [reference](../docs) describes every
+endpoint they call; the [error catalog](errors) every \`code\` they report.
+
+## Installing
+
+Your provider hands out the two packages as tarballs (or from its own npm registry). From a checkout of the
+Hostcloud repository, \`npm install\` builds them and this makes the tarballs:
+
+\`\`\`sh
+npm pack -w packages/sdk -w packages/cli      # hostcloud-sdk-0.1.0.tgz, hostcloud-cli-0.1.0.tgz
+npm install -g ./hostcloud-sdk-0.1.0.tgz ./hostcloud-cli-0.1.0.tgz   # hc on your PATH
+npm install ./hostcloud-sdk-0.1.0.tgz                               # the SDK in a project
+\`\`\`
+
+## The command line: hc
+
+Save the URL of this service and your API key once, as a *context* (kept readable by you alone, in
+\`$XDG_CONFIG_HOME/hostcloud/contexts.json\`); \`HC_URL\` and \`HC_TOKEN\` override it, \`--context NAME\` picks another.
+
+\`\`\`sh
+hc context add prod --url ${publicUrl} --token hc_live_...
+hc plan list; hc location list; hc os list     # the ids to create with
+hc server create --name web-1.example.com --plan 2 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait
+\`\`\`
+
+With \`--wait\` the command returns once the operation has completed; on a terminal a line shows its state,
+percent and step meanwhile (\`op_…  running  40%  Cloning image\`). Every command that starts an operation
+takes \`--wait\`; \`hc operation wait op_…\` waits for one started earlier.
+
+Output is a table on a terminal and JSON when piped; \`-o table|json|yaml\` chooses, \`--no-header\` drops a
+table's header. Lists print every page. Exit codes: **0** success, **1** an API error (its code, message and
+request id on stderr) or a failed operation, **2** a usage error (with the command's usage). So a script can
+rely on them:
+
+\`\`\`sh
+set -euo pipefail
+id=$(hc server create --name ci-runner.example.com --plan 1 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait -o json | jq -r .id)
+hc server get "$id" -o json | jq -r .network.ipv4.address
+hc server delete "$id"
+\`\`\`
+
+| commands | |
+|---|---|
+| \`hc server list\\|get\\|create\\|delete\\|start\\|stop\\|reboot\\|resize\\|snapshot\\|console\` | servers |
+| \`hc domain check\\|register\\|list\\|get\\|renew\` | domain names |
+| \`hc hosting list\\|get\\|packages\\|create\\|renew\\|cancel\\|login\` | web hosting |
+| \`hc ticket list\\|get\\|create\\|reply\\|close\\|departments\` | support tickets |
+| \`hc balance [--transactions]\`, \`hc plan\\|location\\|os list\`, \`hc ssh-key list\\|add\\|delete\` | account and catalog |
+| \`hc operation get\\|wait\`, \`hc events list\\|tail\` | operations and events |
+| \`hc context add\\|use\\|list\\|current\\|remove\`, \`hc completion bash\\|zsh\` | set-up |
+
+\`hc COMMAND --help\` shows every option with examples. \`hc events tail\` prints new events as they happen
+(one JSON object per line with \`-o json\`) until Ctrl-C. Completion: \`source <(hc completion bash)\`, or
+\`source <(hc completion zsh)\` after \`compinit\`.
+
+## The SDK: @hostcloud/sdk
+
+\`\`\`ts
+import { Hostcloud, HostcloudError } from '@hostcloud/sdk';
+
+const hc = new Hostcloud({ baseUrl: '${publicUrl}', token: process.env.HC_TOKEN! });
+
+const server = await hc.servers.create({
+  name: 'web-1.example.com', location_id: 1, plan_id: 2, os_version_id: 1, password: process.env.ROOT_PASSWORD!,
+});
+const op = await hc.operations.wait(server.operation.id, { timeoutMs: 5 * 60_000 });
+if (op.status === 'failed') throw new Error(op.detail);
+
+for await (const s of hc.servers.list({ status: 'active' })) console.log(s.id, s.name);
+await hc.servers.delete(server.id);
+\`\`\`
+
+- \`baseUrl\` is the origin of this service (the SDK adds \`/v2\`). Methods resolve to the answer's \`data\`,
+  typed from this API's OpenAPI document. One object per family: \`servers\`, \`operations\`, \`vdc\`,
+  \`domains\`, \`webHosting\`, \`catalog\`, \`billing\`, \`account\`, \`tickets\`, \`subUsers\`, \`sshKeys\`,
+  \`reseller\`, \`events\`, \`webhooks\`; \`hc.request({method, path, query, body})\` calls anything else.
+- **Lists** are async iterables that fetch the next page as you go; \`.toArray()\`, \`.pages()\` and
+  \`.firstPage()\` are there too.
+- **Waiting**: \`operations.wait(id)\` holds one request on \`GET /operations/{id}?wait=30\` at a time (the server
+  answers as soon as the operation ends) and polls with a growing interval where the long-poll is not
+  available. \`onProgress\` hears of each state it reads.
+- **Billable creates** (servers, snapshots, extra addresses, VDC VMs, domain register, transfer and renew,
+  web hosting order and renew) send an \`Idempotency-Key\`, kept across the SDK's own retries: a create whose
+  answer was lost is retried and charged once. Pass \`{ idempotencyKey }\` to reuse yours across runs.
+- **Retries**: 429 and 503 after \`Retry-After\` (up to \`maxRetries\`, default 3; a longer wait than
+  \`maxRetryDelayMs\`, default 30 s, fails at once); a network failure only where repeating is safe.
+- **Timeouts and cancelling**: \`timeoutMs\` (default 30 s per attempt) on the client or any call; every
+  method takes \`{ signal }\` (an \`AbortSignal\`), as do lists and \`operations.wait\`.
+- **Errors** throw \`HostcloudError\`: \`status\`, \`code\`, \`message\`, \`requestId\` (quote it to support),
+  \`fieldErrors\` (\`[{field, code, message}]\` of a 422), \`docUrl\`. Failures without an answer have status 0 and
+  code \`TIMEOUT\`, \`NETWORK_ERROR\`, \`INVALID_RESPONSE\` or \`WAIT_TIMEOUT\`.
+
+\`\`\`ts
+try {
+  await hc.domains.register({ domain: 'example.com', years: 1 });
+} catch (e) {
+  if (e instanceof HostcloudError && e.code === 'INSUFFICIENT_BALANCE') await topUp();
+  else throw e;
+}
+\`\`\`
+
+In a browser the SDK runs as it is (it uses \`fetch\` and WebCrypto); mind that an API key in a page is
+visible to whoever loads it.
+
+## Receiving webhooks
+
+Webhook deliveries are signed as the Standard Webhooks specification says. \`verifyWebhook(secret, headers,
+rawBody)\` checks the signature (either one while a rotated secret overlaps) and that the timestamp is within
+five minutes, and resolves to the event; anything else throws \`WebhookVerificationError\`. Verify the raw
+body, before parsing it:
+
+\`\`\`ts
+import http from 'node:http';
+import { verifyWebhook } from '@hostcloud/sdk';
+
+http.createServer(async (req, res) => {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c);
+  try {
+    const event = await verifyWebhook(process.env.WEBHOOK_SECRET!, req.headers, Buffer.concat(chunks));
+    console.log(event.type, event.resource.id);   // deliver at least once: dedupe by event.id
+    res.writeHead(204).end();
+  } catch {
+    res.writeHead(400).end();
+  }
+}).listen(8000);
+\`\`\`
+`;
+}
+
+export async function renderAutomationPage(publicUrl: string): Promise<string> {
+  const md = await loadMarkdown();
+  return page('Automating with the SDK and CLI — Hosting Cloud API v2', `${md.parse(automationMarkdown(publicUrl)) as string}
+<p><a href="../docs">API reference</a> · <a href="errors">Error catalog</a> · <a href="../openapi.json">OpenAPI document</a></p>`);
+}
