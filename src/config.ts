@@ -132,6 +132,19 @@ export interface Config {
   domainRenewDays: number;
   /** LOG_FORMAT — `json` (one JSON object a line), `pretty` (readable), or `auto`: pretty when stdout is a terminal. Default auto. */
   logFormat: LogFormat;
+  /** IP_COOLDOWN_S — how long a released address rests before it is handed out again. Default 3600. */
+  ipCooldownS: number;
+  /** COMPUTE_DRIVER — `simulated` (the built-in simulated platform) or `lxd` (nodes are LXD servers). Default simulated. */
+  computeDriver: 'simulated' | 'lxd';
+  /** LXD_PROJECT — the LXD project instances live in, made on each node when missing. Default hostcloud. */
+  lxdProject: string;
+  /** LXD_INSTANCE_TYPE — `virtual-machine` (KVM, production VPS) or `container`. Default virtual-machine. */
+  lxdInstanceType: 'container' | 'virtual-machine';
+  /** LXD_STORAGE_POOL — the storage pool of instances' root disks. Default `default`. */
+  lxdStoragePool: string;
+  /** LXD_CLIENT_CERT / LXD_CLIENT_KEY — the client certificate presented to https nodes. Default DATA_DIR/lxd-client.crt and .key, made at first start. */
+  lxdClientCert: string;
+  lxdClientKey: string;
   /**
    * PAYMENTS — how customers top up their balance: `simulated` (a checkout page served by this
    * server that pays or declines at a click), `stripe` (Stripe Checkout; needs STRIPE_SECRET_KEY and
@@ -326,12 +339,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (rateLimitPrefix.length > 200 || !/^[\x21-\x7e]+$/.test(rateLimitPrefix)) {
     throw new ConfigError(`RATE_LIMIT_PREFIX must be 1–200 printable ASCII characters without spaces, got "${rateLimitPrefix}"`);
   }
+  const computeDriver = str(env, 'COMPUTE_DRIVER') ?? 'simulated';
+  if (computeDriver !== 'simulated' && computeDriver !== 'lxd') throw new ConfigError(`COMPUTE_DRIVER must be simulated or lxd, got "${computeDriver}"`);
+  const lxdInstanceType = str(env, 'LXD_INSTANCE_TYPE') ?? 'virtual-machine';
+  if (lxdInstanceType !== 'container' && lxdInstanceType !== 'virtual-machine') {
+    throw new ConfigError(`LXD_INSTANCE_TYPE must be container or virtual-machine, got "${lxdInstanceType}"`);
+  }
+  const lxdProject = str(env, 'LXD_PROJECT') ?? 'hostcloud';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(lxdProject)) throw new ConfigError(`LXD_PROJECT must be 1–63 letters, digits, "-" or "_", got "${lxdProject}"`);
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
   return {
     port,
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl,
-    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     adminToken,
     metricsToken,
     buildCommit,
@@ -366,6 +388,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     suspendGraceDays: int(env, 'SUSPEND_GRACE_DAYS', 14, 0, 365),
     domainRenewDays: int(env, 'DOMAIN_RENEW_DAYS', 30, 1, 60),
     logFormat,
+    ipCooldownS: int(env, 'IP_COOLDOWN_S', 3600, 0, 30 * 86_400),
+    computeDriver,
+    lxdProject,
+    lxdInstanceType,
+    lxdStoragePool: str(env, 'LXD_STORAGE_POOL') ?? 'default',
+    lxdClientCert: path.resolve(str(env, 'LXD_CLIENT_CERT') ?? path.join(dataDir, 'lxd-client.crt')),
+    lxdClientKey: path.resolve(str(env, 'LXD_CLIENT_KEY') ?? path.join(dataDir, 'lxd-client.key')),
     ...paymentSettings(env),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),

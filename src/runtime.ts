@@ -11,10 +11,13 @@ import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalog } from './db/seed.ts';
+import { setIpCooldown } from './db/queries/machine-reservation.ts';
 import type { Services } from './core/context.ts';
 import type { Db } from './core/types.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
 import { createJobQueue } from './jobs/queue.ts';
+import { loadOrCreateClientCertificate } from './providers/compute/lxd/certificate.ts';
+import { createLxdCompute } from './providers/compute/lxd/index.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
 import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
@@ -67,6 +70,7 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
   try {
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
+    await setIpCooldown(database.db, config.ipCooldownS);
   } catch (e) {
     await closeAll();
     await embedded?.stop();
@@ -103,7 +107,10 @@ export function rateLimiterFor(config: Config): RateLimiter {
 
 /** The compute provider; with telemetry, every call is counted and timed per method. */
 export function computeFor(config: Config, db: Db, telemetry?: Telemetry): ComputeProvider {
-  const compute = createSimulatedCompute({ db, delayMs: config.simDelayMs });
+  const compute = config.computeDriver === 'lxd' ? createLxdCompute({
+    db, project: config.lxdProject, instanceType: config.lxdInstanceType, storagePool: config.lxdStoragePool,
+    certificate: () => loadOrCreateClientCertificate({ certFile: config.lxdClientCert, keyFile: config.lxdClientKey }),
+  }) : createSimulatedCompute({ db, delayMs: config.simDelayMs });
   return telemetry ? instrumentProvider('compute', compute, telemetry.metrics) : compute;
 }
 

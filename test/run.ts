@@ -47,6 +47,18 @@ interface RunSummary {
   failures: { file: string; name: string }[];
 }
 
+/**
+ * One line per reason: files skipped for one cause (every LXD file on a machine without LXD) are
+ * named on the line that says why.
+ */
+function skippedLines(skipped: RunSummary['skipped'], rel: (f: string) => string): string[] {
+  const byReason = new Map<string, RunSummary['skipped']>();
+  for (const k of skipped) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k]);
+  return [...byReason].map(([reason, ks]) => (ks.length === 1
+    ? `  skipped ${ks[0]!.suite ? 'suite' : 'test'}: ${rel(ks[0]!.file)} › ${ks[0]!.name} — ${reason}`
+    : `  skipped ${ks.length}: ${reason} — ${ks.map((k) => `${rel(k.file)} › ${k.name}`).join('; ')}`));
+}
+
 /** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
 async function printSummary(summaryFiles: string[], fileCount: number, ms: number): Promise<void> {
   const parts: RunSummary[] = [];
@@ -71,7 +83,7 @@ async function printSummary(summaryFiles: string[], fileCount: number, ms: numbe
     '',
     `summary: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
     ...s.failures.map((f) => `  failed: ${rel(f.file)} › ${f.name}`),
-    ...s.skipped.map((k) => `  skipped ${k.suite ? 'suite' : 'test'}: ${rel(k.file)} › ${k.name} — ${k.reason}`),
+    ...skippedLines(s.skipped, rel),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

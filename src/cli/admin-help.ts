@@ -36,7 +36,7 @@ const EXAMPLES: Record<string, string[]> = {
   'vdc-pool set': ['vdc-pool set acc_3kT9wQ2mZx7Lp4Rb --cpu 16 --ram-mb 32768 --storage-gb 500 --ipv4 4 --monthly-price 120.00'],
   'nodes list': ['nodes list', 'nodes list --location 1'],
   'nodes get': ['nodes get 3'],
-  'nodes add': ['nodes add --location 1 --name hv3.fra1.example.net --cpu-vendor amd --cpu-cores 64 --ram-mb 262144 --storage-gb 4000'],
+  'nodes add': ['nodes add --location 1 --name hv3.fra1.example.net --cpu-vendor amd --cpu-cores 64 --ram-mb 262144 --storage-gb 4000', 'nodes add --location 1 --name lxd1.fra1.example.net --endpoint https://lxd1.fra1.example.net:8443'],
   'nodes status': ['nodes status 3 draining'],
   'servers migrate': ['servers migrate srv_8fJ2kLmN4pQ7rS1t', 'servers migrate srv_8fJ2kLmN4pQ7rS1t --node 4 --mode cold'],
   'provider fault': ['provider fault', 'provider fault upstream_error --remaining 2 --calls create,power', 'provider fault none --provider registrar'],

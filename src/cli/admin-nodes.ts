@@ -9,7 +9,7 @@ import { type Conn, type FlagOf, type Json, call, worded } from './admin-http.ts
 export const NODES_USAGE = {
   list: 'hostcloud admin nodes list [--location ID]',
   get: 'hostcloud admin nodes get NODE_ID',
-  add: 'hostcloud admin nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N',
+  add: 'hostcloud admin nodes add --location ID --name HOST (--endpoint unix:/PATH|https://HOST:8443 [--fingerprint SHA256] | --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N)',
   status: 'hostcloud admin nodes status NODE_ID active|draining|disabled',
   migrate: 'hostcloud admin servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]',
 };
@@ -17,7 +17,7 @@ export const NODES_USAGE = {
 const flagOf: FlagOf = (field) => {
   const flags: Record<string, string> = {
     location_id: '--location', name: '--name', cpu_vendor: '--cpu-vendor', cpu_cores: '--cpu-cores', ram_mb: '--ram-mb', storage_gb: '--storage-gb',
-    node_id: '--node', mode: '--mode', status: 'STATUS',
+    node_id: '--node', mode: '--mode', status: 'STATUS', endpoint: '--endpoint', fingerprint: '--fingerprint',
   };
   return flags[field] ? { name: flags[field]! } : null;
 };
@@ -31,6 +31,7 @@ function nodesTable(rows: Row[]): string {
     { header: 'VENDOR', get: (r) => r.cpu_vendor }, { header: 'STATUS', get: (r) => r.status },
     { header: 'CPU', get: (r) => used(r.cpu) }, { header: 'RAM MB', get: (r) => used(r.ram_mb) }, { header: 'DISK GB', get: (r) => used(r.storage_gb) },
     { header: 'SERVERS', get: (r) => r.servers }, { header: 'VMS', get: (r) => r.vms }, { header: 'MIGRATING AWAY', get: (r) => r.migrating_away },
+    { header: 'CONNECTION', get: (r) => r.connection ?? (r.endpoint ? '' : '-') },
   ]);
 }
 
@@ -40,23 +41,44 @@ const whole = (v: string | undefined, flag: string, problems: string[]): number 
   return Number(v);
 };
 
+const SIZE_FLAGS = ['cpu-vendor', 'cpu-cores', 'ram-mb', 'storage-gb'];
+
 async function addNode(conn: Conn, out: Out, args: string[]): Promise<void> {
   const usage = NODES_USAGE.add;
-  const opts = Object.fromEntries(['location', 'name', 'cpu-vendor', 'cpu-cores', 'ram-mb', 'storage-gb'].map((f) => [f, { type: 'string' as const }]));
+  const opts = Object.fromEntries(['location', 'name', 'endpoint', 'fingerprint', ...SIZE_FLAGS].map((f) => [f, { type: 'string' as const }]));
   const { values, positionals: pos } = parse(args, opts, usage);
   positionals(pos, [], usage);
   const v = values as Record<string, string | undefined>;
   const problems: string[] = [];
-  for (const f of ['location', 'name', 'cpu-vendor', 'cpu-cores', 'ram-mb', 'storage-gb']) if (v[f] === undefined) problems.push(`--${f} is required`);
+  // An LXD node (--endpoint) tells its own sizes; a node of the simulated platform needs them all.
+  const required = v.endpoint === undefined ? ['location', 'name', ...SIZE_FLAGS] : ['location', 'name'];
+  for (const f of required) if (v[f] === undefined) problems.push(`--${f} is required${SIZE_FLAGS.includes(f) ? ' (or give --endpoint: the node tells its sizes)' : ''}`);
   if (v.name !== undefined && !NODE_NAME.test(v.name)) problems.push('--name must be a host name: lower-case letters, digits, dots and hyphens');
   if (v['cpu-vendor'] !== undefined && !(CPU_VENDORS as readonly string[]).includes(v['cpu-vendor'])) problems.push('--cpu-vendor must be intel or amd');
-  const body = {
-    location_id: whole(v.location, '--location', problems), name: v.name, cpu_vendor: v['cpu-vendor'],
-    cpu_cores: whole(v['cpu-cores'], '--cpu-cores', problems), ram_mb: whole(v['ram-mb'], '--ram-mb', problems), storage_gb: whole(v['storage-gb'], '--storage-gb', problems),
-  };
+  if (v.endpoint !== undefined && !/^(unix:\/|https:\/\/)/.test(v.endpoint)) problems.push('--endpoint must be unix:/path/to/unix.socket or https://host:8443');
+  const body: Json = { location_id: whole(v.location, '--location', problems), name: v.name };
+  if (v['cpu-vendor'] !== undefined) body.cpu_vendor = v['cpu-vendor'];
+  for (const [flag, field] of [['cpu-cores', 'cpu_cores'], ['ram-mb', 'ram_mb'], ['storage-gb', 'storage_gb']] as const) {
+    if (v[flag] !== undefined) body[field] = whole(v[flag], `--${flag}`, problems);
+  }
+  if (v.endpoint !== undefined) body.endpoint = v.endpoint;
+  if (v.fingerprint !== undefined) body.fingerprint = v.fingerprint;
   if (problems.length) refuse([...problems, `usage: ${usage}`], 'no node was added');
-  const answer = await worded(flagOf, () => call(conn, 'POST', '/nodes', body));
-  out.show(answer, (a) => `node added\n${nodesTable([a.data as Row])}`);
+  // An https node must trust our client certificate first: the command that does it, on that server.
+  let trust: string | null = null;
+  if (v.endpoint?.startsWith('https://')) {
+    const cert = await call(conn, 'GET', '/nodes/client-certificate').catch(() => null);
+    trust = cert ? String((cert.data as Json).trust_command) : null;
+  }
+  const trustNote = trust ? `On the LXD server, trust Hostcloud's client certificate (once):\n${trust}` : '';
+  let answer: Json;
+  try {
+    answer = await worded(flagOf, () => call(conn, 'POST', '/nodes', body));
+  } catch (e) {
+    if (trustNote && !out.json) out.io.stderr(`${trustNote}\n`);
+    throw e;
+  }
+  out.show(answer, (a) => [`node added`, nodesTable([a.data as Row]), ...(trustNote ? [trustNote] : [])].join('\n'));
 }
 
 async function setStatus(conn: Conn, out: Out, args: string[]): Promise<void> {

@@ -57,6 +57,7 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE get ID
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
+                  (e.g. operating-systems update 1 --image debian/12: the LXD image of an OS version)
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 VDC
@@ -70,6 +71,9 @@ Nodes and migration
   nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
   nodes get NODE_ID
   nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N
+  nodes add --location ID --name HOST --endpoint https://HOST:8443|unix:/PATH [--fingerprint SHA256]
+                                   an LXD server (COMPUTE_DRIVER=lxd): sizes read from it; prints the
+                                   command that makes it trust Hostcloud's client certificate
   nodes status NODE_ID active|draining|disabled
                   draining takes the node out of placement and migrates every server on it away
                   (live where a node of the same CPU vendor has room, else cold); run it again to

@@ -19,6 +19,9 @@ import * as m0017 from './migrations/0017_node_holds_when_changed.ts';
 import * as m0018 from './migrations/0018_worker_hot_path.ts';
 import * as m0019 from './migrations/0019_abort_statement.ts';
 import * as m0020 from './migrations/0020_sim_plans_by_index.ts';
+import * as m0030 from './migrations/0030_lxd.ts';
+import * as m0031 from './migrations/0031_ip_reservation.ts';
+import * as m0032 from './migrations/0032_console_attach.ts';
 import * as m0060 from './migrations/0060_payments_invoices.ts';
 import * as m0061 from './migrations/0061_payment_refunds.ts';
 import * as m0062 from './migrations/0062_payment_sweep.ts';
@@ -45,6 +48,9 @@ const migrations: Record<string, Migration> = {
   '0018_worker_hot_path': m0018,
   '0019_abort_statement': m0019,
   '0020_sim_plans_by_index': m0020,
+  '0030_lxd': m0030,
+  '0031_ip_reservation': m0031,
+  '0032_console_attach': m0032,
   '0060_payments_invoices': m0060,
   '0061_payment_refunds': m0061,
   '0062_payment_sweep': m0062,

@@ -3,6 +3,7 @@
 // "was the key's row locked?", never matches '23505' itself (ESLint refuses SQLSTATE literals in
 // src/core). test/db/refusals.test.ts checks that every name listed here exists in the schema.
 import { pgCode, pgConstraint } from './connection.ts';
+import { POOL_SHORT } from './queries/machine-reservation.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const CHECK_VIOLATION = '23514';
@@ -42,14 +43,20 @@ export function isLockNotAvailable(e: unknown): boolean {
   return pgCode(e) === LOCK_NOT_AVAILABLE;
 }
 
+/** An address pool had too few free addresses for a machine (sim_lease_addresses, machine-reservation.ts). */
+export function isPoolShort(e: unknown): boolean {
+  return pgCode(e) === POOL_SHORT;
+}
+
 /**
  * A write made in one statement (db/queries/billable-create.ts) wrote nothing, and the transaction
  * way must decide: one of its checks failed (hc_abort), a unique index or a CHECK (a name taken, a
- * node's capacity) refused it, or it lost a race (deadlock, serialization).
+ * node's capacity) refused it, an address pool was short, or it lost a race (deadlock, serialization).
  */
 export function isDeclinedStatement(e: unknown): boolean {
   const code = pgCode(e);
-  return code === STATEMENT_ABORTED || code === UNIQUE_VIOLATION || code === CHECK_VIOLATION || code === DEADLOCK_DETECTED || code === SERIALIZATION_FAILURE;
+  return code === STATEMENT_ABORTED || code === UNIQUE_VIOLATION || code === CHECK_VIOLATION || code === DEADLOCK_DETECTED || code === SERIALIZATION_FAILURE
+    || code === POOL_SHORT;
 }
 
 /** A VDC pool's refusal of a change of holdings: the account has none, or a bucket would exceed its total. */

@@ -18,6 +18,10 @@ export interface NodesTable {
   used_storage_gb: ColumnType<number, never, never>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** How the LXD driver reaches the node (unix:/… or https://…); null on the simulated platform (0030). */
+  endpoint: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 of the node's pinned server certificate (https endpoints). */
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type Node = Selectable<NodesTable>;

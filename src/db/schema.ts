@@ -97,6 +97,8 @@ export interface OperatingSystemsTable {
   version: string;
   slug: string;
   available: Generated<boolean>;
+  /** The LXD image (alias or fingerprint) servers of this OS are built from (0030); null: none set. */
+  image: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TldPricesTable {
@@ -313,6 +315,8 @@ export interface SimIpLeasesTable {
   pool_id: number;
   vm_id: string | null;
   leased_at: Date | null;
+  /** When it was last given back (0031): it rests IP_COOLDOWN_S before another lease. */
+  released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SimVmsTable {
@@ -372,6 +376,8 @@ export interface SimConsoleSessionsTable {
   vm_id: string;
   expires_at: Date;
   used_at: Date | null;
+  /** When the session's terminal attached (0032): once only. */
+  attached_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type WebHostingStatus = 'pending' | 'active' | 'suspended' | 'cancelled';

@@ -17,6 +17,7 @@ import { ipBudget, registerAuth } from './auth.ts';
 import { startKeyCache } from './key-cache.ts';
 import { type OperationWaits, startOperationWaits } from './operation-waits.ts';
 import { registerHealthRoutes } from './health.ts';
+import { attachConsoleSockets } from './console/socket.ts';
 import { registerObservability } from './observe.ts';
 import { type Telemetry, createTelemetry } from '../telemetry/index.ts';
 import { type RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
@@ -223,5 +224,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (deps.panelBilling) {
     await app.register(registerPanelBillingRoutes, { prefix: deps.panelBilling.prefix, db: deps.db, config, now, services: deps.services, actorOf: deps.panelBilling.actorOf });
   }
+  attachConsoleSockets(app, { db: deps.db, compute: deps.services.compute, now });
   return app;
 }

@@ -64,7 +64,7 @@ const CASES: Case[] = [
   {
     path: 'operating-systems', seeded: 5,
     create: { family: 'Fedora', version: '40', slug: 'fedora-40' },
-    shown: { family: 'Fedora', version: '40', slug: 'fedora-40', available: true },
+    shown: { family: 'Fedora', version: '40', slug: 'fedora-40', available: true, image: null },
     required: ['family', 'version', 'slug'],
     patch: { version: '41', slug: 'fedora-41' }, patched: { version: '41', slug: 'fedora-41' },
     wrongType: { version: 40 }, outOfRange: { slug: 'Fedora 40' }, missing: '999999',

@@ -132,7 +132,7 @@ test('add a pool: 201 with its counts, canonical text', async () => {
   assert.equal(res.statusCode, 201, res.body);
   const pool = json(res).data;
   assert.deepEqual({ ...pool, id: 0, created_at: '' }, {
-    id: 0, location_id: loc, version: 6, cidr: '2001:db8:ff::/120', gateway: '2001:db8:ff::fe', size: '254', used: 0, free: '254', created_at: '',
+    id: 0, location_id: loc, version: 6, cidr: '2001:db8:ff::/120', gateway: '2001:db8:ff::fe', size: '254', used: 0, assigned: 0, free: '254', created_at: '',
   });
   const v4 = json(await adminCall(t, 'POST', `/admin/v1/locations/${loc}/ip-pools`, { version: 4, cidr: '192.168.40.0/30', gateway: '192.168.40.2' }));
   assert.deepEqual([v4.data.size, v4.data.free], ['1', '1']);

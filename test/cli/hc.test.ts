@@ -2,8 +2,8 @@
 // on stdout and nothing else on stderr), and the rest in-process (help, contexts, output formats,
 // errors, completion, the other command groups).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile, spawn } from 'node:child_process';
+import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -16,8 +16,10 @@ import { Runtime } from '../../packages/cli/src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { HC_NODE_ARGS, ROOT, configHome, hc, spawnHc } from '../helpers/hc.ts';
 import { PASSWORD } from '../helpers/servers.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
-const t = await startApp({ worker: 'embedded', simDelayMs: 20 });
+// Webhook URLs on 127.0.0.1 (the receiver of `hc webhook ping`) are allowed, as for development.
+const t = await startApp({ worker: 'embedded', simDelayMs: 20, webhookAllowHttp: true, webhookAllowPrivate: true, webhookRetryScheduleS: [60] });
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 const customer = await createCustomer(t, { deposit: '200.00' });
@@ -209,7 +211,7 @@ test('domains, web hosting, tickets, the catalog, balance and operations', async
   assert.equal(JSON.parse(reboot.stdout).power_state, 'running');
 });
 
-test('hc events tail prints new events as lines until interrupted (against a server with GET /v2/events)', async () => {
+test('hc events tail against a stand-in that records its requests: new events as lines, the filter sent on every look, until interrupted', async () => {
   const events: { id: string; type: string; created_at: string; resource: { type: string; id: string }; data: object }[] = [];
   const add = (type: string, id: string) => events.unshift({ id: `evt_${events.length + 1}`, type, created_at: `2026-11-27T10:00:0${events.length}Z`, resource: { type: 'server', id }, data: {} });
   add('server.created', 'srv_a');
@@ -254,17 +256,122 @@ test('hc events tail prints new events as lines until interrupted (against a ser
     server.close();
   }
 
-  // This app: new events as they come, or (a server without GET /v2/events) exit 1 with the code.
-  const probe = await hc(['events', 'list'], { env });
-  if (probe.code === 1) {
-    assert.match(probe.stderr, /^error: ENDPOINT_NOT_FOUND: /);
-    const tail = await hc(['events', 'tail'], { env });
-    assert.equal(tail.code, 1);
-    assert.match(tail.stderr, /^error: ENDPOINT_NOT_FOUND: /);
-  } else {
-    assert.equal(probe.code, 0, probe.stderr);
-    assert.ok(Array.isArray(JSON.parse(probe.stdout)));
+});
+
+test('hc events tail against the app, the binary piped: a create\'s server.created as a JSON line, then exit 130 on SIGINT with nothing on stderr', async () => {
+  const c = await createCustomer(t, { deposit: '50.00' });
+  const e = { HC_URL: url, HC_TOKEN: c.key, XDG_CONFIG_HOME: await configHome() };
+  const first = await hc([...createArgs('tail-1.example.com'), '--wait'], { env: e });
+  assert.equal(first.code, 0, first.stderr);
+  const firstId = JSON.parse(first.stdout).id as string;
+
+  const { HC_URL: _u, HC_TOKEN: _t, HC_CONTEXT: _c, XDG_CONFIG_HOME: _x, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...HC_NODE_ARGS, 'events', 'tail', '--type', 'server.created', '--backlog', '1', '--interval', '1'], {
+    cwd: ROOT, env: { ...inherited, ...e }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const lines: Record<string, unknown>[] = [];
+  const newLine = new EventEmitter();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    const complete = stdout.split('\n').slice(0, -1);
+    while (lines.length < complete.length) {
+      lines.push(JSON.parse(complete[lines.length]!));
+      newLine.emit('line');
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+  const exited = once(child, 'exit');
+  const lineCount = async (n: number) => {
+    while (lines.length < n) await Promise.race([once(newLine, 'line'), exited.then(() => { throw new Error(`hc exited early: ${stderr}`); })]);
+  };
+  try {
+    // The backlog line (the first server's event) shows the tail has read the newest page.
+    await lineCount(1);
+    assert.deepEqual([lines[0]!.type, (lines[0]!.resource as { id: string }).id], ['server.created', firstId]);
+    const second = await hc([...createArgs('tail-2.example.com'), '--wait'], { env: e });
+    assert.equal(second.code, 0, second.stderr);
+    const secondId = JSON.parse(second.stdout).id as string;
+    await lineCount(2);
+    const ev = lines[1]!;
+    assert.equal(ev.type, 'server.created');
+    assert.deepEqual(ev.resource, { type: 'server', id: secondId });
+    assert.equal((ev.data as { id: string; status: string }).id, secondId);
+    assert.match(ev.id as string, /^evt_/);
+    child.kill('SIGINT');
+    const [code] = await exited;
+    assert.equal(code, 130);
+    assert.equal(stderr, '');
+    // One JSON object a line, nothing else (no operation.completed: filtered by the server).
+    assert.equal(stdout.trim().split('\n').length, 2);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
   }
+});
+
+test('hc events tail --limit: exits 0 once it printed that many; a type the server does not know exits 1 naming it', async () => {
+  const c = await createCustomer(t, { deposit: '50.00' });
+  const e = { HC_URL: url, HC_TOKEN: c.key };
+  const created = JSON.parse((await hc(createArgs('limit-1.example.com'), { env: e })).stdout);
+  // Follows until the create completes: its server.created is the one line.
+  const tail = await hc(['events', 'tail', '--type', 'server.created', '--interval', '1', '--limit', '1'], { env: e });
+  assert.equal(tail.code, 0, tail.stderr);
+  const lines = tail.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.type, l.resource.id]), [['server.created', created.id]]);
+
+  const list = await hc(['events', 'list', '--resource-id', created.id], { env: e });
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout).map((x: { type: string }) => x.type), ['server.created']);
+
+  const wrong = await hc(['events', 'tail', '--type', 'server.exploded'], { env: e });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /^error: VALIDATION_FAILED: /);
+  assert.match(wrong.stderr, /type/);
+});
+
+test('hc webhook create, list, ping --wait (delivered, verified by the receiver), deliveries, delete; a failing endpoint exits 1', async () => {
+  const r = await startReceiver();
+  const c = await createCustomer(t);
+  const e = { HC_URL: url, HC_TOKEN: c.key };
+  const created = await hc(['webhook', 'create', '--url', `${r.url}/hook`, '--event', 'server.*', '--event', 'operation.failed', '--description', 'cli'], { env: e });
+  assert.equal(created.code, 0, created.stderr);
+  const w = JSON.parse(created.stdout);
+  assert.match(w.id, /^whk_/);
+  assert.match(w.secret, /^whsec_/);
+  assert.deepEqual(w.events, ['server.*', 'operation.failed']);
+  r.secrets.push(w.secret);
+
+  const table = await hc(['webhook', 'list', '-o', 'table'], { env: e });
+  assert.match(table.stdout, new RegExp(`^ID\\s+URL\\s+EVENTS\\s+ENABLED\\s+DESCRIPTION\\n${w.id}\\s+${r.url}/hook\\s+server\\.\\*,operation\\.failed\\s+yes\\s+cli\\n$`));
+  assert.ok(!table.stdout.includes(w.secret));
+
+  const ping = await hc(['webhook', 'ping', w.id, '--wait'], { env: e });
+  assert.equal(ping.code, 0, ping.stderr);
+  const delivery = JSON.parse(ping.stdout);
+  assert.deepEqual([delivery.event_type, delivery.status, delivery.attempt, delivery.response_status], ['webhook.ping', 'succeeded', 1, 200]);
+  const [got] = await r.until(1);
+  assert.equal(got!.id, delivery.event_id);
+  assert.deepEqual(got!.verifiedWith, [w.secret]);
+
+  const log = JSON.parse((await hc(['webhook', 'deliveries', w.id, '--status', 'succeeded'], { env: e })).stdout);
+  assert.deepEqual(log.map((d: { id: number }) => d.id), [delivery.id]);
+
+  // An endpoint answering 500: the first attempt's outcome, exit 1, the delivery on stdout.
+  r.answer = () => 500;
+  const failing = await hc(['webhook', 'ping', w.id, '--wait', '-o', 'json'], { env: e });
+  assert.equal(failing.code, 1);
+  assert.equal(JSON.parse(failing.stdout).response_status, 500);
+  assert.match(failing.stderr, /failed its first attempt \(retried later\): .*500/);
+
+  const missing = await hc(['webhook', 'delete', 'whk_doesnotexist'], { env: e });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^error: RESOURCE_NOT_FOUND: /);
+  const deleted = await hc(['webhook', 'delete', w.id], { env: e });
+  assert.equal(deleted.code, 0, deleted.stderr);
+  assert.equal(JSON.parse(deleted.stdout).id, w.id);
+  assert.deepEqual(JSON.parse((await hc(['webhook', 'list'], { env: e })).stdout), []);
+  assert.equal((await hc(['webhook', 'create'], { env: e })).code, 2);
 });
 
 test('completion: the candidates, and the bash script driving the real binary', async () => {

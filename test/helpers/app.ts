@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
+import { setIpCooldown } from '../../src/db/queries/machine-reservation.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
@@ -82,10 +83,13 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     jobMaintenanceS: 1,
     // Billing passes run when a test asks for them (POST /admin/v1/billing/run), not on a timer.
     billingIntervalS: 86_400,
+    // Released addresses are leased again at once unless a test is about the cool-down.
+    ipCooldownS: 0,
     // Likewise payment sweeps (sweepPayments at a chosen instant), not every minute.
     paymentSweepIntervalS: 3600,
     ...overrides,
   };
+  await setIpCooldown(database.db, config.ipCooldownS);
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   // Each file its own budgets in a shared Redis, unless the test picks a prefix (RATE_LIMIT_PREFIX).
   config.rateLimitPrefix = overrides.rateLimitPrefix ?? `hct:${randomBytes(6).toString('hex')}`;

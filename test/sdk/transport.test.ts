@@ -119,7 +119,8 @@ test('503 is retried with backoff; a Retry-After longer than the cap fails at on
 
 test('events.follow yields new events oldest first, once each, until aborted', async () => {
   const events: Event[] = [];
-  const add = (type: string) => events.unshift({ id: `evt_${events.length + 1}`, type, created_at: new Date().toISOString(), resource: { type: 'server', id: 'srv_1' }, data: {} });
+  // A stand-in's events: only the fields follow() reads are real.
+  const add = (type: Event['type']) => events.unshift({ id: `evt_${events.length + 1}`, type, created_at: new Date().toISOString(), resource: { type: 'server', id: 'srv_1' }, data: {} as Event['data'] });
   add('server.created');
   add('operation.completed');
   reset((_req, url, res) => {

@@ -39,19 +39,27 @@ test('a package server: its row, its first cycle charged at list price, its prov
     },
   }, 'no extra address: the unit prices given are not used');
   assert.deepEqual(p.traffic, { in_bytes: null, out_bytes: null, quota_bytes: 1_000_000_000_000 });
+  assert.deepEqual(p.reservation, {
+    locationId: 2, hostname: 'web-1', cpuCores: 1, ramMb: 1024, storageGb: 25, osSlug: 'ubuntu-24.04', sshKeys: ['ssh-ed25519 AAAA test@example'],
+    v4: 1, v6: 1, primaryV6: true,
+  });
 });
 
 test('extra addresses are billed on top, one unit price each, and recorded for the refund of a failed create', () => {
   const custom: ResolvedMachine = { ...cloudS, plan: null, basePriceCents: 1234, spec: { cpuCores: 2, ramMb: 4096, storageGb: 80 } };
-  const p = planServerCreate(at, 'srv_2', { name: 'web-2', location_id: 1, password: 'x', ipv4_count: 3, ipv6_count: 0 }, custom, { ipv4: 300, ipv6: 100 });
+  const p = planServerCreate(at, 'srv_2', { name: 'web-2', location_id: 1, password: 'x', ipv4_count: 3, ipv6_count: 0, user_data: '#cloud-config\n' }, custom, { ipv4: 300, ipv6: 100 });
   assert.deepEqual(extraAddresses({ ipv4_count: 3, ipv6_count: 0 }), { ipv4: 2, ipv6: 0 });
   assert.equal(p.row.price_cents, 1234 + 2 * 300);
   assert.equal(p.row.plan_id, null);
   assert.equal(p.quote.chargedCents, 1834);
   assert.deepEqual(
     { ...p.provisioning.params, password: undefined, ssh_keys: undefined },
-    { password: undefined, ssh_keys: undefined, extra_ipv4: 2, extra_ipv6: 0, ipv6: false, ipv4_price_cents: 300, ipv6_price_cents: 100, charged_cents: 1834 },
+    {
+      password: undefined, ssh_keys: undefined, extra_ipv4: 2, extra_ipv6: 0, ipv6: false, ipv4_price_cents: 300, ipv6_price_cents: 100, charged_cents: 1834,
+      user_data: '#cloud-config\n',
+    },
   );
+  assert.deepEqual({ v4: p.reservation.v4, v6: p.reservation.v6, primaryV6: p.reservation.primaryV6 }, { v4: 3, v6: 0, primaryV6: false });
   assert.equal(p.traffic.quota_bytes, null, 'a custom server has no plan allowance');
 });
 

@@ -7,7 +7,7 @@ import type { Node } from '../../src/db/schema.ts';
 
 const node = (id: number, o: Partial<Node> = {}): Node => ({
   id, location_id: 1, name: `n${id}`, cpu_vendor: 'intel', cpu_cores: 16, ram_mb: 16384, storage_gb: 500, status: 'active',
-  used_cpu: 0, used_ram_mb: 0, used_storage_gb: 0, created_at: new Date(0), updated_at: new Date(0), ...o,
+  used_cpu: 0, used_ram_mb: 0, used_storage_gb: 0, created_at: new Date(0), updated_at: new Date(0), endpoint: null, fingerprint: null, ...o,
 });
 const small = { cpuCores: 1, ramMb: 1024, storageGb: 25 };
 

@@ -55,7 +55,7 @@ test('package: every v1 field; reseller prices null for a customer, discounted (
 });
 
 test('operating systems: families with versions[] of {id, name}; locations with status', () => {
-  const os = (id: number, family: string, version: string) => ({ id, family, version, slug: `${family}-${version}`.toLowerCase(), available: true });
+  const os = (id: number, family: string, version: string) => ({ id, family, version, slug: `${family}-${version}`.toLowerCase(), available: true, image: null });
   assert.deepEqual(v1OperatingSystem({ id: 1, name: 'Ubuntu', versions: [os(1, 'Ubuntu', '24.04'), os(2, 'Ubuntu', '22.04')] }), {
     id: 1, name: 'Ubuntu', versions: [{ id: 1, name: '24.04' }, { id: 2, name: '22.04' }],
   });

@@ -10,3 +10,8 @@ export class OperationFailed extends Error {
     super(`operation ${operation.id} (${operation.type}) failed: ${operation.detail}`);
   }
 }
+
+/** What the command waited for went wrong though every API call succeeded (a ping not delivered): exit 1. */
+export class CommandFailed extends Error {
+  override readonly name = 'CommandFailed';
+}

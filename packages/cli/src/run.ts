@@ -11,9 +11,10 @@ import { hostingCommands } from './commands/hosting.js';
 import { operationCommands } from './commands/operation.js';
 import { serverCommands } from './commands/server.js';
 import { ticketCommands } from './commands/ticket.js';
+import { webhookCommands } from './commands/webhook.js';
 import { BASH, ZSH, complete } from './completion.js';
 import { readContexts } from './contexts.js';
-import { OperationFailed, UsageError } from './errors.js';
+import { CommandFailed, OperationFailed, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { Runtime, command, globalOptions } from './runtime.js';
 import { VERSION } from './version.js';
@@ -57,6 +58,7 @@ Examples:
   ticketCommands(program, rt);
   accountCommands(program, rt);
   operationCommands(program, rt);
+  webhookCommands(program, rt);
 
   command(program, 'completion <shell>', 'Print the completion script for bash or zsh', [
     'source <(hc completion bash)',
@@ -137,7 +139,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       printApiError(rt, e, wantsJson());
       return EXIT.apiError;
     }
-    if (e instanceof OperationFailed) {
+    if (e instanceof OperationFailed || e instanceof CommandFailed) {
       io.stderr(`error: ${e.message}\n`);
       return EXIT.apiError;
     }

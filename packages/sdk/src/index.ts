@@ -10,5 +10,4 @@ export type { ServerAction } from './resources/servers.js';
 export type { VdcVmAction } from './resources/vdc.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders } from './webhook.js';
 export type * from './types.js';
-export type * from './pending-types.js';
 export type { components, operations, paths } from './generated/v2.js';

@@ -52,6 +52,19 @@ export type SubUser = S['SubUser'];
 export type SshKey = S['SshKey'];
 export type ResellerStatus = S['ResellerStatus'];
 export type ResellerTiers = S['ResellerTiers'];
+export type Event = S['Event'];
+export type EventType = Event['type'];
+export type EventQuery = Query<'listEvents'>;
+export type BillingCharge = S['BillingCharge'];
+export type Webhook = S['Webhook'];
+/** The answer of a create: the only time (with a rotation) the secret is shown. */
+export type WebhookWithSecret = S['WebhookWithSecret'];
+/** The answer of a secret rotation: the new secret, and until when the old one signs too. */
+export type WebhookRotatedSecret = S['WebhookRotatedSecret'];
+export type WebhookCreate = Body<'createWebhook'>;
+export type WebhookUpdate = Body<'updateWebhook'>;
+export type WebhookDelivery = S['WebhookDelivery'];
+export type WebhookDeliveryQuery = Query<'listWebhookDeliveries'>;
 
 /** The operation of an answer that started one (`data.operation`), when the answer says which. */
 export type WithOperation = { operation: Operation };

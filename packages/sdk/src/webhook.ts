@@ -3,7 +3,7 @@
 // `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the secret's decoded bytes;
 // two while a rotated secret overlaps the old one). WebCrypto does the HMAC, so this runs in
 // Node 20+, browsers, Deno and workers alike; the comparison is crypto.subtle.verify's.
-import type { Event } from './pending-types.js';
+import type { Event } from './types.js';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { isDeclinedStatement, isLockNotAvailable } from '../../db/refusals.ts';
 import { type BillableCreateWrite, writeBillableCreate } from '../../db/queries/billable-create.ts';
 import type { Operation } from '../../db/schema.ts';
+import type { MachineReservation } from '../../db/queries/machine-reservation.ts';
 import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -22,6 +23,8 @@ export interface CreateInOneStatement {
   charge: { cents: Cents; description: string; resource: string };
   operation: Operation;
   job: OperationJob;
+  /** A server's machine and addresses, reserved in the same statement (a short pool: the transaction way). */
+  machine?: MachineReservation;
 }
 
 /**
@@ -40,12 +43,13 @@ export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatemen
       charge: { accountId: ctx.accountId, cents: c.charge.cents, description: c.charge.description },
       operation: c.operation,
       job: c.job,
+      machine: c.machine,
     });
   } catch (e) {
     if (isDatabaseUnavailable(e)) throw e;
     if (isLockNotAvailable(e)) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    // A check of the write failed, a unique index or a node's capacity refused it, a race was lost:
-    // the transaction way decides.
+    // A check of the write failed, a unique index, a node's capacity or a short address pool
+    // refused it, a race was lost: the transaction way decides.
     if (isDeclinedStatement(e)) return false;
     throw e;
   }

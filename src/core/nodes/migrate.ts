@@ -37,6 +37,17 @@ function incompatible(source: Node, target: Pick<Node, 'cpu_vendor'>): ApiError 
 }
 
 /**
+ * A live move of a running machine on a platform that cannot move memory (LXD without CRIU):
+ * refused before anything is queued, saying that a cold move works. A stopped machine moves
+ * offline whatever the mode, so it is not refused.
+ */
+export function refuseUnsupportedLive(ctx: Pick<Ctx, 'compute'>, mode: MigrateMode, power: string): void {
+  if (mode !== 'live' || power !== 'running' || ctx.compute.capabilities?.liveMigration !== false) return;
+  throw new ApiError('NODE_INCOMPATIBLE_LIVE_MIGRATE', 'Live migration is not supported by this platform\'s nodes; use cold migration (mode "cold")',
+    [{ field: 'mode', code: 'INVALID', message: 'the platform cannot move a running machine; use "cold"' }]);
+}
+
+/**
  * Where a machine on node `current` goes: the named node (it must be active, of the same CPU
  * vendor for a live move, with room), or placement's pick among the others — for a live move
  * among those of the same vendor, and if only another vendor has room, NODE_INCOMPATIBLE_LIVE_MIGRATE
@@ -88,6 +99,7 @@ export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: M
   }
   if (named && named.id === server.node_id) throw new ApiError('STATE_CONFLICT', `Server ${server.id} already runs on node ${named.id}`);
 
+  refuseUnsupportedLive(ctx, mode, server.power_state);
   const spec = { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb };
   const target = await chooseTarget(trx, { locationId: toLocation, current: server.node_id, spec, mode, named });
 

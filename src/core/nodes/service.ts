@@ -11,6 +11,7 @@ import { findServerReferences } from '../../db/queries/servers.ts';
 import type { CpuVendor, NodeStatus, Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx, Services } from '../context.ts';
+import { type ComputeProvider, type NodeFacts, ProviderError } from '../../providers/compute/types.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import type { Db } from '../types.ts';
 import type { OperationOf } from '../operations/runner.ts';
@@ -45,17 +46,47 @@ export async function getNode(db: Db, id: number): Promise<NodeUsageRow> {
 export interface AddNodeInput {
   location_id: number;
   name: string;
-  cpu_vendor: CpuVendor;
-  cpu_cores: number;
-  ram_mb: number;
-  storage_gb: number;
+  /** Sizes and vendor may be left out for a node with an endpoint: the node tells them. */
+  cpu_vendor?: CpuVendor;
+  cpu_cores?: number;
+  ram_mb?: number;
+  storage_gb?: number;
+  /** How the platform's driver reaches the node (LXD: unix:/… or https://host:8443). */
+  endpoint?: string;
+  /** The node's certificate fingerprint to pin (https); left out: the one it presents now. */
+  fingerprint?: string;
 }
 
-export async function addNode(db: Db, input: AddNodeInput): Promise<NodeUsageRow> {
+/** How long adding a node waits for it to answer. */
+const INSPECT_TIMEOUT_MS = 10_000;
+
+/** The facts of a node with an endpoint, as the driver reads them; an unreachable node is a clear error now. */
+async function inspect(compute: ComputeProvider | undefined, input: AddNodeInput): Promise<NodeFacts | null> {
+  if (input.endpoint === undefined) return null;
+  if (!compute?.inspectNode) throw invalid('endpoint', 'nodes with an endpoint need a compute driver that reaches its nodes (COMPUTE_DRIVER=lxd)');
+  try {
+    return await compute.inspectNode(input.endpoint, input.fingerprint ?? null, INSPECT_TIMEOUT_MS);
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    if ((e as { status?: unknown }).status === 400) throw invalid('endpoint', e.message);
+    throw new ApiError('UPSTREAM_ERROR', `Node ${input.name} cannot be used: ${e.message}`);
+  }
+}
+
+export async function addNode(db: Db, input: AddNodeInput, compute?: ComputeProvider): Promise<NodeUsageRow> {
   if (!NODE_NAME.test(input.name)) throw invalid('name', 'a host name: lower-case letters, digits, dots and hyphens, at most 63 characters');
   const { location } = await findServerReferences(db, { planId: null, locationId: input.location_id, osVersionId: null });
   if (!location) throw new ApiError('LOCATION_INVALID', `Location ${input.location_id} does not exist`, [{ field: 'location_id', code: 'INVALID', message: 'no such location' }]);
-  const node = await insertNode(db, input);
+  const facts = await inspect(compute, input);
+  const missing = (['cpu_vendor', 'cpu_cores', 'ram_mb', 'storage_gb'] as const).filter((f) => input[f] === undefined);
+  if (!facts && missing.length) throw invalid(missing[0]!, 'is required for a node without an endpoint');
+  const cpuVendor = input.cpu_vendor ?? facts?.cpuVendor;
+  if (!cpuVendor) throw invalid('cpu_vendor', 'the node does not say its CPU vendor: give intel or amd');
+  const node = await insertNode(db, {
+    location_id: input.location_id, name: input.name, cpu_vendor: cpuVendor,
+    cpu_cores: input.cpu_cores ?? facts!.cpuCores, ram_mb: input.ram_mb ?? facts!.ramMb, storage_gb: input.storage_gb ?? facts!.storageGb,
+    endpoint: input.endpoint ?? null, fingerprint: facts?.fingerprint ?? null,
+  });
   if (!node) throw new ApiError('STATE_CONFLICT', `A node named ${input.name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another node has this name' }]);
   return getNode(db, node.id);
 }

@@ -9,7 +9,7 @@ import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { requireActiveVm } from '../vdc/guards.ts';
-import { type MigrateMode, type MigrateParams, chooseTarget } from './migrate.ts';
+import { type MigrateMode, type MigrateParams, chooseTarget, refuseUnsupportedLive } from './migrate.ts';
 import { withCapacityCheck } from './placement.ts';
 
 export const VM_MIGRATE_OPERATION = 'vdc_vm.migrate';
@@ -21,6 +21,7 @@ export async function startVmMigration(ctx: Ctx, trx: Db, vm: VdcVm, input: { mo
   if (named && named.location_id !== vm.location_id) throw invalid('node_id', `node ${named.id} is in location ${named.location_id}, not ${vm.location_id}`);
   await requireActiveVm(trx, vm);
   if (named && named.id === vm.node_id) throw new ApiError('STATE_CONFLICT', `VM ${vm.id} already runs on node ${named.id}`);
+  refuseUnsupportedLive(ctx, mode, vm.power_state);
   const spec = { cpuCores: vm.held_cpu, ramMb: vm.held_ram_mb, storageGb: vm.held_storage_gb };
   const target = await chooseTarget(trx, { locationId: vm.location_id, current: vm.node_id, spec, mode, named });
   const params: MigrateParams = {

@@ -12,6 +12,8 @@ import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './action-types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
+import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
+import { findOsSlug } from '../../db/queries/servers.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
 import { viewOf } from './read.ts';
 import { addMonth, checkHostname } from './rules.ts';
@@ -62,6 +64,13 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
       throw new ApiError(e.code, e.message, [{ field: 'hostname', code: 'INVALID', message: 'another live server of the account has this host name' }]);
     }
     throw e;
+  });
+  // The clone's addresses now, before the charge: none free → 422, nothing charged.
+  const ipv6 = source.network?.ipv6 != null;
+  await reserveAddresses(trx, {
+    id: newMachineId(), token: operation.id, locationId: source.location_id, hostname: name, cpuCores: source.cpu_cores, ramMb: source.ram_mb,
+    storageGb: source.storage_gb, osSlug: (await findOsSlug(trx, source.os_version_id))?.slug ?? null, sshKeys: [], node: node.name,
+    v4: 1, v6: ipv6 ? 1 : 0, primaryV6: ipv6,
   });
   await payServerCharge(trx, quote);
   return { operation, server: await viewOf(trx, server) };

@@ -2,7 +2,7 @@
 // around it, signed (src/core/signed-links.ts), so the platform's endpoint is never exposed and a
 // link cannot be forged or stretched. Opening the link spends the ticket at the platform, which is
 // what makes it single-use across every API process.
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ComputeProvider } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -72,4 +72,24 @@ export async function redeemConsoleLink(compute: ComputeProvider, key: Buffer, l
   }
   if (!redeemed) throw new ApiError('STATE_CONFLICT', 'This console link was already used (or its session ended); request a new one with GET /servers/{id}/console');
   return { sandbox: false };
+}
+
+/** How long the terminal page may take to attach after the link was opened. */
+export const ATTACH_TTL_S = 60;
+
+const attachMac = (key: Buffer, ticket: string, expires: number) => createHmac('sha256', key).update(`console-attach:${ticket}:${expires}`).digest('base64url');
+
+/** The token the terminal page attaches with: bound to the ticket, good for ATTACH_TTL_S. */
+export function attachToken(key: Buffer, ticket: string, now: Date): { expires: number; token: string } {
+  const expires = Math.floor(now.getTime() / 1000) + ATTACH_TTL_S;
+  return { expires, token: attachMac(key, ticket, expires) };
+}
+
+/** Whether an attach token is ours, for this ticket, and unexpired (the platform spends the attach). */
+export function attachTokenValid(key: Buffer, ticket: string, expires: string, token: string, now: Date): boolean {
+  const exp = Number(expires);
+  if (!Number.isInteger(exp) || exp * 1000 < now.getTime()) return false;
+  const want = Buffer.from(attachMac(key, ticket, exp));
+  const got = Buffer.from(token);
+  return want.length === got.length && timingSafeEqual(want, got);
 }

@@ -1,11 +1,13 @@
 // The plan of a server create: what the create decides once what it names has been read and
 // checked — the row, the monthly price (the machine's and its extra addresses'), the quote of the
-// first cycle (the reseller discount applied) and the provisioning operation. Pure: no read, no
-// clock, no id of its own. Both ways of a create execute it (create-request.ts): the one-statement
-// way (read in one statement, the node picked from what was read, everything written in one
-// statement) and the transaction way (create.ts: read and checked in the transaction, the node
-// locked and placed, then the row, the charge and the operation written). What differs between
-// them is how they read and place, never what they write.
+// first cycle (the reseller discount applied), the provisioning operation and the machine's
+// addresses to reserve. Pure: no read, no clock, no id of its own. Both ways of a create execute
+// it (create-request.ts): the one-statement way (read in one statement, the node picked from what
+// was read, everything written in one statement) and the transaction way (create.ts: read and
+// checked in the transaction, the node locked and placed, then the row, the operation, the
+// addresses and the charge written). What differs between them is how they read and place, never
+// what they write.
+import type { MachineReservation } from '../../db/queries/machine-reservation.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import type { Cents } from '../money.ts';
 import type { StartOperation } from '../operations/service.ts';
@@ -37,6 +39,8 @@ export interface PlanInput {
   password: string;
   ipv4_count?: number;
   ipv6_count?: number;
+  /** cloud-init user data, handed to provisioning as given. */
+  user_data?: string;
 }
 
 /** Addresses beyond the first of each family: billed monthly on top of the machine. */
@@ -72,6 +76,8 @@ export interface ServerCreatePlan {
   provisioning: StartOperation<'server.create'>;
   /** This month's traffic as a server without a machine has it: no bytes yet, the plan's allowance. */
   traffic: TrafficSummary;
+  /** The machine's record and addresses to reserve, but its platform id, the operation's token and the node (each way's own). */
+  reservation: Omit<MachineReservation, 'id' | 'token' | 'node'>;
 }
 
 /**
@@ -121,8 +127,13 @@ export function planServerCreate(
         ipv6_price_cents: ipPrices.ipv6,
         charged_cents: quote.chargedCents,
         ssh_keys: machine.sshKeys,
+        ...(input.user_data !== undefined ? { user_data: input.user_data } : {}),
       },
     },
     traffic: { in_bytes: null, out_bytes: null, quota_bytes: allowanceOf(machine.plan) },
+    reservation: {
+      locationId: input.location_id, hostname: input.name, ...machine.spec, osSlug: machine.osSlug, sshKeys: machine.sshKeys,
+      v4: input.ipv4_count ?? 1, v6: input.ipv6_count ?? 1, primaryV6: (input.ipv6_count ?? 1) > 0,
+    },
   };
 }

@@ -6,7 +6,8 @@
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
 // answer in the API's check order (README, "Check order"). The rules are the same functions in both
-// ways, and so is what they write: the create's plan (create-plan.ts: row, prices, quote, operation).
+// ways, and so is what they write: the create's plan (create-plan.ts: row, prices, quote, operation,
+// addresses).
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), creates
 // from a snapshot (rare; the snapshot is read and checked in the transaction), a queue that cannot
@@ -22,8 +23,9 @@ import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
+import { newMachineId } from './reserve-addresses.ts';
 import { type ResolvedMachine, extraAddresses, planServerCreate } from './create-plan.ts';
-import { type CreateServerInput, type CreatedServer, checkReferences, createServer, createdView, modeOf } from './create.ts';
+import { type CreateServerInput, type CreatedServer, checkReferences, checkUserData, createServer, createdView, modeOf } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, pricesOf } from './pricing.ts';
 import { checkHostname, checkPassword } from './rules.ts';
 
@@ -50,6 +52,7 @@ async function createInOneStatement(
   if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   const mode = modeOf(input);
   if (mode.kind === 'source') return undefined;
   const extra = extraAddresses(input);
@@ -64,7 +67,7 @@ async function createInOneStatement(
   });
   // A key in use replays or conflicts: the transaction way answers that.
   if (basis.key_taken) return undefined;
-  checkReferences(basis, input, mode);
+  checkReferences(basis, input, mode, ctx.compute.capabilities?.osImages === true);
   const sshKeys = input.ssh_key_ids?.length ? sshKeysOf(input.ssh_key_ids, basis.ssh_keys) : [];
   const plan = mode.kind === 'package' ? basis.plan! : null;
   const spec = mode.kind === 'custom' ? mode.spec : { cpuCores: plan!.cpu_cores, ramMb: plan!.ram_mb, storageGb: plan!.storage_gb };
@@ -107,6 +110,8 @@ async function createInOneStatement(
   const { quote } = planned;
   const written = await writeCreateInOneStatement(ctx, {
     key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
+    // The addresses in the same statement: a short pool writes nothing, and the transaction way answers 422.
+    machine: { ...planned.reservation, id: newMachineId(), token: operation.id, node: node.name },
     charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
   });
   return written ? body : undefined;

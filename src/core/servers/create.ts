@@ -1,8 +1,8 @@
 // Server create in its three modes, the transaction way (create-request.ts says when it is taken).
 // Checks run in the API's check order (README, "Check order") — input, then references (plan,
-// location, OS, source), then state (hostname), then balance — and everything that costs money
-// commits in the caller's one transaction: server row, charge, operation, queued job, as the
-// create's plan (create-plan.ts) says.
+// location, OS, source), then state (hostname, node room, addresses), then balance — and everything
+// that costs money commits in the caller's one transaction: server row, operation, queued job,
+// addresses, charge, as the create's plan (create-plan.ts) says.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findServerReferences, insertServer } from '../../db/queries/servers.ts';
@@ -15,6 +15,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
+import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
@@ -39,6 +40,17 @@ export interface CreateServerInput {
   ipv6_count?: number;
   /** The account's SSH keys to install (GET /ssh-keys ids). */
   ssh_key_ids?: number[];
+  /** cloud-init user data for the new machine (at most USER_DATA_MAX_BYTES). */
+  user_data?: string;
+}
+
+/** The largest cloud-init user data a server takes: 64 KiB, as cloud platforms commonly allow. */
+export const USER_DATA_MAX_BYTES = 65_536;
+
+export function checkUserData(userData: string | undefined): void {
+  if (userData !== undefined && Buffer.byteLength(userData, 'utf8') > USER_DATA_MAX_BYTES) {
+    throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'user_data', code: 'INVALID', message: `at most ${USER_DATA_MAX_BYTES} bytes (64 KiB) of cloud-init user data` }]);
+  }
 }
 
 export type Mode =
@@ -83,11 +95,11 @@ export function modeOf(input: CreateServerInput): Mode {
 export interface References {
   plan: Pick<Plan, 'id' | 'name' | 'available' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'price_cents' | 'bandwidth_gb'> | null;
   location: Pick<Location, 'available' | 'provider'> | null;
-  os: Pick<OperatingSystem, 'slug' | 'available'> | null;
+  os: (Pick<OperatingSystem, 'slug' | 'available'> & { image?: string | null }) | null;
 }
 
 /** The reference checks, in the API's check order (README, "Check order"): plan, location, OS (a source is checked after). */
-export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode): void {
+export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode, needsImage = false): void {
   if (mode.kind === 'package' && !refs.plan) {
     throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);
   }
@@ -102,6 +114,12 @@ export function checkReferences(refs: References, input: Pick<CreateServerInput,
   if (mode.kind !== 'source' && (!refs.os || !refs.os.available)) {
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
+  // A platform that builds from images (LXD) cannot build an OS the operator gave no image.
+  if (needsImage && mode.kind !== 'source' && !refs.os!.image) {
+    throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} (${refs.os!.slug}) cannot be installed yet: the operator has not given it an image`, [
+      { field: 'os_version_id', code: 'INVALID', message: 'this OS version has no image on this platform yet; choose another' },
+    ]);
+  }
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<ResolvedMachine> {
@@ -111,7 +129,7 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
     locationId: input.location_id,
     osVersionId: mode.kind === 'source' ? null : mode.osVersionId,
   });
-  checkReferences(refs, input, mode);
+  checkReferences(refs, input, mode, ctx.compute.capabilities?.osImages === true);
   const osSlug = refs.os?.slug ?? null;
   const discountBp = refs.tier_discount === null ? 0 : basisPoints(refs.tier_discount);
   const sshKeys = input.ssh_key_ids?.length ? await resolveSshKeys(db, ctx.accountId, input.ssh_key_ids) : [];
@@ -167,6 +185,7 @@ export function createdView(server: ServerView['server'], machine: ResolvedMachi
 export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<CreatedServer & { server: Server }> {
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   const mode = modeOf(input);
   const machine = await resolve(ctx, trx, input, mode);
   const extra = extraAddresses(input);
@@ -175,7 +194,9 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
   const node = await placeMachine(trx, input.location_id, plan.spec);
   const server = await insertServerChecked(trx, { ...plan.row, node_id: node.id });
-  await payServerCharge(trx, plan.quote);
   const operation = await startOperation(ctx, trx, plan.provisioning);
+  // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.
+  await reserveAddresses(trx, { ...plan.reservation, id: newMachineId(), token: operation.id, node: node.name });
+  await payServerCharge(trx, plan.quote);
   return { server, operation, view: createdView(server, machine), traffic: plan.traffic };
 }

@@ -10,6 +10,7 @@ import { type RecordOutcome, outcomeCode } from './idempotency.ts';
 import { insertOperationJob } from './jobs.ts';
 import type { NewOperationRow } from './operations.ts';
 import type { NewServerRow } from './servers.ts';
+import { type MachineReservation, reserveMachineStatement } from './machine-reservation.ts';
 
 export interface BillableCreateWrite {
   /** With an Idempotency-Key: the finished record (its answer is known before the write). */
@@ -19,6 +20,8 @@ export interface BillableCreateWrite {
   charge: { accountId: string; cents: number; description: string };
   operation: NewOperationRow & { created_at: Date; updated_at: Date };
   job: OperationJob;
+  /** A server's machine record and addresses (hc_reserve_machine); a short pool raises HC001. */
+  machine?: MachineReservation;
 }
 
 export interface BillableCreateWritten {
@@ -57,11 +60,13 @@ export async function writeBillableCreate(db: Db, w: BillableCreateWrite): Promi
       SELECT ${w.charge.accountId}, 'withdraw', ${w.charge.cents}::bigint, ${w.charge.description}
        WHERE (SELECT balance_cents FROM accounts WHERE id = ${w.charge.accountId} FOR NO KEY UPDATE) >= ${w.charge.cents}::bigint
       RETURNING id, balance_after_cents),
+    machine AS (${w.machine ? reserveMachineStatement(w.machine) : sql`SELECT 'none' AS id`}),
     op AS (${db.insertInto('operations').values({ ...w.operation, params: JSON.stringify(w.operation.params) }).returning('id')}),
     job AS (${insertOperationJob(w.job)})
     SELECT hc_abort(CASE
              WHEN NOT EXISTS (SELECT 1 FROM claim) THEN 'idempotency key taken'
              WHEN NOT EXISTS (SELECT 1 FROM node) THEN 'node not active'
+             WHEN NOT EXISTS (SELECT 1 FROM machine) THEN 'addresses not reserved'
              WHEN NOT EXISTS (SELECT 1 FROM res) THEN 'resource not written'
              WHEN NOT EXISTS (SELECT 1 FROM ledger) THEN 'balance short'
              WHEN NOT EXISTS (SELECT 1 FROM op) THEN 'operation not written'

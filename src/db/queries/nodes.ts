@@ -50,7 +50,9 @@ export async function findNodeWithUsage(db: Db, id: number): Promise<NodeUsageRo
   return (await usage(db).where('nodes.id', '=', id).executeTakeFirst()) as NodeUsageRow | undefined;
 }
 
-export function insertNode(db: Db, row: { location_id: number; name: string; cpu_vendor: CpuVendor; cpu_cores: number; ram_mb: number; storage_gb: number }): Promise<Node | undefined> {
+export function insertNode(db: Db, row: {
+  location_id: number; name: string; cpu_vendor: CpuVendor; cpu_cores: number; ram_mb: number; storage_gb: number; endpoint?: string | null; fingerprint?: string | null;
+}): Promise<Node | undefined> {
   return db.insertInto('nodes').values(row).onConflict((oc) => oc.column('name').doNothing()).returningAll().executeTakeFirst();
 }
 

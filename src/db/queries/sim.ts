@@ -16,13 +16,14 @@ export interface PoolWithUsage extends SimIpPool {
   used: number;
 }
 
-export async function listPoolsPage(db: Db, locationId: number, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
-  const q = db.selectFrom('sim_ip_pools').where('location_id', '=', locationId);
+export async function listPoolsPage(db: Db, locationId: number | undefined, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
+  let q = db.selectFrom('sim_ip_pools');
+  if (locationId !== undefined) q = q.where('location_id', '=', locationId);
   const [rows, count] = await Promise.all([
     q.selectAll('sim_ip_pools')
       .select((eb) => eb.selectFrom('sim_ip_leases').whereRef('sim_ip_leases.pool_id', '=', 'sim_ip_pools.id')
         .where('vm_id', 'is not', null).select((e) => e.fn.countAll<string>().as('n')).as('used'))
-      .orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
+      .orderBy('location_id').orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map((r) => ({ ...r, used: Number(r.used ?? 0) })), total: Number(count.n) };
@@ -98,13 +99,13 @@ export function listVmLeases(db: Db, vmId: string): Promise<VmLease[]> {
 
 /** Gives one address of a machine back to its pool; false when the machine did not hold it. */
 export async function releaseLease(db: Db, vmId: string, address: string): Promise<boolean> {
-  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null })
+  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` })
     .where('vm_id', '=', vmId).where('address', '=', address).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 export async function releaseAllLeases(db: Db, vmId: string): Promise<void> {
-  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null }).where('vm_id', '=', vmId).execute();
+  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` }).where('vm_id', '=', vmId).execute();
 }
 
 // --- machines --------------------------------------------------------------------------------
@@ -250,6 +251,20 @@ export async function redeemConsoleSession(db: Db, token: string): Promise<boole
     .where('vm_id', 'in', (eb) => eb.selectFrom('sim_vms').select('id').where('destroyed_at', 'is', null))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * The machine of a spent ticket, for its terminal to attach to: once, within a minute of the link
+ * being opened, while the machine exists. null otherwise.
+ */
+export async function claimConsoleAttach(db: Db, token: string): Promise<{ vm_id: string; hostname: string } | null> {
+  const r = await sql<{ vm_id: string; hostname: string }>`
+    UPDATE sim_console_sessions s SET attached_at = now()
+    FROM sim_vms v
+    WHERE s.token = ${token} AND s.used_at IS NOT NULL AND s.attached_at IS NULL AND s.used_at > now() - interval '60 seconds'
+      AND v.id = s.vm_id AND v.destroyed_at IS NULL
+    RETURNING s.vm_id, v.hostname`.execute(db);
+  return r.rows[0] ?? null;
 }
 
 /**

@@ -51,7 +51,13 @@ const SPECS: TableSpec[] = [
   },
   {
     path: 'operating-systems', table: 'operating_systems',
-    fields: { family: Name, version: Type.String({ minLength: 1, maxLength: 32 }), slug: Type.String({ pattern: '^[a-z0-9.-]{2,64}$' }), available: Flag },
+    fields: {
+      family: Name, version: Type.String({ minLength: 1, maxLength: 32 }), slug: Type.String({ pattern: '^[a-z0-9.-]{2,64}$' }), available: Flag,
+      image: Type.Union([Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/:-]{0,254}$' }), Type.Null()], {
+        description: 'COMPUTE_DRIVER=lxd: the LXD image servers of this OS are built from — an alias or fingerprint present on every node (null: none; creating with it is then 422 `OS_VERSION_INVALID`)',
+        examples: ['debian/12'],
+      }),
+    },
     required: ['family', 'version', 'slug'],
   },
   {

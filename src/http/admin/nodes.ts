@@ -4,6 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { MIGRATE_MODES } from '../../core/nodes/migrate.ts';
 import { CPU_VENDORS, NODE_STATUSES, PLACED, addNode, getNode, listNodes, migrateServerAsOperator, updateNodeStatus } from '../../core/nodes/service.ts';
 import { timestamp } from '../../core/time.ts';
+import { invalid } from '../../core/errors.ts';
+import type { ComputeProvider } from '../../providers/compute/types.ts';
 import type { NodeUsageRow } from '../../db/queries/nodes.ts';
 import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
@@ -29,14 +31,24 @@ const NodeSchema = Type.Object({
   migrating_away: Type.Integer({ description: 'Servers whose migration off this node is running: a drain\'s progress.' }),
   vms_migrating_away: Type.Integer({ description: 'VMs whose migration off this node is running.' }),
   created_at: NullableTimestamp,
+  endpoint: Type.Union([Type.String(), Type.Null()], { description: 'How the LXD driver reaches the node (unix:/… or https://host:8443); null on the simulated platform.' }),
+  fingerprint: Type.Union([Type.String(), Type.Null()], { description: 'SHA-256 of the node\'s pinned server certificate (https endpoints); another certificate is refused.' }),
+  connection: Type.Union([StringEnum(['ok', 'unreachable'] as const), Type.Null()], {
+    description: 'Lists only: whether the node answered just now (`unreachable`: see `connection_error`); null for nodes without an endpoint and on single reads.',
+  }),
+  connection_error: Type.Union([Type.String(), Type.Null()]),
 }, { title: 'Node' });
 
-function nodeView(n: NodeUsageRow) {
+type Connection = { connection: 'ok' | 'unreachable' | null; connection_error: string | null };
+const NO_CONNECTION: Connection = { connection: null, connection_error: null };
+
+function nodeView(n: NodeUsageRow, c: Connection = NO_CONNECTION) {
   const bucket = (total: number, used: number) => ({ total, used, available: Math.max(0, total - used) });
   return {
     id: n.id, location_id: n.location_id, name: n.name, cpu_vendor: n.cpu_vendor, status: n.status,
     cpu: bucket(n.cpu_cores, n.used_cpu), ram_mb: bucket(n.ram_mb, n.used_ram_mb), storage_gb: bucket(n.storage_gb, n.used_storage_gb),
     servers: n.servers, vms: n.vms, migrating_away: n.migrating_away, vms_migrating_away: n.vms_migrating_away, created_at: timestamp(n.created_at),
+    endpoint: n.endpoint, fingerprint: n.fingerprint, ...c,
   };
 }
 
@@ -44,6 +56,27 @@ const DrainSchema = Type.Union([Type.Null(), Type.Object({
   started: Type.Array(Type.Object({ type: StringEnum(PLACED), id: Type.String(), operation_id: Type.String(), mode: StringEnum(MIGRATE_MODES) })),
   skipped: Type.Array(Type.Object({ type: StringEnum(PLACED), id: Type.String(), reason: Type.String() })),
 })], { description: 'draining: the migrations started now (servers and VDC VMs) and those left (retry by setting draining again); null otherwise.' });
+
+/** Whether a node with an endpoint answers now (a short wait: a list must not hang on one dead node). */
+async function nodeConnection(compute: ComputeProvider, n: NodeUsageRow): Promise<Connection> {
+  if (!n.endpoint || !compute.inspectNode) return NO_CONNECTION;
+  try {
+    await compute.inspectNode(n.endpoint, n.fingerprint, 2_000);
+    return { connection: 'ok', connection_error: null };
+  } catch (e) {
+    return { connection: 'unreachable', connection_error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+async function clientCertificate(compute: ComputeProvider): Promise<string> {
+  if (!compute.clientCertificate) throw invalid('compute', 'this installation\'s compute driver has no client certificate (COMPUTE_DRIVER=lxd has one)');
+  return compute.clientCertificate();
+}
+
+/** What the operator runs on an LXD server so that it trusts us. */
+export function trustCommand(certificate: string): string {
+  return `cat > hostcloud.crt <<'EOF'\n${certificate.trim()}\nEOF\nlxc config trust add hostcloud.crt --name hostcloud`;
+}
 
 export function register(app: TypedApp, deps: RouteDeps) {
   const { db } = deps;
@@ -54,7 +87,25 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Type.Object({ location_id: Type.Optional(IntId) }, { additionalProperties: false }),
       response: { 200: Envelope(Type.Array(NodeSchema)), ...errorResponses() },
     },
-  }, async (request) => ok(request, (await listNodes(db, request.query.location_id)).map(nodeView)));
+  }, async (request) => {
+    const nodes = await listNodes(db, request.query.location_id);
+    const connections = await Promise.all(nodes.map((n) => nodeConnection(deps.services.compute, n)));
+    return ok(request, nodes.map((n, i) => nodeView(n, connections[i])));
+  });
+
+  app.get('/nodes/client-certificate', {
+    config: admin,
+    schema: {
+      operationId: 'getNodeClientCertificate', tags, summary: 'The certificate Hostcloud presents to LXD nodes, and the command that trusts it',
+      response: {
+        200: Envelope(Type.Object({ certificate: Type.String(), trust_command: Type.String() })),
+        ...errorResponses('VALIDATION_FAILED'),
+      },
+    },
+  }, async (request) => {
+    const certificate = await clientCertificate(deps.services.compute);
+    return ok(request, { certificate, trust_command: trustCommand(certificate) });
+  });
 
   app.get('/nodes/:id', {
     config: admin,
@@ -68,15 +119,20 @@ export function register(app: TypedApp, deps: RouteDeps) {
       body: Type.Object({
         location_id: IntId,
         name: Type.String({ minLength: 1, maxLength: 63, description: 'The platform\'s host name, e.g. fra1-kvm4' }),
-        cpu_vendor: StringEnum(CPU_VENDORS),
-        cpu_cores: Type.Integer({ minimum: 1, maximum: 4096 }),
-        ram_mb: Type.Integer({ minimum: 1024, maximum: 67_108_864 }),
-        storage_gb: Type.Integer({ minimum: 10, maximum: 10_000_000 }),
-      }, { additionalProperties: false }),
-      response: { 201: Envelope(NodeSchema), ...errorResponses('LOCATION_INVALID', 'STATE_CONFLICT') },
+        cpu_vendor: Type.Optional(StringEnum(CPU_VENDORS)),
+        cpu_cores: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+        ram_mb: Type.Optional(Type.Integer({ minimum: 1024, maximum: 67_108_864 })),
+        storage_gb: Type.Optional(Type.Integer({ minimum: 10, maximum: 10_000_000 })),
+        endpoint: Type.Optional(Type.String({
+          minLength: 6, maxLength: 500, examples: ['https://lxd1.fra1.example.net:8443', 'unix:/var/lib/lxd/unix.socket'],
+          description: 'COMPUTE_DRIVER=lxd: the LXD server. It is reached now (an unreachable or untrusting server is 502 `UPSTREAM_ERROR` saying why), its https certificate pinned, and sizes and vendor left out are read from it.',
+        })),
+        fingerprint: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F:]{64,95}$', description: 'The https certificate\'s SHA-256 to pin; default: the one the server presents now.' })),
+      }, { additionalProperties: false, description: 'Without `endpoint`, `cpu_vendor`, `cpu_cores`, `ram_mb` and `storage_gb` are required.' }),
+      response: { 201: Envelope(NodeSchema), ...errorResponses('LOCATION_INVALID', 'STATE_CONFLICT', 'UPSTREAM_ERROR') },
     },
   }, async (request, reply) => {
-    const node = await addNode(db, request.body);
+    const node = await addNode(db, request.body, deps.services.compute);
     reply.code(201);
     locate(reply, deps.config.publicUrl, 'admin', 'v1', 'nodes', node.id);
     return ok(request, nodeView(node));

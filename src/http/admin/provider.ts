@@ -2,6 +2,7 @@
 // provider-faults.ts, shared with the other providers). The rules are the simulated driver's (src/providers/compute/simulated/admin.ts).
 import { Type } from '@sinclair/typebox';
 import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../providers/compute/simulated/admin.ts';
+import { versionOf } from '../../providers/compute/simulated/pool-rules.ts';
 import { ts } from '../../core/time.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
@@ -20,13 +21,14 @@ const Pool = Type.Object({
   gateway: Type.String(),
   size: Count,
   used: Type.Integer({ description: 'Addresses leased to machines now' }),
+  assigned: Type.Integer({ description: 'The same as `used`: addresses assigned to machines now (released ones rest IP_COOLDOWN_S before they are handed out again)' }),
   free: Count,
   created_at: Timestamp,
 });
 
 const poolView = ({ pool, size, used, free }: PoolView) => ({
   id: pool.id, location_id: pool.location_id, version: pool.version, cidr: pool.cidr, gateway: pool.gateway,
-  size: size.toString(), used, free: free.toString(), created_at: ts(pool.created_at),
+  size: size.toString(), used, assigned: used, free: free.toString(), created_at: ts(pool.created_at),
 });
 
 export function register(app: TypedApp, { db, config }: RouteDeps) {
@@ -52,6 +54,37 @@ export function register(app: TypedApp, { db, config }: RouteDeps) {
     const pool = await addIpPool(db, request.params.id, { version: version as 4 | 6, cidr, gateway });
     reply.code(201);
     // Where it is deleted; it is read in its location's list.
+    locate(reply, config.publicUrl, 'admin', 'v1', 'ip-pools', pool.pool.id);
+    return reply.send(ok(request, poolView(pool)));
+  });
+
+  // The same pools, addressed by themselves: every location's (or ?location_id=), and added with location_id in the body.
+  app.get('/ip-pools', {
+    config: admin,
+    schema: {
+      tags, summary: 'List address pools (every location, or one)',
+      querystring: Type.Object({ ...PageQuery(), location_id: Type.Optional(IntId) }, { additionalProperties: false }),
+      response: { 200: ListEnvelope(Pool), ...errorResponses('RESOURCE_NOT_FOUND') },
+    },
+  }, async (request) => page(request, await listIpPools(db, request.query.location_id, pageOf(request.query)), poolView));
+
+  app.post('/ip-pools', {
+    config: admin,
+    schema: {
+      tags, summary: 'Add an address pool to a location',
+      body: Type.Object({
+        location_id: IntId,
+        version: Type.Optional(Type.Integer({ enum: [4, 6], description: 'Default: the family of cidr' })),
+        cidr: Type.String({ minLength: 1, maxLength: 64, description: 'IPv4 /16–/30 or IPv6 /48–/120; must not overlap another pool' }),
+        gateway: Type.String({ minLength: 1, maxLength: 64, description: 'A host address inside the cidr; never leased' }),
+      }, { additionalProperties: false }),
+      response: { 201: Envelope(Pool), ...errorResponses('RESOURCE_NOT_FOUND') },
+    },
+  }, async (request, reply) => {
+    const { location_id, cidr, gateway } = request.body;
+    const version = (request.body.version ?? versionOf(cidr) ?? 4) as 4 | 6;
+    const pool = await addIpPool(db, location_id, { version, cidr, gateway });
+    reply.code(201);
     locate(reply, config.publicUrl, 'admin', 'v1', 'ip-pools', pool.pool.id);
     return reply.send(ok(request, poolView(pool)));
   });

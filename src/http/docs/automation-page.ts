@@ -62,10 +62,11 @@ hc server delete "$id"
 | \`hc ticket list\\|get\\|create\\|reply\\|close\\|departments\` | support tickets |
 | \`hc balance [--transactions]\`, \`hc plan\\|location\\|os list\`, \`hc ssh-key list\\|add\\|delete\` | account and catalog |
 | \`hc operation get\\|wait\`, \`hc events list\\|tail\` | operations and events |
+| \`hc webhook create\\|list\\|get\\|delete\\|ping\\|deliveries\` | webhook endpoints |
 | \`hc context add\\|use\\|list\\|current\\|remove\`, \`hc completion bash\\|zsh\` | set-up |
 
 \`hc COMMAND --help\` shows every option with examples. \`hc events tail\` prints new events as they happen
-(one JSON object per line with \`-o json\`) until Ctrl-C. Completion: \`source <(hc completion bash)\`, or
+(one JSON object per line with \`-o json\`) until Ctrl-C, or until it printed \`--limit N\`. Completion: \`source <(hc completion bash)\`, or
 \`source <(hc completion zsh)\` after \`compinit\`.
 
 ## The SDK: @hostcloud/sdk
@@ -118,6 +119,18 @@ In a browser the SDK runs as it is (it uses \`fetch\` and WebCrypto); mind that 
 visible to whoever loads it.
 
 ## Receiving webhooks
+
+Register an endpoint (an \`https\` URL on a public address) and keep the secret the answer shows, once:
+
+\`\`\`sh
+hc webhook create --url https://hooks.example.com/hostcloud --event "server.*" --event operation.failed -o json | jq -r .secret
+hc webhook ping whk_5Hq2sLk9Xw3Zp5Nb --wait     # exit 0 once your endpoint answered 2xx
+hc webhook deliveries whk_5Hq2sLk9Xw3Zp5Nb --status failed
+\`\`\`
+
+In the SDK: \`hc.webhooks.create({ url, events })\` (its answer has \`secret\`), \`list()\`, \`get(id)\`,
+\`update(id, { enabled })\`, \`delete(id)\`, \`ping(id)\` (answers the pending delivery), \`deliveries(id, { status })\`,
+\`rotateSecret(id)\`; \`hc.events.list({ type, resource_id })\` and \`hc.events.follow()\` read the same events.
 
 Webhook deliveries are signed as the Standard Webhooks specification says. \`verifyWebhook(secret, headers,
 rawBody)\` checks the signature (either one while a rotated secret overlaps) and that the timestamp is within

@@ -55,6 +55,7 @@ import * as listServerIps from './servers/list-server-ips.ts';
 import * as addServerIp from './servers/add-server-ip.ts';
 import * as getServerConsole from './servers/get-server-console.ts';
 import * as openConsoleLink from './servers/open-console-link.ts';
+import * as consoleAssets from './servers/console-assets.ts';
 import * as getServerMetrics from './servers/get-server-metrics.ts';
 import * as getServerTraffic from './servers/get-server-traffic.ts';
 import * as listServerFirewallRules from './servers/list-server-firewall-rules.ts';
@@ -106,7 +107,7 @@ import * as restoreServerSnapshot from './servers/restore-server-snapshot.ts';
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listServers, getServer, createServer,
   updateServer, deleteServer, runServerAction, upgradeServer,
-  listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink,
+  listServerSnapshots, createServerSnapshot, listServerIps, addServerIp, getServerConsole, openConsoleLink, consoleAssets,
   listServerFirewallRules, getServerMetrics, getServerTraffic,
   getServerIpReverseDns, updateServerIpReverseDns, deleteServerIp, deleteServerSnapshot, restoreServerSnapshot,
   getOperation,

@@ -34,6 +34,18 @@ export interface CreateRequest extends MachineSpec {
   sshKeys?: string[];
   /** The hypervisor node to build it on (our placement's pick; the platform's host name), if any. */
   node?: string | null;
+  /** Our id of the server or VDC VM (`srv_…`, `vm_…`), recorded on the machine where the platform can. */
+  resourceId?: string;
+  /** cloud-init user data to hand to the machine (at most 64 KiB), if any. */
+  userData?: string | null;
+}
+
+/** What a platform can do beyond the common ground; the core refuses what it cannot before charging. */
+export interface ComputeCapabilities {
+  /** Live (stateful) migration between nodes; false → a live move is 422 NODE_INCOMPATIBLE_LIVE_MIGRATE. */
+  liveMigration: boolean;
+  /** Every OS version needs an image (operating_systems.image) before servers can be made of it. */
+  osImages: boolean;
 }
 
 /**
@@ -84,6 +96,15 @@ export interface ConsoleTicket {
   expiresAt: Date;
 }
 
+/** A machine's console, attached: bytes both ways, as a terminal sees them. */
+export interface ConsoleStream {
+  write(data: Buffer | string): void;
+  resize(cols: number, rows: number): void;
+  onData(listener: (data: Buffer) => void): void;
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
 export interface Metrics {
   cpu_pct: number;
   memory_pct: number;
@@ -99,7 +120,27 @@ export interface Traffic {
   quota_bytes: number;
 }
 
+/** What a node (a server of the platform) says about itself when it is added. */
+export interface NodeFacts {
+  /** SHA-256 of its server certificate (https), to pin; null for a local socket. */
+  fingerprint: string | null;
+  cpuCores: number;
+  ramMb: number;
+  storageGb: number;
+  cpuVendor: 'intel' | 'amd' | null;
+}
+
 export interface ComputeProvider {
+  /** Absent: the simulated platform's (live migration, no images needed). */
+  readonly capabilities?: ComputeCapabilities;
+  /**
+   * Platforms whose nodes are reached at an endpoint (LXD): connects, checks that we are trusted,
+   * and reads the node's size. A ProviderError says why it cannot (unreachable, not trusted, a
+   * certificate other than `fingerprint`); non-retryable with status 400 when the endpoint is malformed.
+   */
+  inspectNode?(endpoint: string, fingerprint: string | null, timeoutMs: number): Promise<NodeFacts>;
+  /** The certificate (PEM) this installation presents to nodes, for the operator to trust. */
+  clientCertificate?(): Promise<string>;
   create(req: CreateRequest, progress: Progress): Promise<Machine>;
   /**
    * The live machine a create (or clone) with this request token made, if any: how a create that
@@ -137,6 +178,11 @@ export interface ComputeProvider {
   openConsole(ref: string, ttlSeconds: number): Promise<ConsoleTicket>;
   /** Spends a ticket: true the first time within its lifetime, false afterwards. */
   redeemConsole(ticket: string): Promise<boolean>;
+  /**
+   * The console of a spent ticket's machine, for the terminal page's WebSocket: once per ticket,
+   * shortly after it was spent; null otherwise (never attached twice).
+   */
+  attachConsole?(ticket: string, size: { cols: number; rows: number }): Promise<ConsoleStream | null>;
   metrics(ref: string): Promise<Metrics>;
   traffic(ref: string, month: string): Promise<Traffic>;
   /**
@@ -156,4 +202,4 @@ export const COMPUTE_CALLS = [
 
 export type ComputeCall = (typeof COMPUTE_CALLS)[number];
 // Compiles only while COMPUTE_CALLS names every method: a new method must be added to the list.
-const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall>, never> = {};
+const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall | 'capabilities' | 'inspectNode' | 'clientCertificate' | 'attachConsole'>, never> = {};

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Event } from '@hostcloud/sdk';
+import type { Event, EventQuery } from '@hostcloud/sdk';
 import { type Runtime, command, group, positiveInt, waitOptions } from '../runtime.js';
 
 const EVENT_COLUMNS = [
@@ -43,29 +43,35 @@ export function operationCommands(program: Command, rt: Runtime): void {
     'hc events tail',
     'hc events tail --type operation.failed',
     'hc events tail -o json | jq -c "{type, id: .resource.id}"',
+    'hc events tail --type server.created --limit 1 -o json',
   ])
     .option('--type <type>', 'only this type, e.g. operation.completed')
     .option('--resource-type <type>', 'only events of this kind of resource, e.g. server')
     .option('--resource-id <id>', 'only events of this resource')
     .option('--backlog <n>', 'first print this many of the latest events', (v) => (v === '0' ? 0 : positiveInt(v)), 0)
     .option('--interval <seconds>', 'how often to look for new events', positiveInt, 2)
-    .action(async (opts: { type?: string; resourceType?: string; resourceId?: string; backlog: number; interval: number }, cmd: Command) => {
+    .option('--limit <n>', 'stop (exit 0) after printing this many events, backlog included', positiveInt)
+    .action(async (opts: { type?: string; resourceType?: string; resourceId?: string; backlog: number; interval: number; limit?: number }, cmd: Command) => {
       const hc = await rt.client(cmd);
       const p = rt.printer(cmd);
+      let printed = 0;
       if (p.format === 'table' && p.header) p.write(`${'TIME'.padEnd(24)} ${'TYPE'.padEnd(26)} RESOURCE\n`);
       for await (const e of hc.events.follow(filters(opts), { backlog: opts.backlog, intervalMs: opts.interval * 1000, ...(rt.io.signal ? { signal: rt.io.signal } : {}) })) {
         // A stream: one line per event, never a document that only ends with the command.
         if (p.format === 'json') p.write(`${JSON.stringify(e)}\n`);
         else if (p.format === 'yaml') p.write(`---\n${(await import('yaml')).stringify(e)}`);
         else p.write(`${e.created_at.padEnd(24)} ${e.type.padEnd(26)} ${e.resource.type} ${e.resource.id}\n`);
+        // Leaving the loop ends follow(): no further request is made.
+        if (opts.limit !== undefined && ++printed >= opts.limit) break;
       }
     });
 }
 
-function filters(opts: { type?: string; resourceType?: string; resourceId?: string }) {
+/** The server checks the type names (422 naming the parameter: exit 1), so the list lives in one place. */
+function filters(opts: { type?: string; resourceType?: string; resourceId?: string }): Omit<EventQuery, 'page' | 'per_page'> {
   return {
     ...(opts.type ? { type: opts.type } : {}),
     ...(opts.resourceType ? { resource_type: opts.resourceType } : {}),
     ...(opts.resourceId ? { resource_id: opts.resourceId } : {}),
-  };
+  } as Omit<EventQuery, 'page' | 'per_page'>;
 }

@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * Open a console link
-         * @description The `viewer_url` of `getServerConsole`, opened in a browser: no API key, the signature in the URL is the credential. It opens once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one 409 `STATE_CONFLICT`. The answer is never cached. `HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while it is genuine and unexpired, else 404 or 409 as above; whether a genuine link was already used only opening it tells.
+         * @description The `viewer_url` of `getServerConsole`, opened in a browser: no API key, the signature in the URL is the credential. A browser (`Accept: text/html`) gets the terminal page: xterm.js connected through a WebSocket on this server to the server's console (the platform's console is never exposed); the page attaches once, within a minute. Other clients get the JSON answer below. It opens once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one 409 `STATE_CONFLICT`. The answer is never cached. `HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while it is genuine and unexpired, else 404 or 409 as above; whether a genuine link was already used only opening it tells.
          */
         get: operations["openConsoleLink"];
         put?: never;
@@ -4005,6 +4005,12 @@ export interface operations {
                      *     ]
                      */
                     ssh_key_ids?: number[];
+                    /**
+                     * @description **Addition to the spec**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.
+                     * @example #cloud-config
+                     *     packages: [nginx]
+                     */
+                    user_data?: string;
                 };
             };
         };

@@ -1,6 +1,6 @@
 import { Resource, seg } from '../resource.js';
 import type { PageIterator } from '../pages.js';
-import type { Event, EventQuery } from '../pending-types.js';
+import type { Event, EventQuery } from '../types.js';
 import { type RequestOptions, sleep } from '../transport.js';
 
 export interface FollowOptions {
@@ -17,7 +17,7 @@ const MAX_PAGES_PER_LOOK = 10;
 /** Ids remembered to tell new events from seen ones. */
 const REMEMBER = 2_000;
 
-/** What happened to your resources, newest first, kept for a limited time. */
+/** What happened to your resources, newest first, kept for a limited time (`EVENT_RETENTION_DAYS`). A key needs `events:read`. */
 export class Events extends Resource {
   /** Newest first; filter by `type`, `resource_type`, `resource_id`. */
   list(query?: EventQuery, opts?: RequestOptions): PageIterator<Event> {

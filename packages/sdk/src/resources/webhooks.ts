@@ -1,11 +1,13 @@
 import { Resource, seg } from '../resource.js';
 import type { PageIterator } from '../pages.js';
-import type { Event, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from '../pending-types.js';
 import type { RequestOptions } from '../transport.js';
+import type {
+  Query, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryQuery, WebhookRotatedSecret, WebhookUpdate, WebhookWithSecret,
+} from '../types.js';
 
-/** Endpoints the server POSTs your events to, signed (check them with verifyWebhook). */
+/** Endpoints the server POSTs your events to, signed (check them with verifyWebhook). Reads need `webhooks:read`, changes and ping `webhooks:write`. */
 export class Webhooks extends Resource {
-  list(query?: { page?: number; per_page?: number }, opts?: RequestOptions): PageIterator<Webhook> {
+  list(query?: Query<'listWebhooks'>, opts?: RequestOptions): PageIterator<Webhook> {
     return this.pages('/webhooks', query, opts);
   }
 
@@ -13,30 +15,33 @@ export class Webhooks extends Resource {
     return this.read(`/webhooks/${seg(id)}`, undefined, opts);
   }
 
-  /** The answer holds the secret: it is shown only here and by rotateSecret. */
+  /** The answer holds the secret: it is shown only here and by rotateSecret. `events` defaults to `["*"]`. */
   create(body: WebhookCreate, opts?: RequestOptions): Promise<WebhookWithSecret> {
     return this.write('POST', '/webhooks', body, opts);
   }
 
+  /** `enabled: true` also turns back on an endpoint the service disabled; `description: null` removes the note. */
   update(id: string, body: WebhookUpdate, opts?: RequestOptions): Promise<Webhook> {
     return this.write('PATCH', `/webhooks/${seg(id)}`, body, opts);
   }
 
-  delete(id: string, opts?: RequestOptions): Promise<unknown> {
+  /** Removes the endpoint and its delivery log; answers the endpoint as it was. */
+  delete(id: string, opts?: RequestOptions): Promise<Webhook> {
     return this.write('DELETE', `/webhooks/${seg(id)}`, undefined, opts);
   }
 
-  /** Sends a `webhook.ping` event to the endpoint. */
-  ping(id: string, opts?: RequestOptions): Promise<Event> {
+  /** Queues a `webhook.ping` event to this endpoint alone; answers its delivery, `pending` (follow it with deliveries). */
+  ping(id: string, opts?: RequestOptions): Promise<WebhookDelivery> {
     return this.write('POST', `/webhooks/${seg(id)}/ping`, undefined, opts);
   }
 
-  /** A new secret; for 24 hours deliveries are signed with both. */
-  rotateSecret(id: string, opts?: RequestOptions): Promise<WebhookWithSecret> {
+  /** A new secret; for 24 hours (`previous_secret_expires_at`) deliveries are signed with both. */
+  rotateSecret(id: string, opts?: RequestOptions): Promise<WebhookRotatedSecret> {
     return this.write('POST', `/webhooks/${seg(id)}/rotate-secret`, undefined, opts);
   }
 
-  deliveries(id: string, query?: { page?: number; per_page?: number }, opts?: RequestOptions): PageIterator<WebhookDelivery> {
+  /** The delivery log, newest first; filter by `status`. */
+  deliveries(id: string, query?: WebhookDeliveryQuery, opts?: RequestOptions): PageIterator<WebhookDelivery> {
     return this.pages(`/webhooks/${seg(id)}/deliveries`, query, opts);
   }
 }

@@ -20,7 +20,11 @@ export const serverCloneRunner: Runner<CloneParams> = {
   async run(rc, op) {
     const p = op.params;
     const clone = await findServerById(rc.db, p.clone_id);
-    if (!clone || clone.deleted_at || clone.status !== 'pending') return { detail: 'Nothing to clone: the new server is no longer pending' };
+    if (!clone || clone.deleted_at || clone.status !== 'pending') {
+      // Its machine's addresses were taken with the clone: they go back.
+      await destroyMachineMadeBy(rc, op);
+      return { detail: 'Nothing to clone: the new server is no longer pending' };
+    }
     const sourceRef = await machineRefOf(rc.db, op.resource_id);
     const os = await findOsSlug(rc.db, clone.os_version_id);
     const image = await rc.compute.snapshot(sourceRef, op.id, (pct, detail) => rc.progress(pct * 0.3, detail));
@@ -39,6 +43,7 @@ export const serverCloneRunner: Runner<CloneParams> = {
       extraIpv4: 0,
       extraIpv6: 0,
       ipv6: p.ipv6,
+      resourceId: clone.id,
     }, (pct, detail) => rc.progress(30 + pct * 0.7, detail));
     return {
       detail: `Clone ${clone.id} is running`,

@@ -21,6 +21,7 @@ export interface ServerCreateParams {
   ipv6_price_cents?: number;
   charged_cents?: number;
   ssh_keys?: string[];
+  user_data?: string;
 }
 
 /** The servers of the completions committed together go active in one statement. */
@@ -36,6 +37,8 @@ export const serverCreateRunner: Runner<ServerCreateParams> = {
   async run(rc, op) {
     const server: ServerToProvision | null | undefined = rc.loaded === undefined ? await findServerForProvisioning(rc.db, op.resource_id) : rc.loaded as ServerToProvision | null;
     if (!server || server.deleted_at || server.status !== 'pending') {
+      // Its machine's addresses were taken with the create: they go back.
+      await destroyMachineMadeBy(rc, op);
       return { detail: 'Nothing to provision: the server is no longer pending' };
     }
     const p = op.params;
@@ -56,6 +59,8 @@ export const serverCreateRunner: Runner<ServerCreateParams> = {
       extraIpv6: p.extra_ipv6 ?? 0,
       ipv6: p.ipv6 ?? true,
       sshKeys: p.ssh_keys ?? [],
+      resourceId: server.id,
+      userData: p.user_data ?? null,
     }, rc.progress);
     return {
       detail: 'Server is running',

@@ -34,6 +34,7 @@ export const vmCreateRunner: Runner<{ password: string }> = {
       extraIpv4: 0,
       extraIpv6: 0,
       ipv6: vm.held_ipv6 > 0,
+      resourceId: vm.id,
     }, rc.progress);
     return {
       detail: 'VM is running',

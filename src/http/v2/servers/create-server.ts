@@ -42,6 +42,11 @@ export const CreateServerBody = Type.Object({
     description: 'Your SSH keys (GET /ssh-keys) to install for root on the new server, in any mode. An id that is not one of your keys is 422 naming `ssh_key_ids`.',
     examples: [[12]],
   })),
+  user_data: Type.Optional(Type.String({
+    maxLength: 65_536,
+    description: '**Addition to the spec**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.',
+    examples: ['#cloud-config\npackages: [nginx]\n'],
+  })),
 }, {
   additionalProperties: false,
   description: MODES,

@@ -1,6 +1,7 @@
 // The console link a browser opens: no API key (the signature in the URL is the credential).
 import { Type } from '@sinclair/typebox';
-import { checkConsoleLink, consoleSigningKey, redeemConsoleLink } from '../../../core/servers/console.ts';
+import { attachToken, checkConsoleLink, consoleSigningKey, redeemConsoleLink } from '../../../core/servers/console.ts';
+import { consolePage } from '../../console/page.ts';
 import { V2_VERSION } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
@@ -18,6 +19,17 @@ const Opened = component('ConsoleOpened', Type.Object({
   sandbox: Type.Boolean({ description: 'true for a test key link: no console exists behind it' }),
 }, { description: 'A console link, spent.' }));
 
+/** The page's scripts and socket are our own origin's; nothing else loads. */
+const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** A browser asks for HTML before JSON; API clients (and no Accept at all) get JSON. */
+function wantsPage(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html >= 0 && (json < 0 || html < json);
+}
+
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/console/:ticket', {
     config: { auth: 'none' },
@@ -28,6 +40,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
       tags: ['Servers'],
       summary: 'Open a console link',
       description: 'The `viewer_url` of `getServerConsole`, opened in a browser: no API key, the signature in the URL is the credential. '
+        + 'A browser (`Accept: text/html`) gets the terminal page: xterm.js connected through a WebSocket on this server to the server\'s console '
+        + '(the platform\'s console is never exposed); the page attaches once, within a minute. Other clients get the JSON answer below. '
         + 'It opens once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one 409 `STATE_CONFLICT`. The answer is never cached. '
         + '`HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while it is genuine and unexpired, '
         + 'else 404 or 409 as above; whether a genuine link was already used only opening it tells.',
@@ -38,9 +52,17 @@ export function register(app: TypedApp, deps: RouteDeps) {
     },
   }, async (request, reply) => {
     const key = await consoleSigningKey(deps.db);
-    const { sandbox } = await redeemConsoleLink(deps.services.compute, key, { ticket: request.params.ticket, ...request.query }, deps.now());
+    const { ticket } = request.params;
+    const { sandbox } = await redeemConsoleLink(deps.services.compute, key, { ticket, ...request.query }, deps.now());
     // A link is a one-time secret: no cache may keep the page or replay it.
     reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+    if (wantsPage(request.headers.accept)) {
+      // A browser: the terminal page, whose WebSocket attaches once with a token good for a minute.
+      const { expires, token } = attachToken(key, ticket, deps.now());
+      const socket = sandbox ? null : `/v2/console/${encodeURIComponent(ticket)}/attach?expires=${expires}&token=${token}`;
+      return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', CONSOLE_CSP).header('X-Content-Type-Options', 'nosniff')
+        .send(consolePage({ socket, assetBase: '/v2/console-assets' }) as never);
+    }
     const message = sandbox
       ? 'Sandbox link: valid, but no console session exists behind a test key.'
       : 'The console session is open; this link cannot be used again.';

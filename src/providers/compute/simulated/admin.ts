@@ -29,8 +29,9 @@ async function requireLocation(db: Db, locationId: number): Promise<void> {
   if (!(await findCatalogRow(db, 'locations', locationId))) throw notFound('Location');
 }
 
-export async function listIpPools(db: Db, locationId: number, page: PageRequest): Promise<Paged<PoolView>> {
-  await requireLocation(db, locationId);
+/** The pools of a location, or of every location (undefined). */
+export async function listIpPools(db: Db, locationId: number | undefined, page: PageRequest): Promise<Paged<PoolView>> {
+  if (locationId !== undefined) await requireLocation(db, locationId);
   const { rows, total } = await listPoolsPage(db, locationId, page.perPage, offsetOf(page));
   return { items: rows.map((r) => viewOf(r, r.used)), total, ...page };
 }

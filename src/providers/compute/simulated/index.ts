@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  type CreatedVm, advanceVmPowerAndListLeases, createVm, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
+  type CreatedVm, advanceVmPowerAndListLeases, claimConsoleAttach, createVm, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
   insertSnapshot, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
   skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
@@ -15,6 +15,7 @@ import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts
 import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
+import { simulatedShell } from './shell.ts';
 import { parseAddress } from './ip-math.ts';
 import { defaultFirewall, machineOf } from './machine.ts';
 import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
@@ -266,6 +267,11 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     async redeemConsole(ticket) {
       await fault('redeemConsole');
       return redeemConsoleSession(db, ticket);
+    },
+
+    async attachConsole(ticket) {
+      const session = await claimConsoleAttach(db, ticket);
+      return session ? simulatedShell(session.hostname) : null;
     },
 
     async metrics(ref) {

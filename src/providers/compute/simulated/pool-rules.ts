@@ -30,3 +30,8 @@ export function checkPool(input: PoolInput): { version: 4 | 6; cidr: string; gat
   if (offset === null || offset < first || offset > last) throw invalid('gateway', `must be a host address inside ${blockText(block)}`);
   return { version: input.version, cidr: blockText(block), gateway: gwText, block };
 }
+
+/** The family of a pool's network, for requests that leave `version` out; null when it is not a network. */
+export function versionOf(cidr: string): 4 | 6 | null {
+  return parseBlock(cidr)?.version ?? null;
+}

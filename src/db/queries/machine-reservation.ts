@@ -1,0 +1,45 @@
+// A new machine's record and addresses, taken inside a create's own write (hc_reserve_machine,
+// migration 0031): in the caller's transaction, or as a part of the one-statement create.
+import { sql } from 'kysely';
+import type { Db } from '../connection.ts';
+import { defaultFirewall } from '../../providers/compute/simulated/machine.ts';
+
+export interface MachineReservation {
+  /** The machine's id on the platform (its provider ref once provisioned). */
+  id: string;
+  /** The create operation's id: the worker's create asks the platform with it and finds this record. */
+  token: string;
+  locationId: number;
+  hostname: string;
+  cpuCores: number;
+  ramMb: number;
+  storageGb: number;
+  osSlug: string | null;
+  sshKeys: string[];
+  node: string | null;
+  /** Addresses of each family; the first of each is the primary (IPv6 only when primaryV6). */
+  v4: number;
+  v6: number;
+  primaryV6: boolean;
+}
+
+/** SQLSTATE of a pool too short (sim_lease_addresses). */
+export const POOL_SHORT = 'HC001';
+
+/** The call, as a statement to run or to embed (SELECT id FROM …). */
+export function reserveMachineStatement(r: MachineReservation) {
+  return sql<{ id: string }>`SELECT id FROM hc_reserve_machine(${r.id}, ${r.token}, ${r.locationId}::int, ${r.hostname}, ${r.cpuCores}::int, ${r.ramMb}::int,
+    ${r.storageGb}::int, ${r.osSlug}, ${r.sshKeys}::text[], ${r.node}, ${JSON.stringify(defaultFirewall(r.primaryV6))}::jsonb,
+    ${r.v4}::int, ${r.v6}::int, ${r.primaryV6}::boolean)`;
+}
+
+/** Reserves in `trx`; a short pool raises POOL_SHORT (the caller's transaction is then void). */
+export async function reserveMachine(trx: Db, r: MachineReservation): Promise<void> {
+  await reserveMachineStatement(r).execute(trx);
+}
+
+/** Records the address cool-down this installation runs with (IP_COOLDOWN_S). */
+export async function setIpCooldown(db: Db, seconds: number): Promise<void> {
+  await sql`INSERT INTO sim_settings (name, value) VALUES ('ip_cooldown_s', ${JSON.stringify(seconds)}::jsonb)
+    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value WHERE sim_settings.value IS DISTINCT FROM EXCLUDED.value`.execute(db);
+}
