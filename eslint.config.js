@@ -19,7 +19,13 @@ export default tseslint.config(
         { group: ['fastify', 'fastify/*', '@fastify/*', '**/http/**'], message: 'The core never imports the HTTP layer.' },
         { group: ['pg'], message: 'The core reaches PostgreSQL only through src/db repositories.' },
         { group: ['kysely'], importNames: ['sql'], message: 'SQL text belongs in src/db, not in the core.' },
+        { group: ['**/db/connection.ts'], importNames: ['pgCode', 'pgConstraint'], message: 'What the database refused is asked through src/db/refusals.ts (isUniqueViolation(e, name), …).' },
       ] }],
+      // A SQLSTATE ('23505', '55P03', 'HC002': five letters or digits, one a digit at least) is matched in src/db.
+      'no-restricted-syntax': ['error', {
+        selector: 'Literal[value=/^(?=.*[0-9])[0-9A-Z]{5}$/]',
+        message: 'SQLSTATEs are matched in src/db (refusals.ts, failures.ts); the core asks isUniqueViolation(e, name) and the like.',
+      }],
     },
   },
 );

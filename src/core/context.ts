@@ -5,6 +5,7 @@ import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
+import type { OperationJob } from '../jobs/operation-job.ts';
 import type { Db } from './types.ts';
 
 /** Puts operation jobs on the queue, inside the caller's transaction. */
@@ -12,21 +13,10 @@ export interface JobQueue {
   enqueueOperation(trx: Db, operationId: string): Promise<void>;
   /**
    * The job enqueueOperation would queue, for a write that inserts it in its own statement (one
-   * round trip for a whole create). Absent: such writes are not offered (they fall back to
-   * enqueueOperation).
+   * round trip for a whole create); the core passes it on unread. Absent: such writes are not
+   * offered (they fall back to enqueueOperation).
    */
   operationJob?(operationId: string): OperationJob;
-}
-
-/** A queued operation job as pg-boss 10 stores it (db/queries/jobs.ts writes the row). */
-export interface OperationJob {
-  queue: string;
-  data: Record<string, unknown>;
-  retryLimit: number;
-  retryDelayS: number;
-  retryBackoff: boolean;
-  expireInS: number;
-  deadLetter: string;
 }
 
 export interface Services {

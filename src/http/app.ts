@@ -1,6 +1,6 @@
 // Builds the HTTP application: conventions shared by every route (request id, body parsing,
 // 404/405, error envelope, auth and rate limit), then the route families.
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
@@ -60,12 +60,17 @@ export interface AppDeps {
 
 export type App = TypedApp;
 
+/** The part of a route's config that says who may call it (auth.ts). */
+export type RouteAccess = Pick<FastifyContextConfig, 'auth' | 'area' | 'access' | 'alsoAreas' | 'credential' | 'rateLimit'>;
+
 /** A route as registered (tests walk every route of an app, admin ones included). */
 export interface RouteEntry {
   method: string;
   url: string;
   bodySchema: unknown;
   querySchema: unknown;
+  /** Who may call it and the scope it needs (auth.ts reads the same config). */
+  config: RouteAccess;
 }
 
 const routeTables = new WeakMap<object, RouteEntry[]>();
@@ -164,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
-      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring });
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring, config: r.config ?? {} });
       try {
         routes.on(m, r.url, () => {});
       } catch {

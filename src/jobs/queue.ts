@@ -3,7 +3,8 @@
 // not at all. The pg-boss schema and queues are created by migration 0002.
 import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { JobQueue, OperationJob } from '../core/context.ts';
+import type { JobQueue } from '../core/context.ts';
+import type { OperationJob } from './operation-job.ts';
 import type { Db } from '../core/types.ts';
 import { JOB_SCHEMA } from '../db/names.ts';
 

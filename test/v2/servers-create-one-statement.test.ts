@@ -60,6 +60,22 @@ test('the answer is the server as read back; the operation and its job are queue
   assert.equal(Number(ledger.amount_cents), Math.round(Number(server.billing.amount) * 100));
 });
 
+test('v1\'s create is the same entry point: one read and one write, and its answer is the detail GET /v1/servers/{id} reads', async () => {
+  const body = () => ({ package_id: 1, version_id: 1, location_id: 1, server_name: serverBody().name, password: PASSWORD });
+  const v1post = () => call(t.app, 'POST', '/v1/servers', { headers: { 'x-api-key': c.key, 'idempotency-key': randomUUID() }, body: body() });
+  const least = await fewestStatements(3, async () => {
+    const res = await v1post();
+    assert.equal(res.statusCode, 200, res.body);
+  });
+  assert.equal(least.length, 2, least.join('\n---\n'));
+  assert.match(least[1]!, /insert into "servers"/i);
+  const created = json(await v1post());
+  assert.equal(created.message, 'Server is being created');
+  const read = json(await call(t.app, 'GET', `/v1/servers/${created.data.server_id}`, { headers: { 'x-api-key': c.key } }));
+  assert.deepEqual(created.data, read.data);
+  assert.equal(created.data.traffic_usage.upload_limit, 1000, 'the plan\'s allowance, known without a read');
+});
+
 test('the job row is the one pg-boss writes for the same job', async () => {
   const queue = createJobQueue(t.database.db, { retryLimit: 4, retryDelayS: 7, timeoutS: 90 });
   await queue.enqueueOperation(t.database.db, 'op_parity_boss');

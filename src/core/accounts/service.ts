@@ -2,7 +2,7 @@ import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type AccountFilter, findAccount, insertAccount, listAccountsPage, updateAccountRow } from '../../db/queries/accounts.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
-import { pgCode } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Account } from '../../db/schema.ts';
 import type { Db } from '../types.ts';
 
@@ -44,7 +44,7 @@ export async function createAccount(db: Db, input: AccountProfile): Promise<Acco
       discount_type: null,
     });
   } catch (e) {
-    if (pgCode(e) === '23505') throw emailTaken();
+    if (isUniqueViolation(e)) throw emailTaken();
     throw e;
   }
 }
@@ -73,7 +73,7 @@ export async function updateAccount(
     if (!row) throw notFound('Account');
     return row;
   } catch (e) {
-    if (pgCode(e) === '23505') throw emailTaken();
+    if (isUniqueViolation(e)) throw emailTaken();
     throw e;
   }
 }

@@ -2,22 +2,17 @@
 // db/queries/billable-create.ts), and what its outcome means. The statement either commits the
 // idempotency record with its answer, the resource, the charge, the operation and its job, or
 // writes nothing: then the caller goes its transaction way, which answers exactly.
-import { pgCode } from '../../db/connection.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
+import { isDeclinedStatement, isLockNotAvailable } from '../../db/refusals.ts';
 import { type BillableCreateWrite, writeBillableCreate } from '../../db/queries/billable-create.ts';
 import type { Operation } from '../../db/schema.ts';
-import { type MachineReservation, POOL_SHORT } from '../../db/queries/machine-reservation.ts';
-import type { Ctx, OperationJob } from '../context.ts';
+import type { MachineReservation } from '../../db/queries/machine-reservation.ts';
+import type { OperationJob } from '../../jobs/operation-job.ts';
+import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service.ts';
 import type { Cents } from '../money.ts';
 import { reportLedgerRow } from './ledger.ts';
-
-/**
- * SQLSTATEs after which the transaction way decides: a check of the write failed (HC002), a
- * unique index (a name taken), a node's capacity, a race lost (deadlock, serialization).
- */
-const DECLINED = new Set(['HC002', '23505', '23514', '40P01', '40001', POOL_SHORT]);
 
 export interface CreateInOneStatement {
   /** The request's Idempotency-Key and fingerprint; the record stores `body` as its answer (created). */
@@ -52,8 +47,10 @@ export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatemen
     });
   } catch (e) {
     if (isDatabaseUnavailable(e)) throw e;
-    if (pgCode(e) === '55P03') throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    if (DECLINED.has(pgCode(e) ?? '')) return false;
+    if (isLockNotAvailable(e)) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    // A check of the write failed, a unique index, a node's capacity or a short address pool
+    // refused it, a race was lost: the transaction way decides.
+    if (isDeclinedStatement(e)) return false;
     throw e;
   }
   reportLedgerRow(ctx.db, {

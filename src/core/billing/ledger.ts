@@ -3,7 +3,7 @@
 // covers it — so concurrent charges serialise on the account row and never overdraw, and a CHECK
 // backs that up. Call these inside the transaction of the thing being paid for.
 import { ApiError, notFound } from '../errors.ts';
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isCheckViolation, isForeignKeyViolation } from '../../db/refusals.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import { balanceTotals, insertTransaction, listTransactionsPage } from '../../db/queries/transactions.ts';
 import { afterCommit, inTransaction } from '../../db/transaction.ts';
@@ -25,10 +25,10 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
     row = await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
   } catch (e) {
     // The CHECK backstop: the transaction is aborted, so the balance cannot be read for the message.
-    if (pgCode(e) === '23514' && pgConstraint(e) === 'accounts_balance_not_negative') {
+    if (isCheckViolation(e, 'accounts_balance_not_negative')) {
       throw new ApiError('INSUFFICIENT_BALANCE', `The balance is less than the ${formatCents(cents)} USD this costs`);
     }
-    if (pgCode(e) === '23503') throw notFound('Account');
+    if (isForeignKeyViolation(e)) throw notFound('Account');
     throw e;
   }
   if (row) {

@@ -4,7 +4,8 @@
 // job (db/queries/billable-create.ts) — atomic on its own, no BEGIN or COMMIT. It was fourteen
 // (issue 13). Whenever that statement cannot be sure — a key already used, the name taken
 // meanwhile, the balance short — it writes nothing and the request goes the transaction way below,
-// which answers exactly. The checks are register.ts's, in the same order, in both ways.
+// which answers exactly. The checks are register.ts's, in the same order, in both ways, and so is what
+// they write (planRegistration).
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), a queue
 // that cannot describe its job row, free registrations and charges beyond the ledger's maximum.
@@ -18,10 +19,9 @@ import { queuedOperation } from '../operations/service.ts';
 import { domainNameAt, hostNameOf, tldsToPrice } from './names.ts';
 import { registryAvailability } from './read.ts';
 import {
-  type Idempotency, type Placed, type RegisterInput, type RegistrationOrder, checkBalance, checkFreeWithUs, orderOf, pendingDomainRow,
-  placeRegistration, prepareRegistration, registrationCharge, registrationOperation,
+  type Idempotency, type Placed, type RegisterInput, type RegistrationOrder, checkBalance, checkFreeWithUs, newRegistrationIds, orderOf,
+  placeRegistration, planRegistration, prepareRegistration,
 } from './register.ts';
-import { newDomainId, newServiceId } from './rules.ts';
 
 /** POST /domains, with its Idempotency-Key: the 201 answer `present` makes of the placed order, or the stored one. */
 export async function registerDomain(
@@ -65,15 +65,11 @@ async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idem
   if (order.cents <= 0 || order.cents > MAX_AMOUNT_CENTS) return undefined;
   await requireRegistryAvailable(ctx, order.name);
 
-  const id = newDomainId();
-  const serviceId = newServiceId();
-  const row = pendingDomainRow(ctx, order, id, serviceId);
-  const operation = queuedOperation(ctx, registrationOperation(order, id));
-  const body = present({ domain: { ...row, price: order.price }, operation });
-  const description = registrationCharge(order, serviceId);
+  const plan = planRegistration(ctx, order, newRegistrationIds());
+  const operation = queuedOperation(ctx, plan.operation);
+  const body = present({ domain: { ...plan.row, price: order.price }, operation });
   const written = await writeCreateInOneStatement(ctx, {
-    key: idem.key, fingerprint: idem.fingerprint, body, resource: { table: 'domains', row },
-    charge: { cents: order.cents, description, resource: `domain/${id}` }, operation, job: jobOf(operation.id),
+    key: idem.key, fingerprint: idem.fingerprint, body, resource: { table: 'domains', row: plan.row }, charge: plan.charge, operation, job: jobOf(operation.id),
   });
   return written ? body : undefined;
 }

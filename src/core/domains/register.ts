@@ -2,11 +2,12 @@
 // price-list row), state (the name is free with us), balance — and only then is the registrar
 // asked whether the registry would take the name, so INSUFFICIENT_BALANCE never costs a registrar
 // call. The charge, the pending domain, the domain.register operation and its job then commit in
-// one transaction; the unique index on live names decides a race between two accounts (the loser
-// rolls back, charge included). The worker registers the name (the operation id is the request
+// one transaction, as the registration's plan (planRegistration) says — the one-statement way of
+// register-request.ts writes that same plan; the unique index on live names decides a race between
+// two accounts (the loser rolls back, charge included). The worker registers the name (the operation id is the request
 // token, so a retried run never registers twice) and activates the domain; a final failure
 // cancels it and refunds the charge (runners/domain.register.ts).
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { type DomainRow, findLiveNames, insertDomain } from '../../db/queries/domains.ts';
 import type { Domain, Operation, TldPrice } from '../../db/schema.ts';
 import type { DomainContact } from '../../providers/registrar/types.ts';
@@ -99,39 +100,47 @@ export async function insertDomainChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertDomain(trx, row);
   } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'domains_live_name') throw invalid('domain', `${row.name} is not available: it is registered already`);
+    if (isUniqueViolation(e, 'domains_live_name')) throw invalid('domain', `${row.name} is not available: it is registered already`);
     throw e;
   }
 }
 
-/** The pending domain a registration inserts. */
-export function pendingDomainRow(ctx: Ctx, order: RegistrationOrder, id: string, serviceId: string): Domain {
+/** What a registration writes, whichever way writes it: the pending domain, its charge, the operation that registers it. */
+export interface RegistrationPlan {
+  row: Domain;
+  charge: { cents: Cents; description: string; resource: string };
+  operation: StartOperation<'domain.register'>;
+}
+
+/** The plan of registering `order` as domain `ids.id` (service `ids.serviceId`) for `at.accountId` at `at.now`. Pure. */
+export function planRegistration(
+  at: Pick<Ctx, 'accountId' | 'now'> & { registrar: { name: string } }, order: RegistrationOrder, ids: { id: string; serviceId: string },
+): RegistrationPlan {
+  const { id, serviceId } = ids;
   return {
-    id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'pending', auto_renew: order.autoRenew, transfer_lock: true,
-    whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers, service_id: serviceId,
-    registrar: ctx.registrar.name, provider_ref: null, auth_code: null, registered_at: null, expires_at: null, created_at: ctx.now, updated_at: ctx.now,
+    row: {
+      id, account_id: at.accountId, name: order.name, tld: order.price.tld, status: 'pending', auto_renew: order.autoRenew, transfer_lock: true,
+      whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers, service_id: serviceId,
+      registrar: at.registrar.name, provider_ref: null, auth_code: null, registered_at: null, expires_at: null, created_at: at.now, updated_at: at.now,
+    },
+    charge: { cents: order.cents, description: `Domain ${order.name} (${serviceId}): registration for ${years(order.years)}, ${formatCents(order.cents)} USD`, resource: `domain/${id}` },
+    operation: {
+      type: 'domain.register', resourceId: id, detail: `Queued for registration of ${order.name}`,
+      params: { charged_cents: order.cents, contact: order.contact },
+    },
   };
 }
 
-/** The ledger's words for a registration's charge. */
-export function registrationCharge(order: RegistrationOrder, serviceId: string): string {
-  return `Domain ${order.name} (${serviceId}): registration for ${years(order.years)}, ${formatCents(order.cents)} USD`;
-}
-
-/** The domain.register operation of a registration. */
-export function registrationOperation(order: RegistrationOrder, domainId: string): StartOperation<'domain.register'> {
-  return {
-    type: 'domain.register', resourceId: domainId, detail: `Queued for registration of ${order.name}`,
-    params: { charged_cents: order.cents, contact: order.contact },
-  };
+/** A registration's ids: the domain's and its service's. */
+export function newRegistrationIds(): { id: string; serviceId: string } {
+  return { id: newDomainId(), serviceId: newServiceId() };
 }
 
 /** The transaction of a registration: pending domain, charge, operation and job. */
 export async function placeRegistration(ctx: Ctx, trx: Db, order: RegistrationOrder): Promise<Placed> {
-  const id = newDomainId();
-  const serviceId = newServiceId();
-  const domain = await insertDomainChecked(trx, pendingDomainRow(ctx, order, id, serviceId));
-  if (order.cents > 0) await charge(trx, ctx.accountId, order.cents, registrationCharge(order, serviceId), `domain/${id}`);
-  const operation = await startOperation(ctx, trx, registrationOperation(order, id));
+  const plan = planRegistration(ctx, order, newRegistrationIds());
+  const domain = await insertDomainChecked(trx, plan.row);
+  if (plan.charge.cents > 0) await charge(trx, ctx.accountId, plan.charge.cents, plan.charge.description, plan.charge.resource);
+  const operation = await startOperation(ctx, trx, plan.operation);
   return { domain: { ...domain, price: order.price }, operation };
 }

@@ -7,7 +7,7 @@
 // The room check asks the panel, so it runs before that transaction (precheckOrder, through
 // idempotent()'s beforeTransaction), after the checks that come before it; the transaction then
 // repeats the database checks, which decide.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findLiveWebHostingByDomain, insertWebHosting, type WebHostingRow } from '../../db/queries/web-hosting.ts';
 import type { BillingCycle, Operation } from '../../db/schema.ts';
@@ -77,7 +77,7 @@ export async function orderHosting(ctx: Ctx, trx: Db, input: OrderHostingInput):
     });
   } catch (e) {
     // Another order for the name committed between the check and this insert: the index decides.
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'web_hosting_live_domain') throw domainTaken(domain);
+    if (isUniqueViolation(e, 'web_hosting_live_domain')) throw domainTaken(domain);
     throw e;
   }
   if (priceCents > 0) {

@@ -4,7 +4,8 @@
 // arriving while the first is in flight blocks on the unique key until the first finishes, then
 // replays it (or, past the connection's lock_timeout of 10 s, is told to retry with 409).
 import { createHash } from 'node:crypto';
-import { LOCK_TIMEOUT_MS, pgCode } from '../../db/connection.ts';
+import { LOCK_TIMEOUT_MS } from '../../db/connection.ts';
+import { isLockNotAvailable } from '../../db/refusals.ts';
 import { type RecordOutcome, claimIdempotencyKey, findIdempotencyRecord, findLiveIdempotencyRecord, saveIdempotentResponse } from '../../db/queries/idempotency.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
@@ -139,7 +140,7 @@ async function once(
     try {
       claimed = await claimIdempotencyKey(trx, ctx.accountId, key, fingerprint, new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS));
     } catch (e) {
-      if (pgCode(e) === '55P03') {
+      if (isLockNotAvailable(e)) {
         throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
       }
       throw e;

@@ -5,7 +5,7 @@
 // of first) and leaves room for resizes. The pick happens with the location's nodes locked, and
 // the node rows' triggers refuse anything that does not fit (migration 0010), so concurrent
 // creates never overfill a node.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isCheckViolation } from '../../db/refusals.ts';
 import { lockActiveNodes, lockNode } from '../../db/queries/nodes.ts';
 import { changeServerSize } from '../../db/queries/servers.ts';
 import type { CpuVendor, Node } from '../../db/schema.ts';
@@ -62,7 +62,7 @@ export async function withCapacityCheck<T>(locationId: number, spec: MachineSpec
   try {
     return await work();
   } catch (e) {
-    if (pgCode(e) === '23514' && pgConstraint(e) === 'nodes_capacity') throw noCapacity(locationId, spec);
+    if (isCheckViolation(e, 'nodes_capacity')) throw noCapacity(locationId, spec);
     throw e;
   }
 }
@@ -98,7 +98,7 @@ export async function holdServerGrowth(trx: Db, serverId: string, nodeId: number
   try {
     await changeServerSize(trx, serverId, { resize_hold_cpu: growth.cpuCores, resize_hold_ram_mb: growth.ramMb, resize_hold_storage_gb: growth.storageGb }, 0);
   } catch (e) {
-    if (pgCode(e) === '23514' && pgConstraint(e) === 'nodes_capacity') throw noRoomToGrow(growth);
+    if (isCheckViolation(e, 'nodes_capacity')) throw noRoomToGrow(growth);
     throw e;
   }
 }

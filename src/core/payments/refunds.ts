@@ -14,7 +14,7 @@
 // The operator's request is idempotent: with an Idempotency-Key, the same key answers the same
 // refund (finishing it if it is pending) and a different request under it is refused; without
 // one, a request that asks what the deposit's pending refund asked finishes and answers it.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { creditedTotals, findInvoice, findInvoiceOfDeposit } from '../../db/queries/invoices.ts';
 import {
   completeRefund, failRefund, findPendingRefund, findRefundByKey, insertPaymentRefund, lockRefund, noteRefundAttempt,
@@ -178,7 +178,7 @@ function beginRefund(deps: RefundDeps, invoice: Invoice, ask: Ask, requestKey: s
       return { refund, duplicate: false };
     } catch (e) {
       // The key taken at the same moment by a request about another deposit.
-      if (pgCode(e) === '23505' && pgConstraint(e) === 'payment_refunds_request_key_key') {
+      if (isUniqueViolation(e, 'payment_refunds_request_key_key')) {
         throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key is being used by another refund request; use a new key for a new request');
       }
       throw e;

@@ -5,13 +5,15 @@
 // transaction (issue 13). Whenever this way cannot be sure — a key already used, a reference or
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
-// answer in the API's check order (README, "Check order"). The rules are the same functions in both ways.
+// answer in the API's check order (README, "Check order"). The rules are the same functions in both
+// ways, and so is what they write: the create's plan (create-plan.ts: row, prices, quote, operation,
+// addresses).
 //
 // Not taken: the sandbox (its transaction is rolled back, its ids and queue are its own), creates
 // from a snapshot (rare; the snapshot is read and checked in the transaction), a queue that cannot
 // describe its job row, charges of nothing or beyond the ledger's maximum.
 import { readServerCreateBasis } from '../../db/queries/server-create.ts';
-import type { Operation, Server } from '../../db/schema.ts';
+import type { Server } from '../../db/schema.ts';
 import { writeCreateInOneStatement } from '../billing/create-in-one-statement.ts';
 import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
@@ -21,21 +23,18 @@ import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
-import { quoteAt } from './charge.ts';
 import { newMachineId } from './reserve-addresses.ts';
-import { type CreateServerInput, checkReferences, checkUserData, createServer, modeOf, provisioning } from './create.ts';
-import { CUSTOM_UNITS, IP_UNITS, customPriceAt, extraIpsPriceAt, pricesOf } from './pricing.ts';
-import type { ServerView } from './read.ts';
-import { addMonth, checkHostname, checkPassword } from './rules.ts';
+import { type ResolvedMachine, extraAddresses, planServerCreate } from './create-plan.ts';
+import { type CreateServerInput, type CreatedServer, checkReferences, checkUserData, createServer, createdView, modeOf } from './create.ts';
+import { CUSTOM_UNITS, IP_UNITS, customPriceAt, pricesOf } from './pricing.ts';
+import { checkHostname, checkPassword } from './rules.ts';
 
-export interface CreatedServer {
-  view: ServerView;
-  operation: Operation;
-}
+export type { CreatedServer };
 
 /**
- * Creates a server for POST /servers, once per Idempotency-Key; `present` shapes the 201 body
- * (stored for replays). The answer says whether it was replayed.
+ * Creates a server for POST /servers (v2 and v1), once per Idempotency-Key; `present` shapes the
+ * answer's body (stored for replays) from what the create knows. The answer says whether it was
+ * replayed.
  */
 export async function createServerRequest(
   ctx: Ctx, key: string | undefined, fingerprint: string, input: CreateServerInput, present: (created: CreatedServer) => unknown,
@@ -56,17 +55,14 @@ async function createInOneStatement(
   checkUserData(input.user_data);
   const mode = modeOf(input);
   if (mode.kind === 'source') return undefined;
-  const ipv4Count = input.ipv4_count ?? 1;
-  const ipv6Count = input.ipv6_count ?? 1;
-  const extraIpv4 = Math.max(0, ipv4Count - 1);
-  const extraIpv6 = Math.max(0, ipv6Count - 1);
+  const extra = extraAddresses(input);
   const basis = await readServerCreateBasis(ctx.db, {
     accountId: ctx.accountId,
     planId: mode.kind === 'package' ? mode.planId : null,
     locationId: input.location_id,
     osVersionId: mode.osVersionId,
     key: key ?? null,
-    units: [...(mode.kind === 'custom' ? CUSTOM_UNITS : []), ...(extraIpv4 + extraIpv6 > 0 ? IP_UNITS : [])],
+    units: [...(mode.kind === 'custom' ? CUSTOM_UNITS : []), ...(extra.ipv4 + extra.ipv6 > 0 ? IP_UNITS : [])],
     sshKeyIds: input.ssh_key_ids ?? [],
   });
   // A key in use replays or conflicts: the transaction way answers that.
@@ -75,42 +71,32 @@ async function createInOneStatement(
   const sshKeys = input.ssh_key_ids?.length ? sshKeysOf(input.ssh_key_ids, basis.ssh_keys) : [];
   const plan = mode.kind === 'package' ? basis.plan! : null;
   const spec = mode.kind === 'custom' ? mode.spec : { cpuCores: plan!.cpu_cores, ramMb: plan!.ram_mb, storageGb: plan!.storage_gb };
-  const basePriceCents = plan ? plan.price_cents : customPriceAt(spec, pricesOf(CUSTOM_UNITS, basis.unit_prices));
-  const ipPrices = extraIpv4 + extraIpv6 > 0 ? extraIpsPriceAt(extraIpv4, extraIpv6, pricesOf(IP_UNITS, basis.unit_prices)) : { ipv4: 0, ipv6: 0, total: 0 };
-  const priceCents = basePriceCents + ipPrices.total;
-
-  const id = newId('srv');
-  const quote = quoteAt({
-    accountId: ctx.accountId, fromCents: 0, toCents: priceCents, description: `Server ${input.name} (${id}): first monthly cycle`, resource: `server/${id}`,
-  }, basis.tier_discount === null ? 0 : basisPoints(basis.tier_discount));
-  if (quote.chargedCents <= 0 || quote.chargedCents > MAX_AMOUNT_CENTS) return undefined;
+  const machine: ResolvedMachine = {
+    spec,
+    plan: plan && { id: plan.id, name: plan.name, bandwidth_gb: plan.bandwidth_gb },
+    osVersionId: mode.osVersionId,
+    osSlug: basis.os?.slug ?? null,
+    basePriceCents: plan ? plan.price_cents : customPriceAt(spec, pricesOf(CUSTOM_UNITS, basis.unit_prices)),
+    sourceSnapshotId: null,
+    sshKeys,
+    discountBp: basis.tier_discount === null ? 0 : basisPoints(basis.tier_discount),
+  };
+  const planned = planServerCreate(ctx, newId('srv'), input, machine, pricesOf(IP_UNITS, basis.unit_prices));
+  if (planned.quote.chargedCents <= 0 || planned.quote.chargedCents > MAX_AMOUNT_CENTS) return undefined;
   // No room: the transaction way picks again with the nodes locked, and answers CAPACITY_UNAVAILABLE.
   const node = pickNode(basis.nodes, spec);
   if (!node) return undefined;
 
-  const now = ctx.now;
+  // The row as the database will hold it (its columns' defaults spelled out): the answer is made
+  // before the write, which returns nothing of it.
   const server: Server = {
-    id,
-    account_id: ctx.accountId,
-    name: input.name,
+    ...planned.row,
     status: 'pending',
     power_state: 'provisioning',
-    location_id: input.location_id,
-    os_version_id: mode.osVersionId,
-    plan_id: plan?.id ?? null,
-    cpu_cores: spec.cpuCores,
-    ram_mb: spec.ramMb,
-    storage_gb: spec.storageGb,
-    price_cents: priceCents,
     cycle: 'monthly',
-    period_started_at: now,
-    next_billing_at: addMonth(now),
-    source_snapshot_id: null,
     provider_ref: null,
     network: null,
-    discount_cents: quote.discountDeltaCents,
-    created_at: now,
-    updated_at: now,
+    updated_at: ctx.now,
     deleted_at: null,
     node_id: node.id,
     migration_node_id: null,
@@ -118,16 +104,14 @@ async function createInOneStatement(
     resize_hold_ram_mb: 0,
     resize_hold_storage_gb: 0,
   };
-  const operation = queuedOperation(ctx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys }));
-  const body = present({ view: { server, plan: plan && { id: plan.id, name: plan.name }, power: server.power_state, os: basis.os?.slug ?? null, extraIps: [] }, operation });
+  const operation = queuedOperation(ctx, planned.provisioning);
+  const body = present({ view: createdView(server, machine), operation, traffic: planned.traffic });
 
+  const { quote } = planned;
   const written = await writeCreateInOneStatement(ctx, {
     key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
     // The addresses in the same statement: a short pool writes nothing, and the transaction way answers 422.
-    machine: {
-      id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...spec, osSlug: basis.os?.slug ?? null,
-      sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
-    },
+    machine: { ...planned.reservation, id: newMachineId(), token: operation.id, node: node.name },
     charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
   });
   return written ? body : undefined;

@@ -1,10 +1,12 @@
-// Server create in its three modes. Checks run in the API's check order (README, "Check order") — input, then references
-// (plan, location, OS, source), then state (hostname), then balance — and everything that costs
-// money commits in the caller's one transaction: server row, charge, operation, queued job.
+// Server create in its three modes, the transaction way (create-request.ts says when it is taken).
+// Checks run in the API's check order (README, "Check order") — input, then references (plan,
+// location, OS, source), then state (hostname, node room, addresses), then balance — and everything
+// that costs money commits in the caller's one transaction: server row, operation, queued job,
+// addresses, charge, as the create's plan (create-plan.ts) says.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findAccountSnapshot } from '../../db/queries/snapshots.ts';
 import { findServerReferences, insertServer } from '../../db/queries/servers.ts';
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Location, OperatingSystem, Operation, Plan, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import { isServerLocation } from '../catalog/customer-lists.ts';
@@ -14,13 +16,15 @@ import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
-import { type StartOperation, startOperation } from '../operations/service.ts';
+import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';
-import { payServerCharge, quoteAt } from './charge.ts';
+import { payServerCharge } from './charge.ts';
+import { type ResolvedMachine, extraAddresses, planServerCreate } from './create-plan.ts';
 import { basisPoints } from '../reseller/discount.ts';
-import { customPrice, extraIpsPrice } from './pricing.ts';
-import { addMonth, checkHostname, checkPassword, checkRamMb } from './rules.ts';
+import { customPrice, ipUnitPrices } from './pricing.ts';
+import type { TrafficSummary } from './telemetry.ts';
+import { checkHostname, checkPassword, checkRamMb } from './rules.ts';
 
 export interface CreateServerInput {
   name: string;
@@ -87,22 +91,9 @@ export function modeOf(input: CreateServerInput): Mode {
   return { kind: 'custom', spec: { cpuCores: input.cpu_cores!, ramMb: input.ram_mb!, storageGb: input.storage_gb! }, osVersionId: input.os_version_id! };
 }
 
-interface Resolved {
-  spec: MachineSpec;
-  plan: { id: number; name: string } | null;
-  osSlug: string | null;
-  osVersionId: number | null;
-  basePriceCents: number;
-  sourceSnapshotId: number | null;
-  /** OpenSSH public keys to install. */
-  sshKeys: string[];
-  /** The discount of the account's reseller tier, in basis points (0: none). */
-  discountBp: number;
-}
-
 /** The catalog rows a create names, as read (findServerReferences, readServerCreateBasis). */
 export interface References {
-  plan: Pick<Plan, 'id' | 'name' | 'available' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'price_cents'> | null;
+  plan: Pick<Plan, 'id' | 'name' | 'available' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'price_cents' | 'bandwidth_gb'> | null;
   location: Pick<Location, 'available' | 'provider'> | null;
   os: (Pick<OperatingSystem, 'slug' | 'available'> & { image?: string | null }) | null;
 }
@@ -131,7 +122,7 @@ export function checkReferences(refs: References, input: Pick<CreateServerInput,
   }
 }
 
-async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<Resolved> {
+async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<ResolvedMachine> {
   const refs = await findServerReferences(db, {
     accountId: ctx.accountId,
     planId: mode.kind === 'package' ? mode.planId : null,
@@ -145,7 +136,7 @@ async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): 
   if (mode.kind === 'package') {
     const plan = refs.plan!;
     const spec = { cpuCores: plan.cpu_cores, ramMb: plan.ram_mb, storageGb: plan.storage_gb };
-    return { spec, plan: { id: plan.id, name: plan.name }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null, sshKeys, discountBp };
+    return { spec, plan: { id: plan.id, name: plan.name, bandwidth_gb: plan.bandwidth_gb }, osSlug, osVersionId: mode.osVersionId, basePriceCents: plan.price_cents, sourceSnapshotId: null, sshKeys, discountBp };
   }
   if (mode.kind === 'custom') {
     return { spec: mode.spec, plan: null, osSlug, osVersionId: mode.osVersionId, basePriceCents: await customPrice(db, mode.spec), sourceSnapshotId: null, sshKeys, discountBp };
@@ -166,7 +157,7 @@ export async function insertServerChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertServer(trx, row);
   } catch (e) {
-    if (pgCode(e) === '23505' && pgConstraint(e) === 'servers_live_hostname') throw hostnameInUse(row.name);
+    if (isUniqueViolation(e, 'servers_live_hostname')) throw hostnameInUse(row.name);
     throw e;
   }
 }
@@ -175,75 +166,37 @@ export function hostnameInUse(name: string): ApiError {
   return new ApiError('HOSTNAME_IN_USE', `A server named ${name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another live server of the account has this host name' }]);
 }
 
-/** The server.create operation: what provisioning needs and what a failure refunds. */
-export function provisioning(serverId: string, input: Pick<CreateServerInput, 'password' | 'ipv6_count' | 'user_data'>, p: {
-  extraIpv4: number; extraIpv6: number; ipPrices: { ipv4: number; ipv6: number }; chargedCents: number; sshKeys: string[];
-}): StartOperation<'server.create'> {
-  return {
-    type: 'server.create',
-    resourceId: serverId,
-    detail: 'Queued for provisioning',
-    params: {
-      password: input.password,
-      extra_ipv4: p.extraIpv4,
-      extra_ipv6: p.extraIpv6,
-      ipv6: (input.ipv6_count ?? 1) > 0,
-      ipv4_price_cents: p.ipPrices.ipv4,
-      ipv6_price_cents: p.ipPrices.ipv6,
-      charged_cents: p.chargedCents,
-      ssh_keys: p.sshKeys,
-      ...(input.user_data !== undefined ? { user_data: input.user_data } : {}),
-    },
-  };
+/** What a create answers: the pending server as its view shows it, the operation to poll, and its traffic as a new server has it. */
+export interface CreatedServer {
+  view: ServerView;
+  operation: Operation;
+  traffic: TrafficSummary;
+}
+
+/** The view of a server just planned or inserted: everything it shows was read on the way. */
+export function createdView(server: ServerView['server'], machine: ResolvedMachine): ServerView {
+  return { server, plan: machine.plan && { id: machine.plan.id, name: machine.plan.name }, power: server.power_state, os: machine.osSlug, extraIps: [] };
 }
 
 /**
  * Creates the server (pending), charges its first cycle and queues provisioning, in `trx`.
  * Returns the view too: everything it needs was read on the way, so no query is repeated.
  */
-export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<{ server: Server; operation: Operation; view: ServerView }> {
+export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput): Promise<CreatedServer & { server: Server }> {
   checkHostname(input.name);
   checkPassword(input.password);
   checkUserData(input.user_data);
   const mode = modeOf(input);
-  const resolved = await resolve(ctx, trx, input, mode);
-  const ipv4Count = input.ipv4_count ?? 1;
-  const ipv6Count = input.ipv6_count ?? 1;
-  const extraIpv4 = Math.max(0, ipv4Count - 1);
-  const extraIpv6 = Math.max(0, ipv6Count - 1);
-  const ipPrices = extraIpv4 + extraIpv6 > 0 ? await extraIpsPrice(trx, extraIpv4, extraIpv6) : { ipv4: 0, ipv6: 0, total: 0 };
-  const priceCents = resolved.basePriceCents + ipPrices.total;
-
-  const id = newId('srv');
-  const quote = quoteAt({
-    accountId: ctx.accountId, fromCents: 0, toCents: priceCents, description: `Server ${input.name} (${id}): first monthly cycle`, resource: `server/${id}`,
-  }, resolved.discountBp);
+  const machine = await resolve(ctx, trx, input, mode);
+  const extra = extraAddresses(input);
+  const ipPrices = extra.ipv4 + extra.ipv6 > 0 ? await ipUnitPrices(trx) : { ipv4: 0, ipv6: 0 };
+  const plan = planServerCreate(ctx, newId('srv'), input, machine, ipPrices);
   // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
-  const node = await placeMachine(trx, input.location_id, resolved.spec);
-  const server = await insertServerChecked(trx, {
-    id,
-    account_id: ctx.accountId,
-    name: input.name,
-    location_id: input.location_id,
-    node_id: node.id,
-    os_version_id: resolved.osVersionId,
-    plan_id: resolved.plan?.id ?? null,
-    cpu_cores: resolved.spec.cpuCores,
-    ram_mb: resolved.spec.ramMb,
-    storage_gb: resolved.spec.storageGb,
-    price_cents: priceCents,
-    period_started_at: ctx.now,
-    next_billing_at: addMonth(ctx.now),
-    source_snapshot_id: resolved.sourceSnapshotId,
-    discount_cents: quote.discountDeltaCents,
-    created_at: ctx.now,
-  });
-  const operation = await startOperation(ctx, trx, provisioning(id, input, { extraIpv4, extraIpv6, ipPrices, chargedCents: quote.chargedCents, sshKeys: resolved.sshKeys }));
+  const node = await placeMachine(trx, input.location_id, plan.spec);
+  const server = await insertServerChecked(trx, { ...plan.row, node_id: node.id });
+  const operation = await startOperation(ctx, trx, plan.provisioning);
   // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.
-  await reserveAddresses(trx, {
-    id: newMachineId(), token: operation.id, locationId: input.location_id, hostname: input.name, ...resolved.spec, osSlug: resolved.osSlug,
-    sshKeys: resolved.sshKeys, node: node.name, v4: ipv4Count, v6: ipv6Count, primaryV6: ipv6Count > 0,
-  });
-  await payServerCharge(trx, quote);
-  return { server, operation, view: { server, plan: resolved.plan, power: server.power_state, os: resolved.osSlug, extraIps: [] } };
+  await reserveAddresses(trx, { ...plan.reservation, id: newMachineId(), token: operation.id, node: node.name });
+  await payServerCharge(trx, plan.quote);
+  return { server, operation, view: createdView(server, machine), traffic: plan.traffic };
 }

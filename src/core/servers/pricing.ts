@@ -39,6 +39,7 @@ export function extraIpsPriceAt(extraIpv4: number, extraIpv6: number, p: Record<
   return { ipv4: p.ipv4, ipv6: p.ipv6, total: extraIpv4 * p.ipv4 + extraIpv6 * p.ipv6 };
 }
 
-export async function extraIpsPrice(db: Db, extraIpv4: number, extraIpv6: number): Promise<{ ipv4: Cents; ipv6: Cents; total: Cents }> {
-  return extraIpsPriceAt(extraIpv4, extraIpv6, await unitPricesOf(db, [...IP_UNITS]));
+/** The ipv4 and ipv6 unit prices, in one query. */
+export function ipUnitPrices(db: Db): Promise<Record<(typeof IP_UNITS)[number], Cents>> {
+  return unitPricesOf(db, [...IP_UNITS]);
 }

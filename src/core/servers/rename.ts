@@ -1,6 +1,6 @@
 // PATCH /servers/{id}: only the name changes. The platform is not told: the host name is our
 // label for the server (the machine's own hostname is the customer's to set inside it).
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
@@ -18,7 +18,7 @@ export async function renameServer(ctx: Ctx, id: string, name: string): Promise<
       return viewOf(trx, (await updateServerRow(trx, id, { name }))!);
     } catch (e) {
       // The unique index decides, so two renames racing to one name cannot both win.
-      if (pgCode(e) === '23505' && pgConstraint(e) === 'servers_live_hostname') throw hostnameInUse(name);
+      if (isUniqueViolation(e, 'servers_live_hostname')) throw hostnameInUse(name);
       throw e;
     }
   });

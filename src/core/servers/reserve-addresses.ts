@@ -4,8 +4,8 @@
 // short answers 422 CAPACITY_UNAVAILABLE before anything is charged. The worker's create then asks
 // the platform with the same request token and finds the machine with these addresses.
 import { randomBytes } from 'node:crypto';
-import { pgCode } from '../../db/connection.ts';
-import { type MachineReservation, POOL_SHORT, reserveMachine } from '../../db/queries/machine-reservation.ts';
+import { type MachineReservation, reserveMachine } from '../../db/queries/machine-reservation.ts';
+import { isPoolShort } from '../../db/refusals.ts';
 import { ApiError } from '../errors.ts';
 import type { Db } from '../types.ts';
 
@@ -17,9 +17,6 @@ export const newMachineId = () => `vm-${randomBytes(8).toString('hex')}`;
 export function noAddresses(locationId: number): ApiError {
   return new ApiError('CAPACITY_UNAVAILABLE', `Location ${locationId} has no free address for a new server right now; try another location or later`);
 }
-
-/** True when a failed write failed for a short pool. */
-export const isPoolShort = (e: unknown): boolean => pgCode(e) === POOL_SHORT;
 
 /** Takes the machine's addresses in `trx`; CAPACITY_UNAVAILABLE when the location's pools are short. */
 export async function reserveAddresses(trx: Db, r: MachineReservation): Promise<void> {

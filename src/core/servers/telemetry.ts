@@ -58,8 +58,13 @@ export async function trafficIfAvailable(ctx: Ctx, server: Pick<Server, 'id' | '
   } catch (e) {
     if (!(e instanceof ApiError && (e.code === 'STATE_CONFLICT' || e.code === 'UPSTREAM_ERROR'))) throw e;
     const plan = server.plan_id === null ? undefined : await findCatalogRow(ctx.db, 'plans', server.plan_id);
-    return { in_bytes: null, out_bytes: null, quota_bytes: plan ? plan.bandwidth_gb * BYTES_PER_GB : null };
+    return { in_bytes: null, out_bytes: null, quota_bytes: allowanceOf(plan) };
   }
+}
+
+/** The quota of a server the platform cannot be asked about: its plan's allowance, or none (a custom size). */
+export function allowanceOf(plan: { bandwidth_gb: number } | null | undefined): number | null {
+  return plan ? plan.bandwidth_gb * BYTES_PER_GB : null;
 }
 
 export { BYTES_PER_GB };

@@ -2,7 +2,7 @@
 // has the last word on "never more than the total" (per-bucket CHECKs on the pool row, moved by a
 // trigger on the VM rows); these checks, made under the pool's row lock, only word the refusal —
 // naming every bucket that falls short — before the database would refuse the same change.
-import { pgCode, pgConstraint } from '../../db/connection.ts';
+import { poolRefusal } from '../../db/refusals.ts';
 import type { VdcPool } from '../../db/schema.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 
@@ -64,20 +64,16 @@ function quotaExceeded(hasPool: boolean, errors: FieldError[]): ApiError {
     : `The account has no VDC pool${buckets ? ` (it lacks ${buckets})` : ''}; the pool is set up by your provider`, errors);
 }
 
-const WITHIN_TOTAL = /^vdc_pools_(\w+)_within_total$/;
-
 /**
  * The database's refusal of a change of holdings (a CHECK of the pool, or no pool) as
  * QUOTA_EXCEEDED naming the bucket; anything else unchanged. Only reached if a check above was
  * skipped: under the pool lock they agree.
  */
 export function quotaFailure(e: unknown): unknown {
-  if (pgCode(e) !== '23514') return e;
-  const constraint = pgConstraint(e) ?? '';
-  if (constraint === 'vdc_pools_exists') return quotaExceeded(false, []);
-  const bucket = WITHIN_TOTAL.exec(constraint)?.[1];
-  if (!bucket) return e;
-  return quotaExceeded(true, [{ field: bucket, code: 'QUOTA_EXCEEDED', message: 'is more than the pool has available' }]);
+  const refused = poolRefusal(e);
+  if (!refused) return e;
+  if (refused.kind === 'no_pool') return quotaExceeded(false, []);
+  return quotaExceeded(true, [{ field: refused.bucket, code: 'QUOTA_EXCEEDED', message: 'is more than the pool has available' }]);
 }
 
 /** The buckets whose new total would fall below what the VMs use: 409 naming each. */
@@ -91,7 +87,8 @@ export function requireTotalsCoverUse(pool: VdcPool | undefined, totals: Amounts
 
 /** A CHECK of the pool refusing lower totals (a concurrent change beat the check above) as the same 409. */
 export function totalsFailure(e: unknown): unknown {
-  const bucket = pgCode(e) === '23514' ? WITHIN_TOTAL.exec(pgConstraint(e) ?? '')?.[1] : undefined;
+  const refused = poolRefusal(e);
+  const bucket = refused?.kind === 'over_total' ? refused.bucket : undefined;
   if (!bucket) return e;
   return new ApiError('STATE_CONFLICT', `The pool cannot shrink below what its VMs use (${bucket}); resize or delete VMs first`, [
     { field: bucket, code: 'INVALID', message: 'is below what the VMs use' },

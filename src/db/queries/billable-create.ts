@@ -3,7 +3,7 @@
 // core/domains/register-request.ts). The statement is atomic on its own; its checks raise HC002
 // (hc_abort, migration 0019), so a failed one leaves no row behind and needs no BEGIN or COMMIT.
 import { type Insertable, sql } from 'kysely';
-import type { OperationJob } from '../../core/context.ts';
+import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Db } from '../connection.ts';
 import type { DomainsTable } from '../schema.ts';
 import { type RecordOutcome, outcomeCode } from './idempotency.ts';

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { OperationJob } from '../../core/context.ts';
+import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../names.ts';
 import type { CompletionChange } from './operations.ts';

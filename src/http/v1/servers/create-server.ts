@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 
-import { createServer } from '../../../core/servers/create.ts';
+import { createServerRequest } from '../../../core/servers/create-request.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { IdempotencyKeyHeaders } from '../../schemas.ts';
 import { v1ok } from '../reply.ts';
 import { v1Route } from '../route.ts';
 import { V1Data } from '../schemas.ts';
-import { detailParts } from './detail.ts';
-import { V1ServerDetail, v1Detail } from './presenters.ts';
-import { idempotent } from '../../../core/idempotency/service.ts';
+import { createdDetail } from './detail.ts';
+import { V1ServerDetail } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
 
 const Id = (description: string, example: number) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, description, examples: [example] });
@@ -39,10 +38,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
     renames: { name: 'server_name', plan_id: 'package_id', os_version_id: 'version_id' },
     handler: async (request, reply) => {
       const b = request.body;
-      return answerOnce(deps, request, reply, (ctx, idem) => idempotent(ctx, idem.key, idem.fingerprint, async (trx) => {
-        const { view } = await createServer(ctx, trx, { name: b.server_name, location_id: b.location_id, plan_id: b.package_id, os_version_id: b.version_id, password: b.password });
-        return { outcome: 'created', body: v1ok(v1Detail(await detailParts({ ...ctx, db: trx }, view)), 'Server is being created') };
-      }));
+      // v2's create, package mode: the same entry point, the same two ways (create-request.ts).
+      const input = { name: b.server_name, location_id: b.location_id, plan_id: b.package_id, os_version_id: b.version_id, password: b.password };
+      return answerOnce(deps, request, reply, (ctx, idem) =>
+        createServerRequest(ctx, idem.key, idem.fingerprint, input, (created) => v1ok(createdDetail(created), 'Server is being created')));
     },
   });
 }
