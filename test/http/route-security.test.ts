@@ -10,6 +10,9 @@
 //   fails this test until it is, and a listed one that no longer exists fails it too.
 // Every path parameter of a customer route must be described in PARAMS (the account's resource it
 // names, or the fixed value it takes and why it names none).
+// The customer panel (/panel: its page and /panel/api, signed in by a session cookie with a CSRF
+// token, not a key) is walked route by route the same way by test/panel/every-route.test.ts;
+// here its routes are only counted.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
@@ -107,6 +110,9 @@ let ofB: Pick<Ids, 'server' | 'vm'>;
 /** A's operations by family area. */
 const opsOfA = new Map<Area, string>();
 let routes: RouteEntry[];
+let panelRoutes: RouteEntry[];
+/** The customer panel's routes: session auth, covered by test/panel/every-route.test.ts. */
+const isPanel = (r: RouteEntry) => r.url === '/panel' || r.url.startsWith('/panel/');
 
 const panelOnly = new Set(PANEL_ONLY.flatMap((p) => [p.method].flat().map((m) => `${m} /v2${p.url}`)));
 const name = (r: RouteEntry) => `${r.method} ${r.url}`;
@@ -243,7 +249,9 @@ async function snapshotOf(c: Customer, base: string): Promise<string> {
 
 before(async () => {
   t = await startApp({ worker: 'embedded' });
-  routes = routesOf(t.app);
+  const all = routesOf(t.app);
+  panelRoutes = all.filter(isPanel);
+  routes = all.filter((r) => !isPanel(r));
   [a, b] = await Promise.all([createCustomer(t, { deposit: '500.00' }), createCustomer(t, { deposit: '500.00' })]);
   await Promise.all([setPool(t, a.accountId, BIG_POOL), setPool(t, b.accountId, BIG_POOL)]);
   const [server, vm, domain, hosting, serverB, vmB] = await Promise.all([
@@ -297,13 +305,14 @@ test('every route is a customer, admin or metrics route, or a public one listed 
   assert.deepEqual(gone, [], 'PUBLIC lists routes that are no longer public routes of the app');
   assert.ok((byAuth.get('customer') ?? []).length >= 150, `customer routes: ${(byAuth.get('customer') ?? []).length}`);
   assert.ok((byAuth.get('admin') ?? []).length >= 80, `admin routes: ${(byAuth.get('admin') ?? []).length}`);
+  assert.ok(panelRoutes.length >= 20, `panel routes: ${panelRoutes.length}`);
   for (const r of byAuth.get('customer') ?? []) {
     for (const { param, prefix } of paramsOf(r.url)) {
       if (panelOnly.has(name(r))) continue;
       assert.ok(describeParam(prefix), `${name(r)}: say in PARAMS what :${param} names (${prefix})`);
     }
   }
-  process.stdout.write(`# route security: ${routes.length} routes: ${[...byAuth].map(([k, v]) => `${v.length} ${k}`).join(', ')}\n`);
+  process.stdout.write(`# route security: ${routes.length} routes: ${[...byAuth].map(([k, v]) => `${v.length} ${k}`).join(', ')}; ${panelRoutes.length} panel routes (test/panel/every-route.test.ts)\n`);
 });
 
 test('a public route with a secret in its path refuses a made-up one', async () => {
