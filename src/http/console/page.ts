@@ -34,7 +34,13 @@ export const CONSOLE_SCRIPT = `(function () {
     ws.send(enc.encode('\\r'));
   };
   ws.onmessage = function (e) { term.write(typeof e.data === 'string' ? e.data : new Uint8Array(e.data)); };
-  ws.onclose = function () { status.textContent = 'disconnected: this console link has been used; request a new one'; };
+  var opened = false;
+  ws.addEventListener('open', function () { opened = true; });
+  ws.onclose = function () {
+    status.textContent = opened
+      ? 'disconnected: this console link has been used; request a new one'
+      : 'could not connect to the console (the link may have been used already); request a new one';
+  };
   term.onData(function (d) { if (ws.readyState === 1) ws.send(enc.encode(d)); });
   term.onResize(function (s) { if (ws.readyState === 1) ws.send(JSON.stringify({ resize: { cols: s.cols, rows: s.rows } })); });
 })();

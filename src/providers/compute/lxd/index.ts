@@ -339,8 +339,17 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     async attachConsole(ticket, size) {
       const session = await claimConsoleAttach(db, ticket);
       if (!session) return null;
-      const { client } = await locate(session.vm_id);
-      return attachInstanceConsole(client, session.vm_id, size);
+      // The ticket is spent once claimed, so a blink of LXD's console API (an instance just
+      // started, a daemon under load) is retried here rather than costing the customer the link.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { client } = await locate(session.vm_id);
+          return await attachInstanceConsole(client, session.vm_id, size);
+        } catch (e) {
+          if (attempt >= 4) throw e;
+          await new Promise((r) => setTimeout(r, 400 * attempt));
+        }
+      }
     },
 
     async metrics(ref) {
