@@ -1,6 +1,6 @@
 // Events (core/events/catalogue.ts): what changed for a customer, written in the transaction of
-// the change. `data` holds the resource's facts at that moment — its row and what its API
-// representation reads beside it (a server's plan name, OS and addresses; a domain's prices) — and
+// the change. `data` holds the resource's facts at that moment - its row and what its API
+// representation reads beside it (a server's plan name, OS and addresses; a domain's prices) - and
 // the API version that shows the event presents them (http/v2/events/presenters.ts). Secrets are
 // left out (a domain's auth code, an operation's params).
 //
@@ -8,7 +8,7 @@
 // read by hc_event_snapshot from the resource's row as it stands in the transaction. Two triggers
 // call it where every path meets:
 //  - operations: at the commit that finishes one (a DEFERRED constraint trigger: it runs when the
-//    transaction commits, so the resource is read with every change of that transaction applied —
+//    transaction commits, so the resource is read with every change of that transaction applied -
 //    the worker's one-statement completion writes the server's addresses in a sibling part of the
 //    same statement, which a plain trigger on the operation's update could not see), the operation's
 //    event and, for the types hc_completion_event names, the resource's own;
@@ -18,7 +18,7 @@ import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    -- A public id as core/ids.ts makes them: the prefix, "_" and 16 base62 characters — here the
+    -- A public id as core/ids.ts makes them: the prefix, "_" and 16 base62 characters - here the
     -- base64 of two random UUIDs with "+", "/" and "=" left out (what remains is uniform over the 62
     -- others; the UUIDs' few fixed version bits cost an id a bit or two of its ~95). One expression
     -- rather than a loop per character: it is computed for every event.

@@ -1,7 +1,7 @@
 // Webhooks: the endpoints a customer registers and the outbox of deliveries the worker sends
 // (core/webhooks/, jobs/webhook-sender.ts). A delivery row is written by hc_emit_event in the very
-// statement that writes its event — one per enabled endpoint of the account subscribed to the type
-// — so a delivery exists exactly when its event committed, and a NOTIFY at that commit wakes the
+// statement that writes its event - one per enabled endpoint of the account subscribed to the type
+// - so a delivery exists exactly when its event committed, and a NOTIFY at that commit wakes the
 // senders (the payload is empty: PostgreSQL sends identical ones once per transaction).
 import { type Kysely, sql } from 'kysely';
 

@@ -1,7 +1,7 @@
 // Refunds of paid top-ups as records of their own, so a refund is never lost between the provider
 // and our database. A refund is written (pending) and the amount taken off the balance in one
 // transaction, before the provider is asked; the provider's idempotency key is derived from the
-// row's id, so asking again — after a failed commit, a crash, a timeout — never pays twice; the
+// row's id, so asking again - after a failed commit, a crash, a timeout - never pays twice; the
 // credit note is issued, and the row completed, in the transaction after. A refund the provider
 // refuses is `failed`, and the amount goes back to the balance (`reversal_id`).
 import { type Kysely, sql } from 'kysely';
