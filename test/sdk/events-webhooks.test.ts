@@ -13,8 +13,9 @@ import { CLOUD_S, FRA, PASSWORD, UBUNTU } from '../helpers/servers.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/worker-process.ts';
 
-// A slower simulated platform: a create runs long enough that a wait starts before it ends.
-const t = await startApp({ worker: 'embedded', simDelayMs: 150, webhookAllowHttp: true, webhookAllowPrivate: true, webhookRetryScheduleS: [0.2, 0.2] });
+// A slower simulated platform: a create (four steps) runs about 2 s, long enough that a wait starts
+// before it ends even on a loaded CI machine (with 150 ms steps a create once finished first).
+const t = await startApp({ worker: 'embedded', simDelayMs: 500, webhookAllowHttp: true, webhookAllowPrivate: true, webhookRetryScheduleS: [0.2, 0.2] });
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 const baseUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 
