@@ -9,7 +9,7 @@ import { PanelClient, signedInOwner } from '../helpers/panel.ts';
 
 const t = await startApp({ panelSignup: 'open' });
 const routes = routesOf(t.app).filter((r) => r.url.startsWith('/panel/api/') && !r.url.includes('*'));
-const path = (url: string) => url.replace(':token', 'x'.repeat(43)).replace(':id', '1');
+const path = (url: string) => url.replace(':token', 'x'.repeat(43)).replace(':id', '1').replace(':month', new Date().toISOString().slice(0, 7));
 
 test('the panel API has the routes this suite expects', () => {
   assert.ok(routes.length >= 25, `${routes.length} routes`);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { invoiceNumber } from '../../src/core/payments/invoices.ts';
-import { monthBounds } from '../../src/core/payments/statement.ts';
+import { monthBounds, statementMonths } from '../../src/core/payments/statement.ts';
 import { formatRate, parseRate, taxOf } from '../../src/core/payments/tax.ts';
 
 test('tax rates: percent with at most two decimals, 0..100, in hundredths of a percent', () => {
@@ -35,6 +35,17 @@ test('statement months: UTC calendar months, not after the current one', () => {
   assert.deepEqual(monthBounds('2025-12', now).to, new Date('2026-01-01T00:00:00Z'));
   assert.doesNotThrow(() => monthBounds('2026-03', now));
   for (const bad of ['2026-04', '2026-13', '2026-00', '2026-3', '1999-12', 'x']) assert.throws(() => monthBounds(bad, now), (e: { errors?: { field: string }[] }) => e.errors?.[0]?.field === 'month', bad);
+});
+
+test('the months a statement is offered for: the current one back to the account\'s first, each one monthBounds takes', () => {
+  const now = new Date('2026-03-10T12:00:00Z');
+  assert.deepEqual(statementMonths(new Date('2025-11-30T23:59:59Z'), now), ['2026-03', '2026-02', '2026-01', '2025-12', '2025-11']);
+  assert.deepEqual(statementMonths(new Date('2026-03-01T00:00:00Z'), now), ['2026-03']);
+  // A clock set back (opened "after" now): the current month still has its statement.
+  assert.deepEqual(statementMonths(new Date('2026-05-01T00:00:00Z'), now), ['2026-03']);
+  const old = statementMonths(new Date('1990-06-01T00:00:00Z'), now);
+  assert.equal(old.at(-1), '2000-01');
+  for (const m of old) assert.doesNotThrow(() => monthBounds(m, now), m);
 });
 
 test('PAYMENTS and its settings: defaults, Stripe needs both secrets, bad values stop the start', () => {

@@ -68,6 +68,28 @@ export async function monthlyStatement(db: Db, accountId: string, month: string,
   };
 }
 
+/**
+ * The months a statement can be asked for, newest first: from the month the account was opened to
+ * the month of `now` (UTC), never before 2000 (monthBounds refuses those). An account opened
+ * "after" now (a clock set back) still has the current month.
+ */
+export function statementMonths(openedAt: Date, now: Date): string[] {
+  const first = Math.max(openedAt.getUTCFullYear() * 12 + openedAt.getUTCMonth(), 2000 * 12);
+  const months: string[] = [];
+  for (let m = now.getUTCFullYear() * 12 + now.getUTCMonth(); months.length === 0 || m >= first; m--) {
+    months.push(`${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`);
+  }
+  return months;
+}
+
+/** The months of the account's life, for its statements (billing:read). */
+export async function ownStatementMonths(db: Db, actor: BillingActor, now: Date): Promise<string[]> {
+  requireBilling(actor, 'read');
+  const account = await findAccount(db, actor.accountId);
+  if (!account) throw notFound('Account');
+  return statementMonths(account.created_at, now);
+}
+
 /** A customer's statement: the account's own, with billing:read. */
 export function ownStatement(db: Db, actor: BillingActor, month: string, now: Date): Promise<Statement> {
   requireBilling(actor, 'read');
