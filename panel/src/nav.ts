@@ -22,11 +22,12 @@ export const NAV: NavItem[] = [
   { href: '/panel/security', label: 'Security' },
 ];
 
-/** Links inside a section, shown above its pages (Billing: balance and transactions, top-up, invoices). */
+/** Links inside a section, shown above its pages (Billing: balance and transactions, top-up, invoices, the monthly statement). */
 export const SUB_NAV: Record<string, NavItem[]> = {
   '/panel/billing': [
     { href: '/panel/billing', label: 'Balance and transactions', scope: 'billing:read' },
     { href: '/panel/billing/top-up', label: 'Top up', scope: 'billing:write' },
     { href: '/panel/billing/invoices', label: 'Invoices', scope: 'billing:read' },
+    { href: '/panel/billing/statement', label: 'Monthly statement', scope: 'billing:read' },
   ],
 };

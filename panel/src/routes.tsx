@@ -14,6 +14,7 @@ import { ServerCreatePage } from './pages/server-create.tsx';
 import { ServerPage } from './pages/server.tsx';
 import { ServersPage } from './pages/servers.tsx';
 import { SshKeysPage } from './pages/ssh-keys.tsx';
+import { StatementPage } from './pages/statement.tsx';
 import { SubUsersPage } from './pages/sub-users.tsx';
 import { TicketPage } from './pages/ticket.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
@@ -42,6 +43,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/billing', component: BillingPage, scope: 'billing:read' },
   { path: '/panel/billing/top-up', component: TopUpPage, scope: 'billing:write' },
   { path: '/panel/billing/invoices', component: InvoicesPage, scope: 'billing:read' },
+  { path: '/panel/billing/statement', component: StatementPage, scope: 'billing:read' },
   { path: '/panel/api-keys', component: ApiKeysPage },
   { path: '/panel/sub-users', component: SubUsersPage, scope: 'sub_users:read' },
   { path: '/panel/profile', component: ProfilePage, scope: 'account:read' },

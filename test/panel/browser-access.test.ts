@@ -97,6 +97,8 @@ test('a sub-user invited with servers:read sees servers and no billing', { skip,
   assert.equal(await control(subPage, 'Create server', 'link').setTimeout(500).wait().then(() => true, () => false), false, 'no create for servers:read');
   await subPage.goto(`${origin}/panel/billing`);
   await heading(subPage, 'Not available');
+  await subPage.goto(`${origin}/panel/billing/statement`);
+  await heading(subPage, 'Not available');
   // And the API agrees: its session cannot read the balance.
   const cookies = await sub.cookies();
   const session = cookies.find((c) => c.name === 'hc_session')!;
