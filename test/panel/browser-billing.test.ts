@@ -12,7 +12,7 @@ import { activeServer } from '../helpers/servers.ts';
 import { PHONE, acceptInvitation, browser, control, evidence, fill, heading, invitedOwner, newPage, origin, press, shot, signIn, skip, t, useBrowser } from '../helpers/panel-browser.ts';
 
 // What the functions run in the page use (this project is type-checked without the DOM's types).
-interface El { textContent: string | null; id: string; querySelector(s: string): El | null; querySelectorAll(s: string): El[] }
+interface El { textContent: string | null; id: string; querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> & Iterable<El> }
 declare const document: El & { body: { innerText: string }; activeElement: El | null; documentElement: { scrollWidth: number } };
 declare const window: { innerWidth: number };
 
@@ -64,8 +64,8 @@ async function readStatement(page: Page) {
   await evidence(page, 'the statement shown', () => page.waitForSelector('dl.facts'));
   return page.evaluate(() => ({
     month: document.querySelector('#statement-title')?.textContent ?? '',
-    facts: Object.fromEntries(document.querySelectorAll('dl.facts > div').map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent])) as Record<string, string>,
-    rows: document.querySelectorAll('table tbody tr').map((tr) => tr.querySelectorAll('td').map((td) => td.textContent ?? '')),
+    facts: Object.fromEntries([...document.querySelectorAll('dl.facts > div')].map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent])) as Record<string, string>,
+    rows: [...document.querySelectorAll('table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
   }));
 }
 
@@ -142,6 +142,9 @@ test('monthly statement: after a deposit and a charge, its page shows the ledger
   await readStatement(phone);
   await shot(phone, 'statement-phone');
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'the statement fits a phone');
+  // Back to the desktop tab (a background tab's input stalls).
+  await phone.close();
+  await page.bringToFront();
 
   // A sub-user with billing:read finds it (and no top-up); the API answers it the same statement.
   await page.goto(`${origin}/panel/sub-users`);

@@ -68,7 +68,7 @@ function MonthStatement({ month }: { month: string }) {
               <Table caption={`Lines of ${name}`} head={['Date', 'Kind', 'Description', 'Amount', 'Balance']}>
                 {s.transactions.map((l) => (
                   <tr key={l.id}>
-                    <td>{utc(l.created_at)}</td>
+                    <td class="nowrap">{utc(l.created_at)}</td>
                     <td>{KIND[l.type]}</td>
                     <td>{l.description}</td>
                     <td class={`num ${l.type === 'withdraw' ? 'minus' : 'plus'}`}>{signed(l.amount)}</td>
