@@ -32,7 +32,7 @@ interface Statement {
 const KIND: Record<Line['type'], string> = { deposit: 'Deposit', withdraw: 'Charge', refund: 'Refund' };
 
 /** "2026-03" → "March 2026"; the statement's months are UTC's, so the name is too. */
-export function monthName(month: string): string {
+function monthName(month: string): string {
   const [y = 0, m = 1] = month.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
