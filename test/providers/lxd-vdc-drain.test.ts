@@ -30,9 +30,9 @@ describe('LXD: VDC VMs and drains', { skip: lxdSkip, timeout: 300_000 }, () => {
   const byId = async (client: LxdClient, id: string) => (await client.get<LxdInstance[]>('/1.0/instances', { query: { recursion: 1 } }))
     .filter((i) => i.config['user.hostcloud.id'] === id);
 
-  test('a VDC VM: an instance with our id, its sizes and the addresses its create took on eth0; deleting the VM deletes it', async () => {
+  test('a VDC VM: an instance with our id, its sizes, its user_data and the addresses its create took on eth0; deleting the VM deletes it', async () => {
     await setPool(env.t, c.accountId, BIG_POOL);
-    const res = await call(env.t.app, 'POST', '/v2/vdc/vms', { key: c.key, body: vmBody({ location_id: env.locationId, ram_mb: 2048 }) });
+    const res = await call(env.t.app, 'POST', '/v2/vdc/vms', { key: c.key, body: vmBody({ location_id: env.locationId, ram_mb: 2048, user_data: '#cloud-config\nhostname: vdc-lxd\n' }) });
     assert.equal(res.statusCode, 201, res.body);
     const vm = json(res).data;
     // Reserved with the create (its committed write), under the operation's token: what the instance gets.
@@ -47,6 +47,7 @@ describe('LXD: VDC VMs and drains', { skip: lxdSkip, timeout: 300_000 }, () => {
     assert.equal(inst.status, 'Running');
     assert.equal(inst.config['user.hostcloud.token'], vm.operation.id);
     assert.equal(inst.config['limits.memory'], '2048MiB');
+    assert.equal(inst.config['cloud-init.user-data'], '#cloud-config\nhostname: vdc-lxd\n');
     assert.equal(inst.devices.eth0?.nictype, 'routed');
     const live = json(await call(env.t.app, 'GET', `/v2/vdc/vms/${vm.id}`, { key: c.key })).data;
     assert.ok(live.primary_ip?.startsWith(env.v4Prefix), JSON.stringify(live));

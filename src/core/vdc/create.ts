@@ -15,11 +15,13 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
+import { checkUserData } from '../servers/create.ts';
 import { newMachineId, reserveAddresses } from '../servers/reserve-addresses.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
 import { type Holds, quotaFailure, requireRoom } from './quota.ts';
 import type { VmView } from './read.ts';
+import type { VmCreateParams } from './runners/vdc_vm.create.ts';
 import { checkVmSize } from './rules.ts';
 
 export interface CreateVmInput {
@@ -32,6 +34,8 @@ export interface CreateVmInput {
   location_id?: number;
   location_name?: string;
   os_version_id: number;
+  /** cloud-init user data for the new machine (at most USER_DATA_MAX_BYTES), as a server takes. */
+  user_data?: string;
 }
 
 export const CREATE_OPERATION = 'vdc_vm.create';
@@ -44,6 +48,7 @@ export const CREATE_OPERATION = 'vdc_vm.create';
 export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise<{ view: VmView; operation: Operation }> {
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   checkVmSize({ cpu_cores: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb });
   const byName = input.location_id === undefined;
   const locationId = input.location_id ?? (await findLocationIdByName(trx, input.location_name ?? '')) ?? -1;
@@ -84,7 +89,7 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
     throw quotaFailure(e);
   });
   const operation = await startOperation(ctx, trx, {
-    type: CREATE_OPERATION, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
+    type: CREATE_OPERATION, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password, ...(input.user_data !== undefined ? { user_data: input.user_data } : {}) } satisfies VmCreateParams,
   });
   // The machine's record and addresses under the operation's token, which the worker's create finds.
   await reserveAddresses(trx, {

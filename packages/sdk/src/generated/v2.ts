@@ -5231,6 +5231,12 @@ export interface operations {
                      * @example 1
                      */
                     os_version_id: number;
+                    /**
+                     * @description cloud-init user data for the new VM (at most 64 KiB, UTF-8; else 422 naming `user_data`), e.g. a `#cloud-config` document, as `POST /servers` takes. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.
+                     * @example #cloud-config
+                     *     packages: [nginx]
+                     */
+                    user_data?: string;
                 };
             };
         };

@@ -21,6 +21,11 @@ const CreateVmBody = Type.Object({
   storage_gb: Int(CUSTOM_LIMITS.storage_gb, 'Disk in GB, taken from the pool\'s `storage_gb`.', 80),
   location_id: { ...IntId, description: 'A location from GET /locations.', examples: [1] },
   os_version_id: { ...IntId, description: 'An OS from GET /operating-systems.', examples: [1] },
+  user_data: Type.Optional(Type.String({
+    maxLength: 65_536,
+    description: 'cloud-init user data for the new VM (at most 64 KiB, UTF-8; else 422 naming `user_data`), e.g. a `#cloud-config` document, as `POST /servers` takes. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.',
+    examples: ['#cloud-config\npackages: [nginx]\n'],
+  })),
 }, { additionalProperties: false });
 
 export function register(app: TypedApp, deps: RouteDeps) {
