@@ -44,6 +44,7 @@ const EXAMPLES: Record<string, string[]> = {
   'ip-pools list': ['ip-pools list 1'],
   'ip-pools add': ['ip-pools add 1 --version 4 --cidr 203.0.113.0/24 --gateway 203.0.113.1'],
   'ip-pools delete': ['ip-pools delete 5'],
+  'ip-pools addresses': ['ip-pools addresses 5', 'ip-pools addresses 5 --state cooling'],
   'hosting-servers list': ['hosting-servers list'],
   'registrar add-domain': ['registrar add-domain my-old-shop.net --auth-code x7Lm2Vq9Kp0a', 'registrar add-domain shop.example.org --auth-code Abc-123-xyz --expires 2027-01-15T00:00:00Z'],
   'registrar list': ['registrar list --registrar other'],

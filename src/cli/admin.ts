@@ -91,6 +91,9 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
   ip-pools list LOCATION_ID
   ip-pools add LOCATION_ID --version 4|6 --cidr CIDR --gateway IP
   ip-pools delete POOL_ID                 only while none of its addresses is leased
+  ip-pools addresses POOL_ID [--state allocated|cooling|free] [--page N]
+                  the addresses the pool has handed out: held (by which server or VDC VM), cooling
+                  after a release (until when, IP_COOLDOWN_S), or rested and free again
   hosting-servers list                    the hosting panel's servers with their accounts and free places
   registrar add-domain DOMAIN --auth-code CODE [--expires TIME] [--registrar NAME] [--nameserver HOST]...
                   a name "registered at another registrar" that customers can transfer in with CODE
@@ -259,6 +262,19 @@ async function ipPools(conn: Conn, out: Out, action: string | undefined, args: s
     out.show(await call(conn, 'GET', `/locations/${encodeURIComponent(args[0])}/ip-pools?per_page=100`), (a) => listing(a as never, 'all', 'pools'));
   } else if (action === 'delete' && args[0]) {
     out.show(await call(conn, 'DELETE', `/ip-pools/${encodeURIComponent(args[0])}`), one(`pool ${args[0]}: deleted`));
+  } else if (action === 'addresses') {
+    const usage = 'hostcloud admin ip-pools addresses POOL_ID [--state allocated|cooling|free] [--page N]';
+    const { values, positionals: given } = parse(args, { state: { type: 'string' }, page: { type: 'string' } }, usage);
+    const [pool] = positionals(given, ['POOL_ID'], usage);
+    const query = new URLSearchParams({ per_page: '100' });
+    if (values.state !== undefined) query.set('state', values.state);
+    if (values.page !== undefined) query.set('page', values.page);
+    const answer = await worded(sameName({ id: 'POOL_ID' }), () => call(conn, 'GET', `/ip-pools/${encodeURIComponent(pool!)}/addresses?${query}`));
+    out.show(answer, (a) => listing(a as never, [
+      ...columns('address', 'state'),
+      { header: 'HELD BY', get: (r) => (r.resource as { id?: string } | null)?.id ?? null },
+      ...columns('machine_id', 'allocated_at', 'released_at', 'until'),
+    ], 'addresses'));
   } else if (action === 'add' && args[0]) {
     const { values } = parseArgs({ args: args.slice(1), options: { version: { type: 'string' }, cidr: { type: 'string' }, gateway: { type: 'string' } } });
     const missing = (['version', 'cidr', 'gateway'] as const).filter((k) => !values[k]).map((k) => `--${k} is required`);

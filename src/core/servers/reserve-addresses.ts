@@ -14,16 +14,16 @@ export type { MachineReservation };
 /** The platform's id of a new machine (the simulated platform's and LXD instance names' form). */
 export const newMachineId = () => `vm-${randomBytes(8).toString('hex')}`;
 
-export function noAddresses(locationId: number): ApiError {
-  return new ApiError('CAPACITY_UNAVAILABLE', `Location ${locationId} has no free address for a new server right now; try another location or later`);
+export function noAddresses(locationId: number, noun = 'server'): ApiError {
+  return new ApiError('CAPACITY_UNAVAILABLE', `Location ${locationId} has no free address for a new ${noun} right now; try another location or later`);
 }
 
-/** Takes the machine's addresses in `trx`; CAPACITY_UNAVAILABLE when the location's pools are short. */
-export async function reserveAddresses(trx: Db, r: MachineReservation): Promise<void> {
+/** Takes the machine's addresses in `trx`; CAPACITY_UNAVAILABLE (naming `noun`) when the location's pools are short. */
+export async function reserveAddresses(trx: Db, r: MachineReservation, noun = 'server'): Promise<void> {
   try {
     await reserveMachine(trx, r);
   } catch (e) {
-    if (isPoolShort(e)) throw noAddresses(r.locationId);
+    if (isPoolShort(e)) throw noAddresses(r.locationId, noun);
     throw e;
   }
 }

@@ -1,7 +1,9 @@
 // VM create. Checks run in the API's check order (README, "Check order") — input, then references (location, OS), then the
-// pool — and the VM row (which takes its share of the pool in the same statement), its
-// vdc_vm.create operation and the job commit in the caller's one transaction. VMs are never
-// charged: the pool is what the account pays for.
+// pool, then node room and addresses — and the VM row (which takes its share of the pool in the
+// same statement), its vdc_vm.create operation, the job and the machine's addresses commit in the
+// caller's one transaction, as a server's do: a location whose address pool is short answers 422
+// CAPACITY_UNAVAILABLE with nothing written, instead of a VM that fails in the worker. VMs are
+// never charged: the pool is what the account pays for.
 import { findLocationIdByName } from '../../db/queries/catalog.ts';
 import { findServerReferences } from '../../db/queries/servers.ts';
 import { lockPool } from '../../db/queries/vdc-pools.ts';
@@ -13,10 +15,13 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
+import { checkUserData } from '../servers/create.ts';
+import { newMachineId, reserveAddresses } from '../servers/reserve-addresses.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
 import { type Holds, quotaFailure, requireRoom } from './quota.ts';
 import type { VmView } from './read.ts';
+import type { VmCreateParams } from './runners/vdc_vm.create.ts';
 import { checkVmSize } from './rules.ts';
 
 export interface CreateVmInput {
@@ -29,6 +34,8 @@ export interface CreateVmInput {
   location_id?: number;
   location_name?: string;
   os_version_id: number;
+  /** cloud-init user data for the new machine (at most USER_DATA_MAX_BYTES), as a server takes. */
+  user_data?: string;
 }
 
 export const CREATE_OPERATION = 'vdc_vm.create';
@@ -41,6 +48,7 @@ export const CREATE_OPERATION = 'vdc_vm.create';
 export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise<{ view: VmView; operation: Operation }> {
   checkHostname(input.name);
   checkPassword(input.password);
+  checkUserData(input.user_data);
   checkVmSize({ cpu_cores: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb });
   const byName = input.location_id === undefined;
   const locationId = input.location_id ?? (await findLocationIdByName(trx, input.location_name ?? '')) ?? -1;
@@ -81,8 +89,13 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
     throw quotaFailure(e);
   });
   const operation = await startOperation(ctx, trx, {
-    type: CREATE_OPERATION, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password },
+    type: CREATE_OPERATION, resourceId: id, detail: 'Queued for provisioning', params: { password: input.password, ...(input.user_data !== undefined ? { user_data: input.user_data } : {}) } satisfies VmCreateParams,
   });
+  // The machine's record and addresses under the operation's token, which the worker's create finds.
+  await reserveAddresses(trx, {
+    id: newMachineId(), token: operation.id, locationId: refs.location.id, hostname: input.name, cpuCores: input.cpu_cores, ramMb: input.ram_mb,
+    storageGb: input.storage_gb, osSlug: refs.os.slug, sshKeys: [], node: node.name, v4: holds.ipv4, v6: holds.ipv6, primaryV6: holds.ipv6 > 0,
+  }, 'VM');
   const osLabel = { family: refs.os.family, version: refs.os.version };
   return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb }, osLabel }, operation };
 }

@@ -1,7 +1,7 @@
 // The simulated compute provider's address pools, per location (its fault switch is in
 // provider-faults.ts, shared with the other providers). The rules are the simulated driver's (src/providers/compute/simulated/admin.ts).
-import { Type } from '@sinclair/typebox';
-import { type PoolView, addIpPool, deleteIpPool, listIpPools } from '../../providers/compute/simulated/admin.ts';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { type PoolAddressRow, type PoolView, addIpPool, deleteIpPool, listIpPools, listPoolAddresses } from '../../providers/compute/simulated/admin.ts';
 import { versionOf } from '../../providers/compute/simulated/pool-rules.ts';
 import { ts } from '../../core/time.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
@@ -29,6 +29,36 @@ const Pool = Type.Object({
 const poolView = ({ pool, size, used, free }: PoolView) => ({
   id: pool.id, location_id: pool.location_id, version: pool.version, cidr: pool.cidr, gateway: pool.gateway,
   size: size.toString(), used, assigned: used, free: free.toString(), created_at: ts(pool.created_at),
+});
+
+const STATES = ['allocated', 'cooling', 'free'] as const;
+const Nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
+const PoolAddress = Type.Object({
+  address: Type.String(),
+  state: Type.Union(STATES.map((s) => Type.Literal(s)), {
+    description: '`allocated`: held by a machine; `cooling`: released, resting IP_COOLDOWN_S until `until`; `free`: released and rested, handed out again before fresh addresses',
+  }),
+  resource: Nullable(Type.Object({
+    type: Type.Union([Type.Literal('server'), Type.Literal('vdc_vm')]),
+    id: Type.String({ description: 'The server (`srv_…`) or VDC VM (`vm_…`) id' }),
+  }), 'allocated: the server or VDC VM holding it (null when the machine is no longer ours to name)'),
+  machine_id: Nullable(Type.String(), 'allocated: the platform\'s machine (the LXD instance\'s name)'),
+  allocated_at: Nullable(Timestamp, 'allocated: since when'),
+  released_at: Nullable(Timestamp, 'When it was last released, if ever'),
+  until: Nullable(Timestamp, 'cooling: when its rest ends'),
+});
+
+const holderOf = ({ state, resource_type: type, resource_id: id }: PoolAddressRow) =>
+  state === 'allocated' && id !== null && (type === 'server' || type === 'vdc_vm') ? { type: type as 'server' | 'vdc_vm', id } : null;
+
+const addressView = (a: PoolAddressRow) => ({
+  address: a.address,
+  state: a.state,
+  resource: holderOf(a),
+  machine_id: a.state === 'allocated' ? a.machine_id : null,
+  allocated_at: a.state === 'allocated' && a.leased_at ? ts(a.leased_at) : null,
+  released_at: a.released_at ? ts(a.released_at) : null,
+  until: a.until ? ts(a.until) : null,
 });
 
 export function register(app: TypedApp, { db, config }: RouteDeps) {
@@ -88,6 +118,17 @@ export function register(app: TypedApp, { db, config }: RouteDeps) {
     locate(reply, config.publicUrl, 'admin', 'v1', 'ip-pools', pool.pool.id);
     return reply.send(ok(request, poolView(pool)));
   });
+
+  app.get('/ip-pools/:id/addresses', {
+    config: admin,
+    schema: {
+      tags, summary: 'List the addresses a pool has handed out',
+      description: 'In address order: those held by a server or VDC VM, those resting after a release (with the end of the rest), and those rested and free again. Addresses the pool never handed out are not listed.',
+      params: Id,
+      querystring: Type.Object({ ...PageQuery(), state: Type.Optional(Type.Union(STATES.map((s) => Type.Literal(s)))) }, { additionalProperties: false }),
+      response: { 200: ListEnvelope(PoolAddress), ...errorResponses('RESOURCE_NOT_FOUND') },
+    },
+  }, async (request) => page(request, await listPoolAddresses(db, request.params.id, request.query.state, pageOf(request.query)), addressView));
 
   app.delete('/ip-pools/:id', {
     config: admin,

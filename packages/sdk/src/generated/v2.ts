@@ -581,8 +581,9 @@ export interface paths {
          *     becomes `active` when it completes, or `failed` (its resources back in the pool) if provisioning fails.
          *
          *     Checks run in this order: input, then references (location, OS), then the pool: a VM the pool cannot hold is 422 `QUOTA_EXCEEDED`,
-         *     its `errors[]` naming each bucket that falls short (`cpu`, `ram_mb`, `storage_gb`, `ipv4`, `ipv6`). Send an `Idempotency-Key` so
-         *     that a retry never creates a second VM.
+         *     its `errors[]` naming each bucket that falls short (`cpu`, `ram_mb`, `storage_gb`, `ipv4`, `ipv6`); then the location: no node with
+         *     room, or no free address in its pools, is 422 `CAPACITY_UNAVAILABLE` and nothing is made (the VM's addresses are taken with the
+         *     create itself). Send an `Idempotency-Key` so that a retry never creates a second VM.
          */
         post: operations["createVdcVm"];
         delete?: never;
@@ -5230,6 +5231,12 @@ export interface operations {
                      * @example 1
                      */
                     os_version_id: number;
+                    /**
+                     * @description cloud-init user data for the new VM (at most 64 KiB, UTF-8; else 422 naming `user_data`), e.g. a `#cloud-config` document, as `POST /servers` takes. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.
+                     * @example #cloud-config
+                     *     packages: [nginx]
+                     */
+                    user_data?: string;
                 };
             };
         };

@@ -7,17 +7,28 @@ import type { Runner } from '../../operations/runner.ts';
 import { destroyMachineMadeBy } from '../../servers/runners/server.create.ts';
 import type { Db } from '../../types.ts';
 
+/** What the worker's create needs that the VM row does not keep (written by vdc/create.ts). */
+export interface VmCreateParams {
+  password: string;
+  user_data?: string;
+}
+
 /**
  * vdc_vm.create: asks the platform for the machine (the operation id is the request token, so a
- * run repeated after a lost worker gets the same machine), then activates the VM with its
+ * run repeated after a lost worker gets the same machine — and the first run finds the record and
+ * addresses the create reserved in its own transaction), then activates the VM with its
  * addresses. If it finally fails, the VM is marked failed and gives its share back to the pool in
  * the same transaction, and any machine the platform made is destroyed.
  */
-export const vmCreateRunner: Runner<{ password: string }> = {
+export const vmCreateRunner: Runner<VmCreateParams> = {
   async run(rc, op) {
     const vm = await findVdcVmById(rc.db, op.resource_id);
-    if (!vm || vm.deleted_at || vm.status !== 'pending') return { detail: 'Nothing to provision: the VM is no longer pending' };
-    const { password } = op.params;
+    if (!vm || vm.deleted_at || vm.status !== 'pending') {
+      // Its machine's addresses were taken with the create: they go back.
+      await destroyMachineMadeBy(rc, op);
+      return { detail: 'Nothing to provision: the VM is no longer pending' };
+    }
+    const { password, user_data: userData } = op.params;
     const os = await findOsSlug(rc.db, vm.os_version_id);
     await rc.progress(5, 'Provisioning started');
     const machine = await rc.compute.create({
@@ -35,6 +46,7 @@ export const vmCreateRunner: Runner<{ password: string }> = {
       extraIpv6: 0,
       ipv6: vm.held_ipv6 > 0,
       resourceId: vm.id,
+      userData: userData ?? null,
     }, rc.progress);
     return {
       detail: 'VM is running',

@@ -18,7 +18,8 @@ export function register(app: TypedApp, deps: RouteDeps) {
     description: `Creates a VM in the VDC from the pool — never charged on its own — and answers with it (\`pending\`; it becomes
 \`active\` when provisioned). It takes its vCPUs, RAM and disk from the pool, 1 IPv4 address, and 1 IPv6 address when the pool has IPv6.
 \`location_name\` is a location's name or code (GET /locations), \`os_id\` an id from an OS's \`versions[]\` (GET /operating-systems).
-Checks run input, then references, then the pool: a VM the pool cannot hold is 422 \`QUOTA_EXCEEDED\` naming each field that falls short.
+Checks run input, then references, then the pool: a VM the pool cannot hold is 422 \`QUOTA_EXCEEDED\` naming each field that falls short;
+then the location: no node with room, or no free address in its pools, is 422 \`CAPACITY_UNAVAILABLE\` and nothing is made.
 An \`Idempotency-Key\` header (a UUID) makes a retry answer the first VM instead of making a second.`,
     body: Type.Object({
       vm_name: Type.String({ minLength: 1, maxLength: 253, description: 'Host name: letters, digits and hyphens in dot-separated labels.', examples: ['db-1.example.com'] }),

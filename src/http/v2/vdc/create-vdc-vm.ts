@@ -21,6 +21,11 @@ const CreateVmBody = Type.Object({
   storage_gb: Int(CUSTOM_LIMITS.storage_gb, 'Disk in GB, taken from the pool\'s `storage_gb`.', 80),
   location_id: { ...IntId, description: 'A location from GET /locations.', examples: [1] },
   os_version_id: { ...IntId, description: 'An OS from GET /operating-systems.', examples: [1] },
+  user_data: Type.Optional(Type.String({
+    maxLength: 65_536,
+    description: 'cloud-init user data for the new VM (at most 64 KiB, UTF-8; else 422 naming `user_data`), e.g. a `#cloud-config` document, as `POST /servers` takes. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.',
+    examples: ['#cloud-config\npackages: [nginx]\n'],
+  })),
 }, { additionalProperties: false });
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -37,8 +42,9 @@ and 1 IPv6 address when the pool has IPv6. Answers 201 with the VM (\`pending\`)
 becomes \`active\` when it completes, or \`failed\` (its resources back in the pool) if provisioning fails.
 
 Checks run in this order: input, then references (location, OS), then the pool: a VM the pool cannot hold is 422 \`QUOTA_EXCEEDED\`,
-its \`errors[]\` naming each bucket that falls short (\`cpu\`, \`ram_mb\`, \`storage_gb\`, \`ipv4\`, \`ipv6\`). Send an \`Idempotency-Key\` so
-that a retry never creates a second VM.`,
+its \`errors[]\` naming each bucket that falls short (\`cpu\`, \`ram_mb\`, \`storage_gb\`, \`ipv4\`, \`ipv6\`); then the location: no node with
+room, or no free address in its pools, is 422 \`CAPACITY_UNAVAILABLE\` and nothing is made (the VM's addresses are taken with the
+create itself). Send an \`Idempotency-Key\` so that a retry never creates a second VM.`,
       headers: IdempotencyKeyHeaders,
       body: CreateVmBody,
       response: {

@@ -3,6 +3,7 @@
 // src/db/queries/sim.ts; the admin API and CLI adapt.
 import { pgCode } from '../../../db/connection.ts';
 import { findCatalogRow } from '../../../db/queries/catalog.ts';
+import { type PoolAddressRow, type PoolAddressState, findPool, listPoolAddressesPage } from '../../../db/queries/ip-pool-addresses.ts';
 import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../../db/queries/sim.ts';
 import type { SimIpPool } from '../../../db/schema.ts';
 import { leasableCount, parseBlock } from './ip-math.ts';
@@ -34,6 +35,15 @@ export async function listIpPools(db: Db, locationId: number | undefined, page: 
   if (locationId !== undefined) await requireLocation(db, locationId);
   const { rows, total } = await listPoolsPage(db, locationId, page.perPage, offsetOf(page));
   return { items: rows.map((r) => viewOf(r, r.used)), total, ...page };
+}
+
+export type { PoolAddressRow, PoolAddressState };
+
+/** The addresses a pool has handed out (allocated, cooling, or rested and free), optionally of one state. */
+export async function listPoolAddresses(db: Db, poolId: number, state: PoolAddressState | undefined, page: PageRequest): Promise<Paged<PoolAddressRow>> {
+  if (!(await findPool(db, poolId))) throw notFound('IP pool');
+  const { rows, total } = await listPoolAddressesPage(db, poolId, state, page.perPage, offsetOf(page));
+  return { items: rows, total, ...page };
 }
 
 const overlapError = (other: string) => invalid('cidr', `overlaps the pool ${other}`);
