@@ -9,7 +9,7 @@ import { type Customer, type TestApp, adminCall, call, createCustomer, json, sta
 import { activeServer, createServer, serverBody, type Json } from '../helpers/servers.ts';
 import { passer, plusDays, setServerDates, settled } from '../helpers/billing.ts';
 import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
-import { activeHosting } from '../helpers/hosting.ts';
+import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
 import { COMPLETION_EVENTS, EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
 import { pruneEvents } from '../../src/core/events/retention.ts';
@@ -100,7 +100,7 @@ describe('what writes events', () => {
     assert.equal(r.rows[0]!.n, 0);
   });
 
-  test('a failed create: operation.failed, the charge refunded (billing.refunded), and no server.created', async () => {
+  test('a failed create: operation.failed, the server cancelled (server.cancelled), the charge refunded (billing.refunded), and no server.created', async () => {
     const c = await createCustomer(t, { deposit: '50.00' });
     // Not retryable: the first attempt fails for good.
     await adminCall(t, 'PUT', '/admin/v1/providers/compute/fault', { mode: 'capacity_unavailable', calls: ['create'], remaining: 1 });
@@ -110,8 +110,50 @@ describe('what writes events', () => {
     const failed = await eventually(c, 'operation.failed', created.operation.id);
     assert.equal(failed[0].data.status, 'failed');
     assert.equal(failed[0].data.detail, op.detail);
+    // The failure's one transaction: the operation's end, the server's, the refund.
+    const cancelled = await events(c, { resource_id: created.id });
+    assert.deepEqual(typesOf(cancelled), ['server.cancelled']);
+    assert.equal(cancelled[0].data.status, 'cancelled');
+    assert.deepEqual(cancelled[0].resource, { type: 'server', id: created.id });
     assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
     assert.equal((await events(c, { type: 'server.created' })).length, 0);
+  });
+
+  test('a clone: server.created for the new server; a clone that fails: server.cancelled for it, refunded', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    const s = await activeServer(t, c);
+    const cloned = await call(t.app, 'POST', `/v2/servers/${s.id}/actions/clone`, { key: c.key, body: {} });
+    assert.equal(cloned.statusCode, 202, cloned.body);
+    const clone = json(cloned).data.server;
+    assert.equal((await waitForOperation(t, c.key, json(cloned).data.operation.id)).status, 'completed');
+    const [created] = await eventually(c, 'server.created', clone.id);
+    assert.equal(created.data.status, 'active');
+    assert.ok(created.data.network.ipv4.address, 'with its address');
+
+    await adminCall(t, 'PUT', '/admin/v1/providers/compute/fault', { mode: 'capacity_unavailable', calls: ['create'], remaining: 1 });
+    const again = await call(t.app, 'POST', `/v2/servers/${s.id}/actions/clone`, { key: c.key, body: { hostname: 'second-clone.example.com' } });
+    assert.equal(again.statusCode, 202, again.body);
+    const doomed = json(again).data.server;
+    assert.equal((await waitForOperation(t, c.key, json(again).data.operation.id)).status, 'failed');
+    const list = await events(c, { resource_id: doomed.id });
+    assert.deepEqual(typesOf(list), ['server.cancelled']);
+    assert.equal(list[0].data.status, 'cancelled');
+    assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
+  });
+
+  test('a web hosting create that fails for good: web_hosting.cancelled with operation.failed and the refund', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    const h = await withPanelFault(t, 'capacity_unavailable', ['createAccount'], async () => {
+      const ordered = await orderHosting(t, c);
+      assert.equal((await waitForOperation(t, c.key, ordered.operation.id)).status, 'failed');
+      return ordered;
+    });
+    const list = await events(c, { resource_id: h.id });
+    assert.deepEqual(typesOf(list), ['web_hosting.cancelled']);
+    assert.equal(list[0].data.status, 'cancelled');
+    await eventually(c, 'operation.failed', h.operation.id);
+    assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
+    assert.equal((await events(c, { type: 'web_hosting.created' })).length, 0);
   });
 
   test('a delete: server.deleted (the server as it was deleted) and billing.refunded for the unused hours', async () => {
@@ -149,18 +191,25 @@ describe('what writes events', () => {
     assert.equal((await events(c, { type: 'billing.charge_succeeded' })).length, 2);
   });
 
-  test('a ticket: ticket.answered at each answer from support, ticket.closed once', async () => {
+  test('a ticket: ticket.opened, ticket.answered at each answer from support, ticket.closed once', async () => {
     const c = await createCustomer(t);
     const created = await call(t.app, 'POST', '/v2/tickets', { key: c.key, body: { subject: 'Console question', message: 'How do I open the console of my server, please?' } });
     assert.equal(created.statusCode, 201, created.body);
     const id = json(created).data.id;
-    assert.equal((await events(c)).length, 0, 'opening a ticket is the customer\'s own doing: no event');
+    const [opened] = await events(c);
+    assert.equal(opened.type, 'ticket.opened');
+    assert.deepEqual(opened.resource, { type: 'ticket', id });
+    assert.equal(opened.data.status, 'open');
+    assert.equal(opened.data.subject, 'Console question');
+    // A refused one (bad input) writes none.
+    assert.equal((await call(t.app, 'POST', '/v2/tickets', { key: c.key, body: { subject: '', message: 'x' } })).statusCode, 422);
+    assert.equal((await events(c)).length, 1);
     for (const message of ['Use GET /servers/{id}/console.', 'Any luck?']) {
       assert.equal((await adminCall(t, 'POST', `/admin/v1/tickets/${id}/replies`, { message })).statusCode, 201);
     }
     assert.equal((await call(t.app, 'POST', `/v2/tickets/${id}/close`, { key: c.key })).statusCode, 200);
     const list = await events(c, { resource_type: 'ticket' });
-    assert.deepEqual(typesOf(list), ['ticket.closed', 'ticket.answered', 'ticket.answered']);
+    assert.deepEqual(typesOf(list), ['ticket.closed', 'ticket.answered', 'ticket.answered', 'ticket.opened']);
     assert.equal(list[0].data.status, 'closed');
     assert.equal(list[1].data.status, 'answered');
     assert.equal(list[0].data.id, id);
