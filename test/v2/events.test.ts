@@ -7,7 +7,7 @@ import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { activeServer, createServer, serverBody, type Json } from '../helpers/servers.ts';
-import { passer, plusDays, setServerDates, settled } from '../helpers/billing.ts';
+import { passer, plusDays, setDomainExpiry, setHostingDates, setServerDates, settled } from '../helpers/billing.ts';
 import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
 import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
@@ -248,6 +248,75 @@ describe('what writes events', () => {
     const del = await call(t.app, 'DELETE', `/v2/vdc/vms/${vm.id}`, { key: c.key, query: { confirm_name: vm.name } });
     assert.equal(del.statusCode, 200, del.body);
     await eventually(c, 'vdc_vm.deleted', vm.id);
+  });
+});
+
+describe('non-payment to the end, and domains running out', () => {
+  test('a server unpaid past the grace period: server.cancelled (after server.suspended), in the pass that cancels it', async () => {
+    const c = await createCustomer(t, { deposit: '5.00' });
+    const s = await activeServer(t, c);
+    const now = new Date();
+    await setServerDates(t, s.id, { created: plusDays(now, -31), start: plusDays(now, -31), next: new Date(now.getTime() - 3_600_000) });
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    await eventually(c, 'server.suspended', s.id);
+    await settled(t, s.id);
+    assert.equal((await events(c, { type: 'server.cancelled' })).length, 0, 'not before the grace period ends');
+    const r = await pass(plusDays(now, 15), c.accountId);
+    assert.equal(r.cancelled, 1);
+    const [cancelled] = await eventually(c, 'server.cancelled', s.id);
+    assert.equal(cancelled.data.status, 'cancelled');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'server' })), ['server.cancelled', 'server.suspended', 'server.created']);
+  });
+
+  test('web hosting unpaid: web_hosting.suspended, a deposit: web_hosting.resumed; unpaid again past the grace period: web_hosting.cancelled', async () => {
+    const c = await createCustomer(t, { deposit: '3.99' });
+    const h = await activeHosting(t, c);
+    const now = new Date();
+    await setHostingDates(t, h.id, { created: plusDays(now, -31), start: plusDays(now, -31), next: new Date(now.getTime() - 60_000) });
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    const [suspended] = await eventually(c, 'web_hosting.suspended', h.id);
+    assert.equal(suspended.data.status, 'suspended');
+    const [failed] = await events(c, { type: 'billing.charge_failed' });
+    assert.deepEqual(failed.data.resource, { type: 'web_hosting', id: h.id });
+    await settled(t, h.id);
+    assert.equal((await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/deposits`, { amount: '3.99' })).statusCode, 201);
+    const [resumed] = await eventually(c, 'web_hosting.resumed', h.id);
+    assert.equal(resumed.data.status, 'active');
+    await settled(t, h.id);
+
+    // The next cycle is not paid either, and stays unpaid past the grace period.
+    const next = plusDays(now, 40);
+    await setHostingDates(t, h.id, { created: plusDays(now, -31), start: now, next: plusDays(now, 30) });
+    await pass(next, c.accountId);
+    await eventually(c, 'web_hosting.suspended', h.id, 2);
+    await settled(t, h.id);
+    await pass(plusDays(next, 15), c.accountId);
+    const [cancelled] = await eventually(c, 'web_hosting.cancelled', h.id);
+    assert.equal(cancelled.data.status, 'cancelled');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'web_hosting' })),
+      ['web_hosting.cancelled', 'web_hosting.suspended', 'web_hosting.resumed', 'web_hosting.suspended', 'web_hosting.created']);
+  });
+
+  test('a domain that does not renew: domain.expiring at 30 days and again at 7, then domain.expired', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    // Not auto-renewed: the notices alone.
+    const d = await activeDomain(t, c, { domain: freshName('com', 'ending'), auto_renew: false });
+    const now = new Date();
+    await setDomainExpiry(t, d.id, plusDays(now, 20));
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    const [expiring] = await eventually(c, 'domain.expiring', d.id);
+    assert.equal(expiring.data.status, 'active');
+    await pass(plusDays(now, 1), c.accountId);
+    assert.equal((await events(c, { type: 'domain.expiring' })).length, 1, 'once per threshold');
+    await pass(plusDays(now, 14), c.accountId);
+    await eventually(c, 'domain.expiring', d.id, 2);
+    await pass(plusDays(now, 21), c.accountId);
+    const [expired] = await eventually(c, 'domain.expired', d.id);
+    assert.equal(expired.data.status, 'expired');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'domain' })), ['domain.expired', 'domain.expiring', 'domain.expiring', 'domain.registered']);
   });
 });
 
