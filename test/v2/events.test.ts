@@ -11,9 +11,10 @@ import { passer, plusDays, setDomainExpiry, setHostingDates, setServerDates, set
 import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
 import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
-import { COMPLETION_EVENTS, EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
+import { EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
+import { COMPLETION_EVENTS } from '../../src/core/events/of-operations.ts';
 import { pruneEvents } from '../../src/core/events/retention.ts';
-import { runnerEntries } from '../../src/core/operations/catalogue.ts';
+import { type OperationType, runnerEntries } from '../../src/core/operations/catalogue.ts';
 
 let t: TestApp;
 
@@ -402,7 +403,7 @@ describe('retention and the database\'s part of the catalogue', () => {
   test('the triggers\' mappings are the catalogue\'s: every operation type, every ledger type', async () => {
     for (const [type] of runnerEntries()) {
       const r = await sql<{ e: string | null }>`SELECT hc_completion_event(${type}) AS e`.execute(t.database.db);
-      assert.equal(r.rows[0]!.e, COMPLETION_EVENTS[type] ?? null, type);
+      assert.equal(r.rows[0]!.e, COMPLETION_EVENTS[type as OperationType] ?? null, type);
     }
     for (const [type, event] of Object.entries(LEDGER_EVENTS)) {
       const r = await sql<{ e: string }>`SELECT hc_ledger_event_type(${type}) AS e`.execute(t.database.db);

@@ -4,13 +4,15 @@
 //
 // Three ways in, each at one central point:
 //  - an operation finishing: operation.completed or operation.failed, and for the creates and
-//    renewals of COMPLETION_EVENTS the resource's own event, written at the commit that finishes the
-//    operation (the database's trigger of migration 0041, so every path that finishes one — the
-//    worker's batched completions, a request finishing its own work, a failure — writes them);
+//    renewals the resource's own event (the operation catalogue's `completed`, of-operations.ts),
+//    written at the commit that finishes the operation (the database's trigger of migration 0041,
+//    so every path that finishes one — the worker's batched completions, a request finishing its
+//    own work, a failure — writes them);
 //  - a ledger row: the billing event of LEDGER_EVENTS (the same migration's trigger on
 //    `transactions`, the one table every movement of money goes through);
 //  - everything else, where the core makes the change (recordEvent, record.ts): deletions,
-//    suspensions and resumptions, cancellations, failed charges, domain expiry, tickets, pings.
+//    suspensions and resumptions, cancellations (a create that failed for good included), a
+//    clone's new server, failed charges, domain expiry, tickets, pings.
 // The two SQL mappings mirror the tables below (test/unit/event-catalogue.test.ts checks them).
 import type { TransactionType } from '../../db/schema.ts';
 
@@ -56,29 +58,12 @@ export const EVENT_CATALOGUE = {
 export type EventType = keyof typeof EVENT_CATALOGUE;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
-/** The resource event of an operation that completed, by operation type (migration 0041's hc_completion_event). */
-export const COMPLETION_EVENTS: Readonly<Record<string, EventType>> = {
-  'server.create': 'server.created',
-  'vdc_vm.create': 'vdc_vm.created',
-  'domain.register': 'domain.registered',
-  'domain.transfer': 'domain.transferred',
-  'domain.renew': 'domain.renewed',
-  'hosting.create': 'web_hosting.created',
-};
-
 /** The event of each ledger row, by its type (migration 0041's trigger on `transactions`). */
 export const LEDGER_EVENTS: Readonly<Record<TransactionType, EventType>> = {
   deposit: 'billing.deposit',
   withdraw: 'billing.charge_succeeded',
   refund: 'billing.refunded',
 };
-
-/** Every event an operation's end writes. */
-export function eventsOfFinishedOperation(type: string, outcome: 'completed' | 'failed'): EventType[] {
-  if (outcome === 'failed') return ['operation.failed'];
-  const resource = Object.hasOwn(COMPLETION_EVENTS, type) ? COMPLETION_EVENTS[type] : undefined;
-  return resource ? ['operation.completed', resource] : ['operation.completed'];
-}
 
 /** The families (`server`, `billing`, …): a subscription may name `<family>.*`. */
 export const EVENT_FAMILIES = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))];
