@@ -135,9 +135,10 @@ export interface AttemptOutcome {
 
 /**
  * Records attempts in one statement — each only if its claim is still this sender's (same
- * attempt, still pending) — and the endpoints' health: an endpoint with a success in the batch is
- * failing no more; one with only failures is failing since its first. Returns the endpoints that
- * failed in this batch with the time they have been failing since.
+ * attempt, still pending), its lease given back (the endpoint's slot is free for any sender) — and
+ * the endpoints' health: an endpoint with a success in the batch is failing no more; one with
+ * only failures is failing since its first. Returns the endpoints that failed in this batch with
+ * the time they have been failing since.
  */
 export async function recordAttempts(db: Db, outcomes: readonly AttemptOutcome[]): Promise<{ webhookId: string; failingSince: Date }[]> {
   if (outcomes.length === 0) return [];
