@@ -192,7 +192,7 @@ export interface Config {
   webhookConnectTimeoutS: number;
   /** WEBHOOK_CONCURRENCY — webhook deliveries one worker process has in flight at once. Default 100. */
   webhookConcurrency: number;
-  /** WEBHOOK_ENDPOINT_CONCURRENCY — of those, at most this many to one endpoint (a slow one cannot take the others' turn). Default 10. */
+  /** WEBHOOK_ENDPOINT_CONCURRENCY — at most this many deliveries in flight to one endpoint, across all worker processes (a slow one cannot take the others' turn). Default 10. */
   webhookEndpointConcurrency: number;
   /**
    * WEBHOOK_RETRY_SCHEDULE_S — the waits, in seconds, after each failed attempt (comma-separated);

@@ -28,6 +28,7 @@ import * as m0062 from './migrations/0062_payment_sweep.ts';
 import * as m0040 from './migrations/0040_operation_finished_notify.ts';
 import * as m0041 from './migrations/0041_events.ts';
 import * as m0042 from './migrations/0042_webhooks.ts';
+import * as m0043 from './migrations/0043_webhook_delivery_leases.ts';
 import * as m0050 from './migrations/0050_panel.ts';
 
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0040_operation_finished_notify': m0040,
   '0041_events': m0041,
   '0042_webhooks': m0042,
+  '0043_webhook_delivery_leases': m0043,
   '0050_panel': m0050,
 };
 

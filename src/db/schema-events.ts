@@ -55,6 +55,8 @@ export interface WebhookDeliveriesTable {
   created_at: CreatedAt;
   last_attempt_at: Date | null;
   finished_at: Date | null;
+  /** While a sender has the delivery in flight: the end of its claim's lease (null otherwise). */
+  leased_until: ColumnType<Date | null, never, Date | null>;
 }
 
 export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;

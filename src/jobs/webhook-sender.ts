@@ -1,10 +1,12 @@
 // The worker's webhook sender: claims due deliveries from the outbox (a lease each, so a sender
 // that dies — SIGKILL included — gives them back and another sends them: at least once), sends
-// them with at most WEBHOOK_CONCURRENCY requests in flight and at most WEBHOOK_ENDPOINT_CONCURRENCY
-// to one endpoint (one slow receiver holds its own slots only; the claim does not even look at an
-// endpoint whose slots are full), and records outcomes in batches. It is woken by the NOTIFY at
-// the commit of a new delivery and looks at least every POLL_MS for retries come due. Any number
-// of workers may run one; SKIP LOCKED keeps their claims apart.
+// them with at most WEBHOOK_CONCURRENCY requests in flight, and records outcomes in batches. One
+// endpoint has at most WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight across every worker
+// process (the claim counts the leased deliveries of all senders; one slow receiver holds its own
+// slots only, and the claim does not even look at an endpoint whose slots are full). It is woken by
+// the NOTIFY at the commit of a new delivery and looks at least every POLL_MS for retries come due,
+// and while due deliveries wait for a slot another process holds. Any number of workers may run
+// one; SKIP LOCKED keeps their claims apart.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { type AttemptResult, attemptDelivery, disableWebhook, failedTooLong } from '../core/webhooks/deliver.ts';
@@ -64,7 +66,6 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   // not one per delivery that finishes).
   const minBatch = Math.max(1, Math.floor(config.webhookConcurrency / 4));
   const attemptDeps = { transport, render: renderV2Event, schedule: config.webhookRetryScheduleS };
-  const perEndpoint = new Map<string, number>();
   const sends = new Set<Promise<void>>();
   let stopping = false;
 
@@ -135,15 +136,11 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   };
 
   const send = (c: ClaimedDelivery) => {
-    perEndpoint.set(c.endpoint.id, (perEndpoint.get(c.endpoint.id) ?? 0) + 1);
     const p: Promise<void> = attemptDelivery(attemptDeps, c).then((r) => {
       report(c, r);
       pending.push(r);
       recording ??= record();
     }).finally(() => {
-      const left = (perEndpoint.get(c.endpoint.id) ?? 1) - 1;
-      if (left > 0) perEndpoint.set(c.endpoint.id, left);
-      else perEndpoint.delete(c.endpoint.id);
       sends.delete(p);
       poke();
     });
@@ -160,8 +157,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       }
       let claim: Claim;
       try {
-        const slots = new Map([...perEndpoint].map(([id, n]) => [id, config.webhookEndpointConcurrency - n]));
-        claim = await claimDueDeliveries(db, free, config.webhookEndpointConcurrency, slots, leaseS);
+        claim = await claimDueDeliveries(db, free, config.webhookEndpointConcurrency, leaseS);
         errors = 0;
       } catch (err) {
         errors += 1;
@@ -172,10 +168,11 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       }
       for (const c of claim.claimed) send(c);
       if (claim.claimed.length > 0) continue;
-      // Nothing due (or every due one's endpoint busy): wait for a NOTIFY, a freed slot, or the next
-      // delivery's due time — polling every second while NOTIFYs cannot be heard.
+      // Nothing due: wait for a NOTIFY, a freed slot of ours, or the next delivery's due time —
+      // polling every second while NOTIFYs cannot be heard, or while due deliveries wait for slots
+      // another process holds (its recording frees them without a NOTIFY).
       const untilDue = claim.nextDueS === null ? IDLE_MAX_MS : Math.ceil(claim.nextDueS * 1000) + 5;
-      await sleep(Math.min(untilDue, listener?.listening ? IDLE_MAX_MS : POLL_MS));
+      await sleep(Math.min(untilDue, listener?.listening && !claim.waiting ? IDLE_MAX_MS : POLL_MS));
     }
   })();
 

@@ -3,7 +3,8 @@
 // tests) makes one and hands it to the app, the worker and the providers.
 import type { Logger } from 'pino';
 import type { CoreEvent, EventSink } from '../core/events.ts';
-import { LEDGER_EVENTS, eventsOfFinishedOperation } from '../core/events/catalogue.ts';
+import { LEDGER_EVENTS } from '../core/events/catalogue.ts';
+import { eventsOfFinishedOperation } from '../core/events/of-operations.ts';
 import { formatCents } from '../core/money.ts';
 import type { Database } from '../db/connection.ts';
 import { attachEventSink } from '../db/transaction.ts';

@@ -22,7 +22,8 @@ export interface Received {
   at: number;
 }
 
-export type Answer = number | 'hang';
+/** A status at once, none until released (`hang`), or a status after `afterMs` (a slow receiver). */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 export interface Receiver {
   url: string;
@@ -34,6 +35,9 @@ export interface Receiver {
   /** Requests in progress now (answered or not), and the most at once. */
   open: number;
   mostOpen: number;
+  /** The same, by path. */
+  openByPath: Map<string, number>;
+  mostOpenByPath: Map<string, number>;
   /** Resolves once `n` requests (to `path`, when given) have arrived. */
   until(n: number, path?: string): Promise<Received[]>;
   /** Answers every hanging request with `status` (default 200). */
@@ -52,7 +56,7 @@ export async function startReceiver(): Promise<Receiver> {
   const hanging = new Set<http.ServerResponse>();
   const byPath = new Map<string, number>();
   const r: Receiver = {
-    url: '', received: [], secrets: [], answer: () => 200, open: 0, mostOpen: 0,
+    url: '', received: [], secrets: [], answer: () => 200, open: 0, mostOpen: 0, openByPath: new Map(), mostOpenByPath: new Map(),
     async until(n, path) {
       const matching = () => r.received.filter((x) => path === undefined || x.path === path);
       while (matching().length < n) await once(events, 'request');
@@ -72,7 +76,14 @@ export async function startReceiver(): Promise<Receiver> {
   const server = http.createServer((req, res) => {
     r.open++;
     r.mostOpen = Math.max(r.mostOpen, r.open);
-    res.on('close', () => { r.open--; });
+    const at = req.url ?? '/';
+    const openHere = (r.openByPath.get(at) ?? 0) + 1;
+    r.openByPath.set(at, openHere);
+    r.mostOpenByPath.set(at, Math.max(r.mostOpenByPath.get(at) ?? 0, openHere));
+    res.on('close', () => {
+      r.open--;
+      r.openByPath.set(at, r.openByPath.get(at)! - 1);
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -91,8 +102,15 @@ export async function startReceiver(): Promise<Receiver> {
       byPath.set(path, n + 1);
       r.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, json: JSON.parse(body), verifiedWith, path, at: Date.now() });
       const answer = r.answer(n, path);
+      const respond = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 300 ? `answer ${status}` : 'ok');
       if (answer === 'hang') hanging.add(res);
-      else res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `answer ${answer}` : 'ok');
+      else if (typeof answer === 'number') respond(answer);
+      else {
+        hanging.add(res);
+        setTimeout(() => {
+          if (hanging.delete(res)) respond(answer.status);
+        }, answer.afterMs);
+      }
       events.emit('request');
     });
   });

@@ -7,13 +7,14 @@ import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { activeServer, createServer, serverBody, type Json } from '../helpers/servers.ts';
-import { passer, plusDays, setServerDates, settled } from '../helpers/billing.ts';
+import { passer, plusDays, setDomainExpiry, setHostingDates, setServerDates, settled } from '../helpers/billing.ts';
 import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
-import { activeHosting } from '../helpers/hosting.ts';
+import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
-import { COMPLETION_EVENTS, EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
+import { EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
+import { COMPLETION_EVENTS } from '../../src/core/events/of-operations.ts';
 import { pruneEvents } from '../../src/core/events/retention.ts';
-import { runnerEntries } from '../../src/core/operations/catalogue.ts';
+import { type OperationType, runnerEntries } from '../../src/core/operations/catalogue.ts';
 
 let t: TestApp;
 
@@ -100,7 +101,7 @@ describe('what writes events', () => {
     assert.equal(r.rows[0]!.n, 0);
   });
 
-  test('a failed create: operation.failed, the charge refunded (billing.refunded), and no server.created', async () => {
+  test('a failed create: operation.failed, the server cancelled (server.cancelled), the charge refunded (billing.refunded), and no server.created', async () => {
     const c = await createCustomer(t, { deposit: '50.00' });
     // Not retryable: the first attempt fails for good.
     await adminCall(t, 'PUT', '/admin/v1/providers/compute/fault', { mode: 'capacity_unavailable', calls: ['create'], remaining: 1 });
@@ -110,8 +111,50 @@ describe('what writes events', () => {
     const failed = await eventually(c, 'operation.failed', created.operation.id);
     assert.equal(failed[0].data.status, 'failed');
     assert.equal(failed[0].data.detail, op.detail);
+    // The failure's one transaction: the operation's end, the server's, the refund.
+    const cancelled = await events(c, { resource_id: created.id });
+    assert.deepEqual(typesOf(cancelled), ['server.cancelled']);
+    assert.equal(cancelled[0].data.status, 'cancelled');
+    assert.deepEqual(cancelled[0].resource, { type: 'server', id: created.id });
     assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
     assert.equal((await events(c, { type: 'server.created' })).length, 0);
+  });
+
+  test('a clone: server.created for the new server; a clone that fails: server.cancelled for it, refunded', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    const s = await activeServer(t, c);
+    const cloned = await call(t.app, 'POST', `/v2/servers/${s.id}/actions/clone`, { key: c.key, body: {} });
+    assert.equal(cloned.statusCode, 202, cloned.body);
+    const clone = json(cloned).data.server;
+    assert.equal((await waitForOperation(t, c.key, json(cloned).data.operation.id)).status, 'completed');
+    const [created] = await eventually(c, 'server.created', clone.id);
+    assert.equal(created.data.status, 'active');
+    assert.ok(created.data.network.ipv4.address, 'with its address');
+
+    await adminCall(t, 'PUT', '/admin/v1/providers/compute/fault', { mode: 'capacity_unavailable', calls: ['create'], remaining: 1 });
+    const again = await call(t.app, 'POST', `/v2/servers/${s.id}/actions/clone`, { key: c.key, body: { hostname: 'second-clone.example.com' } });
+    assert.equal(again.statusCode, 202, again.body);
+    const doomed = json(again).data.server;
+    assert.equal((await waitForOperation(t, c.key, json(again).data.operation.id)).status, 'failed');
+    const list = await events(c, { resource_id: doomed.id });
+    assert.deepEqual(typesOf(list), ['server.cancelled']);
+    assert.equal(list[0].data.status, 'cancelled');
+    assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
+  });
+
+  test('a web hosting create that fails for good: web_hosting.cancelled with operation.failed and the refund', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    const h = await withPanelFault(t, 'capacity_unavailable', ['createAccount'], async () => {
+      const ordered = await orderHosting(t, c);
+      assert.equal((await waitForOperation(t, c.key, ordered.operation.id)).status, 'failed');
+      return ordered;
+    });
+    const list = await events(c, { resource_id: h.id });
+    assert.deepEqual(typesOf(list), ['web_hosting.cancelled']);
+    assert.equal(list[0].data.status, 'cancelled');
+    await eventually(c, 'operation.failed', h.operation.id);
+    assert.equal((await events(c, { type: 'billing.refunded' })).length, 1);
+    assert.equal((await events(c, { type: 'web_hosting.created' })).length, 0);
   });
 
   test('a delete: server.deleted (the server as it was deleted) and billing.refunded for the unused hours', async () => {
@@ -149,18 +192,25 @@ describe('what writes events', () => {
     assert.equal((await events(c, { type: 'billing.charge_succeeded' })).length, 2);
   });
 
-  test('a ticket: ticket.answered at each answer from support, ticket.closed once', async () => {
+  test('a ticket: ticket.opened, ticket.answered at each answer from support, ticket.closed once', async () => {
     const c = await createCustomer(t);
     const created = await call(t.app, 'POST', '/v2/tickets', { key: c.key, body: { subject: 'Console question', message: 'How do I open the console of my server, please?' } });
     assert.equal(created.statusCode, 201, created.body);
     const id = json(created).data.id;
-    assert.equal((await events(c)).length, 0, 'opening a ticket is the customer\'s own doing: no event');
+    const [opened] = await events(c);
+    assert.equal(opened.type, 'ticket.opened');
+    assert.deepEqual(opened.resource, { type: 'ticket', id });
+    assert.equal(opened.data.status, 'open');
+    assert.equal(opened.data.subject, 'Console question');
+    // A refused one (bad input) writes none.
+    assert.equal((await call(t.app, 'POST', '/v2/tickets', { key: c.key, body: { subject: '', message: 'x' } })).statusCode, 422);
+    assert.equal((await events(c)).length, 1);
     for (const message of ['Use GET /servers/{id}/console.', 'Any luck?']) {
       assert.equal((await adminCall(t, 'POST', `/admin/v1/tickets/${id}/replies`, { message })).statusCode, 201);
     }
     assert.equal((await call(t.app, 'POST', `/v2/tickets/${id}/close`, { key: c.key })).statusCode, 200);
     const list = await events(c, { resource_type: 'ticket' });
-    assert.deepEqual(typesOf(list), ['ticket.closed', 'ticket.answered', 'ticket.answered']);
+    assert.deepEqual(typesOf(list), ['ticket.closed', 'ticket.answered', 'ticket.answered', 'ticket.opened']);
     assert.equal(list[0].data.status, 'closed');
     assert.equal(list[1].data.status, 'answered');
     assert.equal(list[0].data.id, id);
@@ -199,6 +249,75 @@ describe('what writes events', () => {
     const del = await call(t.app, 'DELETE', `/v2/vdc/vms/${vm.id}`, { key: c.key, query: { confirm_name: vm.name } });
     assert.equal(del.statusCode, 200, del.body);
     await eventually(c, 'vdc_vm.deleted', vm.id);
+  });
+});
+
+describe('non-payment to the end, and domains running out', () => {
+  test('a server unpaid past the grace period: server.cancelled (after server.suspended), in the pass that cancels it', async () => {
+    const c = await createCustomer(t, { deposit: '5.00' });
+    const s = await activeServer(t, c);
+    const now = new Date();
+    await setServerDates(t, s.id, { created: plusDays(now, -31), start: plusDays(now, -31), next: new Date(now.getTime() - 3_600_000) });
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    await eventually(c, 'server.suspended', s.id);
+    await settled(t, s.id);
+    assert.equal((await events(c, { type: 'server.cancelled' })).length, 0, 'not before the grace period ends');
+    const r = await pass(plusDays(now, 15), c.accountId);
+    assert.equal(r.cancelled, 1);
+    const [cancelled] = await eventually(c, 'server.cancelled', s.id);
+    assert.equal(cancelled.data.status, 'cancelled');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'server' })), ['server.cancelled', 'server.suspended', 'server.created']);
+  });
+
+  test('web hosting unpaid: web_hosting.suspended, a deposit: web_hosting.resumed; unpaid again past the grace period: web_hosting.cancelled', async () => {
+    const c = await createCustomer(t, { deposit: '3.99' });
+    const h = await activeHosting(t, c);
+    const now = new Date();
+    await setHostingDates(t, h.id, { created: plusDays(now, -31), start: plusDays(now, -31), next: new Date(now.getTime() - 60_000) });
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    const [suspended] = await eventually(c, 'web_hosting.suspended', h.id);
+    assert.equal(suspended.data.status, 'suspended');
+    const [failed] = await events(c, { type: 'billing.charge_failed' });
+    assert.deepEqual(failed.data.resource, { type: 'web_hosting', id: h.id });
+    await settled(t, h.id);
+    assert.equal((await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/deposits`, { amount: '3.99' })).statusCode, 201);
+    const [resumed] = await eventually(c, 'web_hosting.resumed', h.id);
+    assert.equal(resumed.data.status, 'active');
+    await settled(t, h.id);
+
+    // The next cycle is not paid either, and stays unpaid past the grace period.
+    const next = plusDays(now, 40);
+    await setHostingDates(t, h.id, { created: plusDays(now, -31), start: now, next: plusDays(now, 30) });
+    await pass(next, c.accountId);
+    await eventually(c, 'web_hosting.suspended', h.id, 2);
+    await settled(t, h.id);
+    await pass(plusDays(next, 15), c.accountId);
+    const [cancelled] = await eventually(c, 'web_hosting.cancelled', h.id);
+    assert.equal(cancelled.data.status, 'cancelled');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'web_hosting' })),
+      ['web_hosting.cancelled', 'web_hosting.suspended', 'web_hosting.resumed', 'web_hosting.suspended', 'web_hosting.created']);
+  });
+
+  test('a domain that does not renew: domain.expiring at 30 days and again at 7, then domain.expired', async () => {
+    const c = await createCustomer(t, { deposit: '50.00' });
+    // Not auto-renewed: the notices alone.
+    const d = await activeDomain(t, c, { domain: freshName('com', 'ending'), auto_renew: false });
+    const now = new Date();
+    await setDomainExpiry(t, d.id, plusDays(now, 20));
+    const pass = passer(t);
+    await pass(now, c.accountId);
+    const [expiring] = await eventually(c, 'domain.expiring', d.id);
+    assert.equal(expiring.data.status, 'active');
+    await pass(plusDays(now, 1), c.accountId);
+    assert.equal((await events(c, { type: 'domain.expiring' })).length, 1, 'once per threshold');
+    await pass(plusDays(now, 14), c.accountId);
+    await eventually(c, 'domain.expiring', d.id, 2);
+    await pass(plusDays(now, 21), c.accountId);
+    const [expired] = await eventually(c, 'domain.expired', d.id);
+    assert.equal(expired.data.status, 'expired');
+    assert.deepEqual(typesOf(await events(c, { resource_type: 'domain' })), ['domain.expired', 'domain.expiring', 'domain.expiring', 'domain.registered']);
   });
 });
 
@@ -284,7 +403,7 @@ describe('retention and the database\'s part of the catalogue', () => {
   test('the triggers\' mappings are the catalogue\'s: every operation type, every ledger type', async () => {
     for (const [type] of runnerEntries()) {
       const r = await sql<{ e: string | null }>`SELECT hc_completion_event(${type}) AS e`.execute(t.database.db);
-      assert.equal(r.rows[0]!.e, COMPLETION_EVENTS[type] ?? null, type);
+      assert.equal(r.rows[0]!.e, COMPLETION_EVENTS[type as OperationType] ?? null, type);
     }
     for (const [type, event] of Object.entries(LEDGER_EVENTS)) {
       const r = await sql<{ e: string }>`SELECT hc_ledger_event_type(${type}) AS e`.execute(t.database.db);

@@ -4,13 +4,15 @@
 //
 // Three ways in, each at one central point:
 //  - an operation finishing: operation.completed or operation.failed, and for the creates and
-//    renewals of COMPLETION_EVENTS the resource's own event, written at the commit that finishes the
-//    operation (the database's trigger of migration 0041, so every path that finishes one — the
-//    worker's batched completions, a request finishing its own work, a failure — writes them);
+//    renewals the resource's own event (the operation catalogue's `completed`, of-operations.ts),
+//    written at the commit that finishes the operation (the database's trigger of migration 0041,
+//    so every path that finishes one — the worker's batched completions, a request finishing its
+//    own work, a failure — writes them);
 //  - a ledger row: the billing event of LEDGER_EVENTS (the same migration's trigger on
 //    `transactions`, the one table every movement of money goes through);
 //  - everything else, where the core makes the change (recordEvent, record.ts): deletions,
-//    suspensions and resumptions, cancellations, failed charges, domain expiry, tickets, pings.
+//    suspensions and resumptions, cancellations (a create that failed for good included), a
+//    clone's new server, failed charges, domain expiry, tickets, pings.
 // The two SQL mappings mirror the tables below (test/unit/event-catalogue.test.ts checks them).
 import type { TransactionType } from '../../db/schema.ts';
 
@@ -27,11 +29,11 @@ export interface EventTypeInfo {
 export const EVENT_CATALOGUE = {
   'operation.completed': { resource: 'operation', when: 'An operation of any family completed (`data` is the operation).' },
   'operation.failed': { resource: 'operation', when: 'An operation failed for good; its `detail` says why, and anything it charged was refunded.' },
-  'server.created': { resource: 'server', when: 'A server is provisioned and active (its `server.create` operation completed).' },
+  'server.created': { resource: 'server', when: 'A server is provisioned and active: its `server.create` operation completed, or the `server.clone` operation that made it.' },
   'server.deleted': { resource: 'server', when: 'A server was deleted (it leaves every list; its machine is destroyed by a `server.delete` operation).' },
   'server.suspended': { resource: 'server', when: 'A server was suspended for non-payment (powered off).' },
   'server.resumed': { resource: 'server', when: 'A suspended server was resumed: a deposit paid its due charge.' },
-  'server.cancelled': { resource: 'server', when: 'A server stayed unpaid past the grace period and was cancelled (machine destroyed, addresses released).' },
+  'server.cancelled': { resource: 'server', when: 'A server was cancelled: unpaid past the grace period (machine destroyed, addresses released), or its create (or clone) failed for good and was refunded.' },
   'vdc_vm.created': { resource: 'vdc_vm', when: 'A VDC VM is provisioned (its `vdc_vm.create` operation completed).' },
   'vdc_vm.deleted': { resource: 'vdc_vm', when: 'A VDC VM was deleted; its share of the pool is free again.' },
   'domain.registered': { resource: 'domain', when: 'A domain registration completed: the domain is `active`.' },
@@ -42,11 +44,12 @@ export const EVENT_CATALOGUE = {
   'web_hosting.created': { resource: 'web_hosting', when: 'A web hosting account is provisioned and active (its `hosting.create` operation completed).' },
   'web_hosting.suspended': { resource: 'web_hosting', when: 'A web hosting account was suspended for non-payment.' },
   'web_hosting.resumed': { resource: 'web_hosting', when: 'A suspended web hosting account was resumed: a deposit paid its due charge.' },
-  'web_hosting.cancelled': { resource: 'web_hosting', when: 'A web hosting account was cancelled: by the customer, or unpaid past the grace period.' },
+  'web_hosting.cancelled': { resource: 'web_hosting', when: 'A web hosting account was cancelled: by the customer, unpaid past the grace period, or its create failed for good and was refunded.' },
   'billing.deposit': { resource: 'transaction', when: 'Money was deposited to the balance (`data` is the ledger row).' },
   'billing.charge_succeeded': { resource: 'transaction', when: 'The balance was charged: a create, a renewal, recurring billing (`data` is the ledger row).' },
   'billing.refunded': { resource: 'transaction', when: 'Money came back to the balance: a deletion, a cancellation, a failed operation (`data` is the ledger row).' },
   'billing.charge_failed': { resource: 'billing_charge', when: 'A recurring charge could not be paid from the balance; it stays due and is retried every billing pass.' },
+  'ticket.opened': { resource: 'ticket', when: 'A ticket was opened (through the API or the panel, by the account or one of its sub-users).' },
   'ticket.answered': { resource: 'ticket', when: 'Support answered a ticket.' },
   'ticket.closed': { resource: 'ticket', when: 'A ticket was closed (by the customer or by support).' },
   'webhook.ping': { resource: 'webhook', when: 'Sent to one endpoint only, by `POST /webhooks/{id}/ping`, to test it.' },
@@ -55,29 +58,12 @@ export const EVENT_CATALOGUE = {
 export type EventType = keyof typeof EVENT_CATALOGUE;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
-/** The resource event of an operation that completed, by operation type (migration 0041's hc_completion_event). */
-export const COMPLETION_EVENTS: Readonly<Record<string, EventType>> = {
-  'server.create': 'server.created',
-  'vdc_vm.create': 'vdc_vm.created',
-  'domain.register': 'domain.registered',
-  'domain.transfer': 'domain.transferred',
-  'domain.renew': 'domain.renewed',
-  'hosting.create': 'web_hosting.created',
-};
-
 /** The event of each ledger row, by its type (migration 0041's trigger on `transactions`). */
 export const LEDGER_EVENTS: Readonly<Record<TransactionType, EventType>> = {
   deposit: 'billing.deposit',
   withdraw: 'billing.charge_succeeded',
   refund: 'billing.refunded',
 };
-
-/** Every event an operation's end writes. */
-export function eventsOfFinishedOperation(type: string, outcome: 'completed' | 'failed'): EventType[] {
-  if (outcome === 'failed') return ['operation.failed'];
-  const resource = Object.hasOwn(COMPLETION_EVENTS, type) ? COMPLETION_EVENTS[type] : undefined;
-  return resource ? ['operation.completed', resource] : ['operation.completed'];
-}
 
 /** The families (`server`, `billing`, …): a subscription may name `<family>.*`. */
 export const EVENT_FAMILIES = [...new Set(EVENT_TYPES.map((t) => t.split('.')[0]!))];

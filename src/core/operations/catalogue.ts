@@ -2,11 +2,15 @@
 // the operation acts on (`resource`, its `resource.type` in the API), which API area's scope reads
 // it (GET /v2/operations/{id} needs `<area>:read`), and the runner the worker runs; the runner's
 // type fixes the params that the start writes and the run reads (Runner<P>: startOperation takes
-// exactly those P for that type). Everything else is derived from here: the worker's runners and
-// their claim-time reads (execute.ts), the scope check of an operation (service.ts), the areas the
-// operations route admits. A new kind of operation is one entry here and one runner file named
+// exactly those P for that type), and `completed` names the event its completion writes about its
+// resource (server.create → server.created; an event of the event catalogue about that very kind
+// of resource, or the compiler says which entry is wrong). Everything else is derived from here:
+// the worker's runners and their claim-time reads (execute.ts), the scope check of an operation
+// (service.ts), the areas the operations route admits, the events an operation's end writes
+// (events/of-operations.ts). A new kind of operation is one entry here and one runner file named
 // after its type (<family>/runners/<type>.ts); the compiler then asks every start of it for its
 // params.
+import type { EVENT_CATALOGUE, EventType } from '../events/catalogue.ts';
 import type { Area } from '../types.ts';
 import { domainRegisterRunner } from '../domains/runners/domain.register.ts';
 import { domainRenewRunner } from '../domains/runners/domain.renew.ts';
@@ -51,6 +55,11 @@ export interface CatalogueEntry {
   area: Area;
   /** Runner<never>: any runner; the table's literal type keeps each one's own params. */
   runner: Runner<never>;
+  /**
+   * The resource's own event, written with operation.completed at the commit that completes it
+   * (migration 0041's hc_completion_event mirrors these; test/v2/events.test.ts checks it does).
+   */
+  completed?: EventType;
 }
 
 // Machines of both kinds share their power, password and reinstall runners (machines/runners.ts).
@@ -58,7 +67,7 @@ const serverPower = powerRunner(SERVER_ROWS);
 const vmPower = powerRunner(VM_ROWS);
 
 export const OPERATIONS = {
-  'server.create': { resource: 'server', area: 'servers', runner: serverCreateRunner },
+  'server.create': { resource: 'server', area: 'servers', runner: serverCreateRunner, completed: 'server.created' },
   'server.delete': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
   'server.start': { resource: 'server', area: 'servers', runner: serverPower },
   'server.stop': { resource: 'server', area: 'servers', runner: serverPower },
@@ -78,7 +87,7 @@ export const OPERATIONS = {
   'server.suspend': { resource: 'server', area: 'servers', runner: serverPower },
   'server.resume': { resource: 'server', area: 'servers', runner: serverPower },
   'server.cancel': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
-  'vdc_vm.create': { resource: 'vdc_vm', area: 'vdc', runner: vmCreateRunner },
+  'vdc_vm.create': { resource: 'vdc_vm', area: 'vdc', runner: vmCreateRunner, completed: 'vdc_vm.created' },
   'vdc_vm.delete': { resource: 'vdc_vm', area: 'vdc', runner: vmDeleteRunner },
   'vdc_vm.start': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
   'vdc_vm.stop': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
@@ -90,10 +99,10 @@ export const OPERATIONS = {
   'vdc_vm.snapshot_delete': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotDeleteRunner },
   'vdc_vm.restore': { resource: 'vdc_vm', area: 'vdc', runner: vmRestoreRunner },
   'vdc_vm.migrate': { resource: 'vdc_vm', area: 'vdc', runner: vmMigrateRunner },
-  'domain.register': { resource: 'domain', area: 'domains', runner: domainRegisterRunner },
-  'domain.transfer': { resource: 'domain', area: 'domains', runner: domainTransferRunner },
-  'domain.renew': { resource: 'domain', area: 'domains', runner: domainRenewRunner },
-  'hosting.create': { resource: 'web_hosting', area: 'hosting', runner: hostingCreateRunner },
+  'domain.register': { resource: 'domain', area: 'domains', runner: domainRegisterRunner, completed: 'domain.registered' },
+  'domain.transfer': { resource: 'domain', area: 'domains', runner: domainTransferRunner, completed: 'domain.transferred' },
+  'domain.renew': { resource: 'domain', area: 'domains', runner: domainRenewRunner, completed: 'domain.renewed' },
+  'hosting.create': { resource: 'web_hosting', area: 'hosting', runner: hostingCreateRunner, completed: 'web_hosting.created' },
   'hosting.cancel': { resource: 'web_hosting', area: 'hosting', runner: hostingCancelRunner },
   // Recurring billing (billing/lifecycle.ts).
   'hosting.suspend': { resource: 'web_hosting', area: 'hosting', runner: hostingSuspendRunner },
@@ -101,6 +110,14 @@ export const OPERATIONS = {
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type OperationType = keyof typeof OPERATIONS;
+
+/** The operation types whose `completed` event is about another kind of resource than the operation's own (none, or the line below fails to compile). */
+type CompletionAboutAnother = {
+  [T in OperationType]: (typeof OPERATIONS)[T] extends { completed: infer E extends EventType }
+    ? ((typeof EVENT_CATALOGUE)[E]['resource'] extends (typeof OPERATIONS)[T]['resource'] ? never : T)
+    : never;
+}[OperationType];
+const _completionsAboutTheirResource: [CompletionAboutAnother] extends [never] ? true : CompletionAboutAnother = true;
 
 /** The params an operation of type T carries: what its start writes and its runner reads. */
 export type ParamsOf<T extends OperationType> = T extends OperationType ? ((typeof OPERATIONS)[T]['runner'] extends Runner<infer P> ? P : never) : never;

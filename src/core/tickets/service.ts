@@ -7,6 +7,7 @@ import type { Ticket } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
+import { recordEvent } from '../events/record.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_PRIORITY, type NewTicketInput, type TicketStatus, messageProblem, newTicketProblems, stored } from './rules.ts';
@@ -46,6 +47,7 @@ export async function createTicket(s: TicketScope, input: NewTicketInput): Promi
       updated_at: s.now,
     });
     await insertTicketMessage(trx, { ticket_id: ticket.id, author: 'customer', internal: false, body: stored(input.message), created_at: s.now });
+    await recordEvent(trx, 'ticket.opened', s.accountId, ticket.id);
     return ticketDetail(trx, ticket.id, { accountId: s.accountId, withNotes: false });
   });
 }

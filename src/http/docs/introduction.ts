@@ -143,7 +143,7 @@ server (or VDC VM) at a time: starting another meanwhile is 409 \`STATE_CONFLICT
 Every change your account cares about is an **event**, written in the same transaction as the change:
 an operation completed or failed, a server created, suspended, resumed, cancelled or deleted, a VM created or
 deleted, a domain registered, transferred, renewed, expiring or expired, web hosting created, suspended, resumed or
-cancelled, a deposit, a charge, a refund, a charge that failed, a ticket answered or closed. An event exists
+cancelled, a deposit, a charge, a refund, a charge that failed, a ticket opened, answered or closed. An event exists
 exactly when its change committed: a request refused (for balance, say) or made with a test key leaves none.
 Read them with \`GET /events\` (newest first, by \`type\`, \`resource_type\`, \`resource_id\`); they are kept
 \`EVENT_RETENTION_DAYS\` (30 by default). Each is \`{id, type, created_at, resource: {type, id}, data}\`, \`data\` being

@@ -1746,7 +1746,7 @@ export interface webhooks {
         put?: never;
         /**
          * server.created
-         * @description A server is provisioned and active (its `server.create` operation completed). `resource.type` is `server`.
+         * @description A server is provisioned and active: its `server.create` operation completed, or the `server.clone` operation that made it. `resource.type` is `server`.
          */
         post: operations["serverCreatedEvent"];
         delete?: never;
@@ -1826,7 +1826,7 @@ export interface webhooks {
         put?: never;
         /**
          * server.cancelled
-         * @description A server stayed unpaid past the grace period and was cancelled (machine destroyed, addresses released). `resource.type` is `server`.
+         * @description A server was cancelled: unpaid past the grace period (machine destroyed, addresses released), or its create (or clone) failed for good and was refunded. `resource.type` is `server`.
          */
         post: operations["serverCancelledEvent"];
         delete?: never;
@@ -2046,7 +2046,7 @@ export interface webhooks {
         put?: never;
         /**
          * web_hosting.cancelled
-         * @description A web hosting account was cancelled: by the customer, or unpaid past the grace period. `resource.type` is `web_hosting`.
+         * @description A web hosting account was cancelled: by the customer, unpaid past the grace period, or its create failed for good and was refunded. `resource.type` is `web_hosting`.
          */
         post: operations["webHostingCancelledEvent"];
         delete?: never;
@@ -2129,6 +2129,26 @@ export interface webhooks {
          * @description A recurring charge could not be paid from the balance; it stays due and is retried every billing pass. `resource.type` is `billing_charge`.
          */
         post: operations["billingChargeFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.opened
+         * @description A ticket was opened (through the API or the panel, by the account or one of its sub-users). `resource.type` is `ticket`.
+         */
+        post: operations["ticketOpenedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3530,7 +3550,7 @@ export interface components {
              * @description What happened (the catalogue in the introduction says when each is written).
              * @enum {string}
              */
-            type: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+            type: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping";
             /**
              * Format: date-time
              * @description RFC 3339, UTC, whole seconds.
@@ -4798,7 +4818,7 @@ export interface operations {
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
                 /** @description Only events of this type. */
-                type?: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+                type?: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping";
                 /** @description Only events about resources of this type. */
                 resource_type?: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook";
                 /**
@@ -8441,6 +8461,51 @@ export interface operations {
         };
     };
     billingChargeFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketOpenedEvent: {
         parameters: {
             query?: never;
             header: {

@@ -1,10 +1,12 @@
 // hosting.create: asks the panel for the account (the operation id is the request token, so a run
 // repeated after a lost worker gets the same account), then activates ours with its username and
 // server. If it finally fails — every panel server full, or the panel down through every retry —
-// the first cycle is refunded in full and the account cancelled (its domain is free again).
+// the first cycle is refunded in full and the account cancelled (web_hosting.cancelled; its domain is
+// free again).
 import { findAccount } from '../../../db/queries/accounts.ts';
 import { findWebHostingById, markWebHostingProvisioned, updateWebHosting } from '../../../db/queries/web-hosting.ts';
 import { refund } from '../../billing/ledger.ts';
+import { recordEvent } from '../../events/record.ts';
 import type { Runner } from '../../operations/runner.ts';
 
 /** What the hosting.create runner needs to undo the order. */
@@ -36,6 +38,7 @@ export const hostingCreateRunner: Runner<HostingCreateParams> = {
     const hosting = await findWebHostingById(trx, op.resource_id);
     if (!hosting || hosting.status !== 'pending') return;
     await updateWebHosting(trx, hosting.id, { status: 'cancelled', cancelled_at: now, cancel_reason: `Provisioning failed: ${reason}`.slice(0, 1000) });
+    await recordEvent(trx, 'web_hosting.cancelled', hosting.account_id, hosting.id);
     const charged = op.params.charged_cents ?? 0;
     if (charged > 0) {
       await refund(trx, hosting.account_id, charged, `Refund: web hosting ${hosting.domain} (${hosting.id}) could not be provisioned (${reason})`, `web_hosting/${hosting.id}`);

@@ -1,10 +1,12 @@
 // server.clone (runs on the source): snapshot the source's disk, then build the new server from
 // that snapshot. Both calls carry the operation id, so a run repeated after a lost worker gets the
-// same snapshot and the same machine. On final failure the clone is cancelled (its name is free
-// again) and its first cycle refunded, as for a failed create.
+// same snapshot and the same machine. The new server gets its own server.created; on final failure
+// it is cancelled (server.cancelled; its name is free again) and its first cycle refunded, as for a
+// failed create.
 import { nodeNameOf } from '../../../db/queries/nodes.ts';
 import { findOsSlug, findServerById, markServerProvisioned, updateServerRow } from '../../../db/queries/servers.ts';
 import { refund } from '../../billing/ledger.ts';
+import { recordEvent } from '../../events/record.ts';
 import type { Runner } from '../../operations/runner.ts';
 import { machineRefOf } from '../guards.ts';
 import { destroyMachineMadeBy } from './server.create.ts';
@@ -49,6 +51,8 @@ export const serverCloneRunner: Runner<CloneParams> = {
       detail: `Clone ${clone.id} is running`,
       apply: async (trx) => {
         await markServerProvisioned(trx, clone.id, { providerRef: machine.ref, network: machine.network });
+        // The operation's own resource event is about the source (the operations' trigger); the new server has its own.
+        await recordEvent(trx, 'server.created', clone.account_id, clone.id);
       },
     };
   },
@@ -58,6 +62,7 @@ export const serverCloneRunner: Runner<CloneParams> = {
     const clone = await findServerById(trx, p.clone_id);
     if (!clone || clone.status !== 'pending') return;
     await updateServerRow(trx, clone.id, { status: 'cancelled', power_state: 'error' });
+    await recordEvent(trx, 'server.cancelled', clone.account_id, clone.id);
     if (p.charged_cents > 0) {
       await refund(trx, op.account_id, p.charged_cents, `Refund: server ${clone.name} (${clone.id}) could not be cloned (${reason})`, `server/${clone.id}`);
     }

@@ -1,7 +1,7 @@
 // server.create: asks the provider for the machine (the operation id is the request token, so a
 // run repeated after a lost worker gets the same machine), then activates the server with its
-// addresses. If it finally fails, the first cycle is refunded and the server is cancelled: it
-// leaves the active list and frees its host name.
+// addresses. If it finally fails, the first cycle is refunded and the server is cancelled (with its
+// server.cancelled event): it leaves the active list and frees its host name.
 import { findAccountSnapshot } from '../../../db/queries/snapshots.ts';
 import {
   type ProvisionedServer, findServerById, findServerForProvisioning, markServersProvisioned, serversProvisionedOnCompletion, updateServerRow,
@@ -9,6 +9,7 @@ import {
 import { type ServerToProvision, serverToProvisionOnClaim } from '../../../db/queries/server-provisioning.ts';
 import type { Operation } from '../../../db/schema.ts';
 import { refund } from '../../billing/ledger.ts';
+import { recordEvent } from '../../events/record.ts';
 import { type BatchApplier, type RunContext, type Runner, batched } from '../../operations/runner.ts';
 
 /** What provisioning needs and what a failure refunds (written by create.ts's provisioning). */
@@ -81,6 +82,8 @@ export const serverCreateRunner: Runner<ServerCreateParams> = {
     const server = await findServerById(trx, op.resource_id);
     if (!server || server.status !== 'pending') return;
     await updateServerRow(trx, server.id, { status: 'cancelled', power_state: 'error' });
+    // The server the customer was told about is gone from the active list: a server.* subscriber learns it here.
+    await recordEvent(trx, 'server.cancelled', server.account_id, server.id);
     const charged = op.params.charged_cents ?? 0;
     if (charged > 0) {
       await refund(trx, server.account_id, charged, `Refund: server ${server.name} (${server.id}) could not be provisioned (${reason})`, `server/${server.id}`);

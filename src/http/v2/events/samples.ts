@@ -84,6 +84,7 @@ const SAMPLES: Record<EventType, [resourceType: string, resourceId: string, fact
     amount_cents: 1500, description: `Server web-1.example.com (${SERVER}): monthly cycle 2026-12-22 → 2027-01-22`, status: 'due', transaction_id: null,
     due_since: '2026-12-22T08:30:00.000Z', attempts: 1, last_error: 'Balance 3.00 USD is less than the 15.00 USD this costs', paid_at: null, created_at: AT,
   }],
+  'ticket.opened': ['ticket', '482913', ticket('open')],
   'ticket.answered': ['ticket', '482913', ticket('answered')],
   'ticket.closed': ['ticket', '482913', ticket('closed')],
   'webhook.ping': ['webhook', 'whk_5Hq2sLk9Xw3Zp5Nb', {
