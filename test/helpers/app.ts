@@ -28,6 +28,22 @@ export interface TestApp {
   sibling(overrides?: Partial<Config>): Promise<App>;
   /** The database URL of this test file (for child processes such as `hostcloud worker`). */
   databaseUrl: string;
+  /** Stops this app's embedded workers (and its siblings'), e.g. before another compute driver's app starts on the file's database. */
+  stopWorkers(): Promise<void>;
+}
+
+/**
+ * The compute driver of each embedded worker running on this file's database. Workers share the
+ * database's job queue, so a worker takes any app's operations: two drivers at once would run an
+ * LXD app's create on the simulated platform (a server with no instance), or the reverse.
+ */
+const runningWorkers = new Map<Worker, Config['computeDriver']>();
+
+function refuseMixedWorkers(cfg: Config): void {
+  const other = cfg.worker === 'embedded' ? [...runningWorkers.values()].find((d) => d !== cfg.computeDriver) : undefined;
+  if (other) {
+    throw new Error(`an embedded worker with COMPUTE_DRIVER=${other} still runs on this file's database and would take this ${cfg.computeDriver} app's operations too: stopWorkers() it first`);
+  }
 }
 
 const adminUrl = () => {
@@ -67,8 +83,6 @@ function fileDatabase() {
 }
 
 export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const { url } = await fileDatabase();
-  const database = connect(url);
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
   const config: Config = {
@@ -89,6 +103,10 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     paymentSweepIntervalS: 3600,
     ...overrides,
   };
+  // Before anything is opened, so a refused app leaves nothing running.
+  refuseMixedWorkers(config);
+  const { url } = await fileDatabase();
+  const database = connect(url);
   await setIpCooldown(database.db, config.ipCooldownS);
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   // Each file its own budgets in a shared Redis, unless the test picks a prefix (RATE_LIMIT_PREFIX).
@@ -99,6 +117,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   const telemetry = createTelemetry(createLogger(config.logLevel, sink));
   observeDatabase(telemetry, database);
   const make = async (cfg: Config) => {
+    refuseMixedWorkers(cfg);
     const rateLimiter = rateLimiterFor(cfg);
     limiters.push(rateLimiter);
     // A shared budget is shared only once Redis is connected (before, each app limits on its own).
@@ -112,19 +131,27 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      workers.push(await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics }));
+      const worker = await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics });
+      workers.push(worker);
+      runningWorkers.set(worker, cfg.computeDriver);
     }
     return app;
   };
   const workers: Worker[] = [];
+  const stopWorkers = async () => {
+    for (const w of workers.splice(0)) {
+      await w.stop();
+      runningWorkers.delete(w);
+    }
+  };
   const app = await make(config);
   cleanups.push(async () => {
-    for (const w of workers) await w.stop();
+    await stopWorkers();
     for (const a of apps) await a.close();
     for (const l of limiters) await l.close();
     await database.close();
   });
-  return { app, database, config, adminToken, logs, telemetry, sibling: (o = {}) => make({ ...config, ...o }), databaseUrl: url };
+  return { app, database, config, adminToken, logs, telemetry, sibling: (o = {}) => make({ ...config, ...o }), databaseUrl: url, stopWorkers };
 }
 
 export interface Call {

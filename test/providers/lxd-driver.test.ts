@@ -1,7 +1,9 @@
 // The LXD driver against real LXD: each customer action on a server, checked on the LXD side
 // through LXD's own API (the instance, its config and devices, files inside it, its state).
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
 import { type Customer, adminCall, call, createCustomer, json, waitForOperation } from '../helpers/app.ts';
 import { lxd, lxdClient, lxdSkip } from '../helpers/lxd.ts';
 import { type LxdApp, startLxdApp } from '../helpers/lxd-app.ts';
@@ -197,6 +199,59 @@ describe('LXD driver', { skip: lxdSkip, timeout: 600_000 }, () => {
     assert.equal(inst.config['user.hostcloud.id'], server.id);
     assert.ok(inst.devices.eth0?.['ipv4.address']?.split(',').includes(server.ipv4));
     assert.equal(await shadowRoot(second, server.ref), before);
+  });
+
+  /** Opens a console link as a browser does and connects its WebSocket; the upgrade's refusal status, if any. */
+  const attachConsole = async (origin: string): Promise<{ ws: WebSocket } | { refused: number }> => {
+    const res = await call(env.t.app, 'GET', `/v2/servers/${server.id}/console`, { key: c.key });
+    assert.equal(res.statusCode, 200, res.body);
+    const u = new URL(json(res).data.viewer_url);
+    const page = await call(env.t.app, 'GET', `${u.pathname}${u.search}`, { headers: { accept: 'text/html' } });
+    assert.equal(page.statusCode, 200, page.body);
+    const socket = /data-socket="([^"]+)"/.exec(page.body)![1]!.replaceAll('&#38;', '&');
+    const ws = new WebSocket(`${origin.replace('http:', 'ws:')}${socket}`);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve({ ws }));
+      ws.once('unexpected-response', (_req, r) => resolve({ refused: r.statusCode ?? 0 }));
+      ws.once('error', reject);
+    });
+  };
+
+  test('console: a session attaches to the instance\'s console (on the second daemon, over https); a platform failure is 502 and logged', async () => {
+    await env.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const origin = `http://127.0.0.1:${(env.t.app.server.address() as { port: number }).port}`;
+    const attached = await attachConsole(origin);
+    assert.ok('ws' in attached, `refused ${JSON.stringify(attached)}`);
+    const { ws } = attached;
+    let text = '';
+    const answered = new Promise<void>((resolve) => {
+      ws.on('message', (data: Buffer) => {
+        text += data.toString('utf8');
+        if (/^42\r?$/m.test(text)) resolve();
+      });
+    });
+    ws.send(Buffer.from('\recho $((6*7))\r'), { binary: true });
+    // Typed the moment the socket opened: LXD drops what arrives before its console is attached,
+    // so the driver holds it until then (src/providers/compute/lxd/console.ts).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([answered, new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no 42 from the console within 30 s; it sent ${JSON.stringify(text)}`)), 30_000);
+    })]).finally(() => clearTimeout(timer));
+    ws.close();
+    await once(ws, 'close');
+
+    // The instance stopped behind Hostcloud's back (its row still says running): LXD refuses the
+    // console, the page's socket is refused 502, and the log says why.
+    await second.request('PUT', `/1.0/instances/${server.ref}/state`, { body: { action: 'stop', force: true, timeout: 30 } });
+    try {
+      const refused = await attachConsole(origin);
+      assert.deepEqual(refused, { refused: 502 });
+      const line = env.t.logs.find((l) => l.includes('attaching a console to the platform failed'));
+      assert.ok(line, 'the failed attach is logged');
+      assert.match(line, new RegExp(`${server.ref}/console`));
+    } finally {
+      await second.request('PUT', `/1.0/instances/${server.ref}/state`, { body: { action: 'start', timeout: 30 } });
+    }
   });
 
   test('delete removes the instance', async () => {

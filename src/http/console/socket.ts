@@ -50,6 +50,11 @@ export function attachConsoleSockets(app: FastifyInstance, deps: { db: Db; compu
         ws.on('close', () => stream.close());
         ws.on('error', () => stream.close());
       });
-    })().catch(() => refuse(socket, 502, 'Bad Gateway'));
+    })().catch((err: unknown) => {
+      // Usually the ticket is spent by now: the operator needs the platform's reason (the customer
+      // sees only that the page could not connect). The error names the machine, never the ticket.
+      app.log.error({ err, component: 'console' }, 'attaching a console to the platform failed');
+      refuse(socket, 502, 'Bad Gateway');
+    });
   });
 }

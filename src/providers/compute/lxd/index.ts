@@ -339,14 +339,14 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     async attachConsole(ticket, size) {
       const session = await claimConsoleAttach(db, ticket);
       if (!session) return null;
-      // The ticket is spent once claimed, so a blink of LXD's console API (an instance just
-      // started, a daemon under load) is retried here rather than costing the customer the link.
+      // The ticket is spent once claimed, so a blink of LXD (no answer, a 5xx) is retried here
+      // rather than costing the customer the link; a refusal (no such instance, not running) is final.
       for (let attempt = 1; ; attempt++) {
         try {
           const { client } = await locate(session.vm_id);
           return await attachInstanceConsole(client, session.vm_id, size);
         } catch (e) {
-          if (attempt >= 4) throw e;
+          if (attempt >= 4 || !(e instanceof ProviderError && e.retryable)) throw e;
           await new Promise((r) => setTimeout(r, 400 * attempt));
         }
       }
