@@ -20,7 +20,9 @@
 // - params:       what a start writes for its runner (verb arguments, the charge to refund); never shown;
 //                 secrets in them are erased when the operation finishes.
 // - job:          the pg-boss row that tells a worker to run an operation; enqueued in the same
-//                 transaction as the operation, so neither exists without the other.
+//                 transaction as the operation, so neither exists without the other. Only src/jobs
+//                 (and the SQL of src/db) knows jobs: it maps each to its operation, and the core
+//                 deals in operations (OperationQueue, batchCompletions' `alongside`).
 // - runner:       what an operation type does on the worker (`Runner<P>`): `run` calls the provider
 //                 outside any transaction and returns the database changes, `compensate` and
 //                 `afterFailure` undo it after a final failure. Files: <family>/runners/<type>.ts.

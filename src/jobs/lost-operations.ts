@@ -3,7 +3,7 @@
 // atomic, so each lost operation is queued once whatever the number of workers.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { JobQueue } from '../core/context.ts';
+import type { OperationQueue } from '../core/context.ts';
 import { requeueAbandonedOperations } from '../core/operations/recover.ts';
 import type { Db } from '../core/types.ts';
 import type { DbGate } from './db-gate.ts';
@@ -13,7 +13,7 @@ export function sweepIntervalS(config: Pick<Config, 'jobMaintenanceS' | 'operati
   return Math.max(1, Math.min(config.jobMaintenanceS, Math.floor(config.operationLeaseS / 3)));
 }
 
-export function startLostOperationSweep(db: Db, jobs: JobQueue, gate: DbGate, logger: Logger, config: Pick<Config, 'jobMaintenanceS' | 'operationLeaseS'>): { stop(): void } {
+export function startLostOperationSweep(db: Db, jobs: OperationQueue, gate: DbGate, logger: Logger, config: Pick<Config, 'jobMaintenanceS' | 'operationLeaseS'>): { stop(): void } {
   const sweep = setInterval(() => {
     if (!gate.open) return;
     requeueAbandonedOperations(db, jobs, config.operationLeaseS).then(

@@ -6,10 +6,10 @@
 // claimed (the fetch's answer was lost to a dropped connection) is recovered the same way.
 import { cancelUnclaimedJobs, takeExpiredLeases } from '../../db/queries/operations.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { JobQueue } from '../context.ts';
+import type { OperationQueue } from '../context.ts';
 import type { Db } from '../types.ts';
 
-export async function requeueAbandonedOperations(db: Db, jobs: JobQueue, leaseS: number): Promise<string[]> {
+export async function requeueAbandonedOperations(db: Db, jobs: OperationQueue, leaseS: number): Promise<string[]> {
   return inTransaction(db, async (trx) => {
     // A job whose fetch was lost (the connection died as its answer came back) is lost the same way.
     const ids = [...await takeExpiredLeases(trx), ...await cancelUnclaimedJobs(trx, leaseS)];
