@@ -39,6 +39,13 @@ export default {
       to: { path: ['^src/jobs/', '^src/http/'] },
     },
     {
+      name: 'no-code-imports-a-migration',
+      comment: 'A migration is history (squashed, never edited): names it shares with the code live in src/db/names.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/db/migrate[.]ts$', '^src/db/migrations/'] },
+      to: { path: '^src/db/migrations/' },
+    },
+    {
       name: 'jobs-queue-in-src-jobs',
       comment: 'pg-boss (its job ids, its API) stays behind src/jobs; the database layer may write its rows.',
       severity: 'error',
