@@ -25,6 +25,13 @@ export default {
       to: { path: ['^src/providers/simulated/', '^src/providers/[^/]+/simulated/', '^src/db/queries/sim'] },
     },
     {
+      name: 'core-to-provider-interfaces-only',
+      comment: 'Of src/providers the core sees the interfaces and their errors, never a driver (simulated, LXD, Stripe, no-op).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/providers/', pathNot: ['^src/providers/[^/]+/types[.]ts$', '^src/providers/errors[.]ts$'] },
+    },
+    {
       name: 'core-not-to-jobs',
       comment: 'The core deals in operations; src/jobs maps pg-boss jobs to them (the core never sees a job id).',
       severity: 'error',
