@@ -37,8 +37,8 @@
 // - attempt:      one run; a retryable failure (provider hiccup) is retried until the job's retry
 //                 limit, then the operation fails and compensates.
 // - sweep:        every worker's look for lapsed leases and fetched-but-unclaimed jobs
-//                 (operations/recover.ts, jobs/lost-operations.ts): each such operation is queued
-//                 again once, in the transaction that takes its lease.
+//                 (jobs/lost-operations.ts): each such operation is queued again once, in the
+//                 transaction that takes its lease.
 // - dead letter:  where a job goes once its retries are spent (jobs/dead-letters.ts): its operation
 //                 is failed and compensated with its last error.
 // - outcome:      what a request did (created, done), as the core returns it; each adapter picks the
