@@ -1,5 +1,6 @@
 // The import rules `npm run check` enforces (dependency-cruiser; type-only imports count too):
-// no import cycle anywhere, and a core that reaches neither the HTTP layer nor a simulated driver.
+// no import cycle anywhere; a core that reaches neither the HTTP layer, the worker's jobs nor a
+// simulated driver; a database layer below both.
 export default {
   forbidden: [
     {
@@ -22,6 +23,34 @@ export default {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: ['^src/providers/simulated/', '^src/providers/[^/]+/simulated/', '^src/db/queries/sim'] },
+    },
+    {
+      name: 'core-to-provider-interfaces-only',
+      comment: 'Of src/providers the core sees the interfaces and their errors, never a driver (simulated, LXD, Stripe, no-op).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/providers/', pathNot: ['^src/providers/[^/]+/types[.]ts$', '^src/providers/errors[.]ts$'] },
+    },
+    {
+      name: 'core-not-to-jobs',
+      comment: 'The core deals in operations; src/jobs maps pg-boss jobs to them (the core never sees a job id).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/jobs/', '^node_modules/pg-boss'] },
+    },
+    {
+      name: 'db-not-up',
+      comment: 'The database layer is below the worker and the HTTP layer: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: ['^src/jobs/', '^src/http/'] },
+    },
+    {
+      name: 'no-code-imports-a-migration',
+      comment: 'A migration is history (squashed, never edited): names it shares with the code live in src/db/names.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/db/migrate[.]ts$', '^src/db/migrations/'] },
+      to: { path: '^src/db/migrations/' },
     },
     {
       name: 'jobs-queue-in-src-jobs',

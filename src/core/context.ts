@@ -5,18 +5,21 @@ import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
-import type { OperationJob } from '../jobs/operation-job.ts';
+import type { OperationJobRow } from '../db/queries/jobs.ts';
 import type { Db } from './types.ts';
 
-/** Puts operation jobs on the queue, inside the caller's transaction. */
-export interface JobQueue {
+/**
+ * Hands queued operations to the worker, inside the caller's transaction (src/jobs/queue.ts: as
+ * pg-boss jobs, which never reach the core).
+ */
+export interface OperationQueue {
   enqueueOperation(trx: Db, operationId: string): Promise<void>;
   /**
-   * The job enqueueOperation would queue, for a write that inserts it in its own statement (one
+   * What enqueueOperation would write, for a write that inserts it in its own statement (one
    * round trip for a whole create); the core passes it on unread. Absent: such writes are not
    * offered (they fall back to enqueueOperation).
    */
-  operationJob?(operationId: string): OperationJob;
+  enqueueRow?(operationId: string): OperationJobRow;
 }
 
 export interface Services {
@@ -25,7 +28,7 @@ export interface Services {
   registrar: Registrar;
   /** Where customers pay for top-ups (PAYMENTS); absent where nothing is paid (the worker, the sandbox). */
   payments?: PaymentProvider;
-  jobs: JobQueue;
+  jobs: OperationQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */
   providerTimeoutMs: number;
   /**

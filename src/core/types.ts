@@ -20,7 +20,9 @@
 // - params:       what a start writes for its runner (verb arguments, the charge to refund); never shown;
 //                 secrets in them are erased when the operation finishes.
 // - job:          the pg-boss row that tells a worker to run an operation; enqueued in the same
-//                 transaction as the operation, so neither exists without the other.
+//                 transaction as the operation, so neither exists without the other. Only src/jobs
+//                 (and the SQL of src/db) knows jobs: it maps each to its operation, and the core
+//                 deals in operations (OperationQueue, batchCompletions' `alongside`).
 // - runner:       what an operation type does on the worker (`Runner<P>`): `run` calls the provider
 //                 outside any transaction and returns the database changes, `compensate` and
 //                 `afterFailure` undo it after a final failure. Files: <family>/runners/<type>.ts.
@@ -34,6 +36,11 @@
 //                 in the very transaction that marks it failed.
 // - attempt:      one run; a retryable failure (provider hiccup) is retried until the job's retry
 //                 limit, then the operation fails and compensates.
+// - sweep:        every worker's look for lapsed leases and fetched-but-unclaimed jobs
+//                 (jobs/lost-operations.ts): each such operation is queued again once, in the
+//                 transaction that takes its lease.
+// - dead letter:  where a job goes once its retries are spent (jobs/dead-letters.ts): its operation
+//                 is failed and compensated with its last error.
 // - outcome:      what a request did (created, done), as the core returns it; each adapter picks the
 //                 HTTP status. An Idempotency-Key's record stores the outcome with the answer's body.
 import type { Db } from '../db/connection.ts';

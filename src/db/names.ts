@@ -7,3 +7,9 @@ export const JOB_SCHEMA = 'pgboss';
 
 /** The NOTIFY channel that tells every API process to read an account's keys again (migration 0014). */
 export const AUTH_CHANNEL = 'hostcloud_auth';
+
+/** The NOTIFY channel on which an operation's id is announced when it finishes (migration 0040). */
+export const OPERATION_FINISHED_CHANNEL = 'hostcloud_operation_finished';
+
+/** The NOTIFY channel that wakes the webhook senders when deliveries are due (migration 0042). */
+export const WEBHOOK_DUE_CHANNEL = 'hostcloud_webhook_due';

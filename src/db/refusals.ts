@@ -1,7 +1,8 @@
 // What PostgreSQL refused, in the terms the core decides on. SQLSTATEs and the names of the
-// constraints the core tells apart stay here: the core asks "was it the live host-name index?" or
-// "was the key's row locked?", never matches '23505' itself (ESLint refuses SQLSTATE literals in
-// src/core). test/db/refusals.test.ts checks that every name listed here exists in the schema.
+// constraints the core tells apart stay here: the core asks "was the host name taken?" or "was the
+// key's row locked?", never matches '23505' or a constraint's name itself (ESLint refuses SQLSTATE
+// literals in src/core). test/db/refusals.test.ts checks that every constraint named here exists in
+// the schema.
 import { pgCode, pgConstraint } from './connection.ts';
 import { POOL_SHORT } from './queries/machine-reservation.ts';
 
@@ -15,22 +16,34 @@ const DEADLOCK_DETECTED = '40P01';
 /** hc_abort(reason) (migration 0019): a check of a one-statement write failed; nothing was written. */
 const STATEMENT_ABORTED = 'HC002';
 
-/** Unique indexes whose refusal the core turns into its own answer (a name taken, a key in use). */
-export const UNIQUE_CONSTRAINTS = ['servers_live_hostname', 'domains_live_name', 'web_hosting_live_domain', 'payment_refunds_request_key_key'] as const;
-export type UniqueConstraint = (typeof UNIQUE_CONSTRAINTS)[number];
+/** Unique indexes whose refusal the core turns into its own answer, by what the refusal means to it. */
+const UNIQUE_REFUSALS = {
+  hostname_taken: 'servers_live_hostname',
+  domain_taken: 'domains_live_name',
+  hosting_domain_taken: 'web_hosting_live_domain',
+  refund_key_taken: 'payment_refunds_request_key_key',
+} as const;
+export type UniqueRefusal = keyof typeof UNIQUE_REFUSALS;
 
-/** CHECKs (and triggers raising check_violation under a name) the core tells apart. */
-export const CHECK_CONSTRAINTS = ['nodes_capacity', 'accounts_balance_not_negative', 'vdc_pools_exists'] as const;
-export type CheckConstraint = (typeof CHECK_CONSTRAINTS)[number];
+/** CHECKs (and triggers raising check_violation under a name) the core tells apart, by meaning. */
+const CHECK_REFUSALS = {
+  node_full: 'nodes_capacity',
+  balance_short: 'accounts_balance_not_negative',
+  no_vdc_pool: 'vdc_pools_exists',
+} as const;
+export type CheckRefusal = keyof typeof CHECK_REFUSALS;
 
-/** A unique index refused the write (`constraint`: that one in particular). */
-export function isUniqueViolation(e: unknown, constraint?: UniqueConstraint): boolean {
-  return pgCode(e) === UNIQUE_VIOLATION && (constraint === undefined || pgConstraint(e) === constraint);
+/** Every constraint named here (test/db/refusals.test.ts finds each in the schema). */
+export const NAMED_CONSTRAINTS: readonly string[] = [...Object.values(UNIQUE_REFUSALS), ...Object.values(CHECK_REFUSALS)];
+
+/** A unique index refused the write (`refusal`: the one that means that in particular). */
+export function isUniqueViolation(e: unknown, refusal?: UniqueRefusal): boolean {
+  return pgCode(e) === UNIQUE_VIOLATION && (refusal === undefined || pgConstraint(e) === UNIQUE_REFUSALS[refusal]);
 }
 
-/** A CHECK refused the write (`constraint`: that one in particular). */
-export function isCheckViolation(e: unknown, constraint?: CheckConstraint): boolean {
-  return pgCode(e) === CHECK_VIOLATION && (constraint === undefined || pgConstraint(e) === constraint);
+/** A CHECK refused the write (`refusal`: the one that means that in particular). */
+export function isCheckViolation(e: unknown, refusal?: CheckRefusal): boolean {
+  return pgCode(e) === CHECK_VIOLATION && (refusal === undefined || pgConstraint(e) === CHECK_REFUSALS[refusal]);
 }
 
 /** The write named a row that does not exist (a foreign key). */
@@ -67,7 +80,7 @@ const WITHIN_TOTAL = /^vdc_pools_(\w+)_within_total$/;
 export function poolRefusal(e: unknown): PoolRefusal | undefined {
   if (pgCode(e) !== CHECK_VIOLATION) return undefined;
   const constraint = pgConstraint(e) ?? '';
-  if (constraint === 'vdc_pools_exists') return { kind: 'no_pool' };
+  if (constraint === CHECK_REFUSALS.no_vdc_pool) return { kind: 'no_pool' };
   const bucket = WITHIN_TOTAL.exec(constraint)?.[1];
   return bucket ? { kind: 'over_total', bucket } : undefined;
 }

@@ -3,7 +3,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
-export type BillableType = 'server' | 'web_hosting' | 'domain' | 'vdc_pool';
+/** What recurring billing charges (billing_charges.resource_type); the API's enums are this list. */
+export const BILLABLE_TYPES = ['server', 'web_hosting', 'domain', 'vdc_pool'] as const;
+export type BillableType = (typeof BILLABLE_TYPES)[number];
 export type BillingChargeStatus = 'due' | 'paid' | 'void';
 
 export interface BillingChargesTable {

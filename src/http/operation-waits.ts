@@ -6,7 +6,7 @@
 import type { FinishSignals, FinishWatch } from '../core/operations/wait.ts';
 import type { Db } from '../core/types.ts';
 import { poolOf } from '../db/connection.ts';
-import { OPERATION_FINISHED_CHANNEL } from '../db/migrations/0040_operation_finished_notify.ts';
+import { OPERATION_FINISHED_CHANNEL } from '../db/names.ts';
 import { type NotifyListener, listenOn } from '../db/notify-listener.ts';
 
 /** How often a waiter reads again while announcements cannot be heard. */

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { settleAfterOperation } from '../core/billing/after-suspension.ts';
 import { runBillingPass } from '../core/billing/pass.ts';
-import type { JobQueue } from '../core/context.ts';
+import type { OperationQueue } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import type { Operation } from '../db/schema.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
@@ -18,7 +18,7 @@ export interface BillingTimerDeps {
   compute: ComputeProvider;
   hosting: HostingPanel;
   registrar?: Registrar;
-  jobs: JobQueue;
+  jobs: OperationQueue;
   config: Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'operationLeaseS'>>;
   logger: Logger;
   isOpen(): boolean;

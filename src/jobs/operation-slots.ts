@@ -11,11 +11,12 @@
 // again and finds its operation finished. An operation cut off by an outage runs again once the
 // database is back, without spending one of its retries: the outage is not the operation's fault.
 import type { Config } from '../config.ts';
-import { type ExecuteDeps, batchCompletions, claimReads, executeOperation } from '../core/operations/execute.ts';
+import { type ExecuteDeps, claimReads, executeOperation } from '../core/operations/execute.ts';
 import type { RunResult } from '../core/operations/runner.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
 import type { Operation } from '../db/schema.ts';
 import type { JobLoops } from './job-loops.ts';
+import { batchJobCompletions } from './operation-completions.ts';
 import { OPERATIONS_QUEUE } from './queue.ts';
 
 /** How long idle slots wait before asking the queue again. */
@@ -33,23 +34,21 @@ export async function runOperationSlots(
   const { db } = exec;
   const { logger } = w;
   const completed = batcher((ids) => w.settle('completing operation jobs', () => w.boss.complete(OPERATIONS_QUEUE, ids)));
-  const completions = batchCompletions(db, undefined, OPERATIONS_QUEUE);
+  const completions = batchJobCompletions(db, OPERATIONS_QUEUE);
   const slotReleases = new Map<string, () => void>();
-  /** The job each running operation was fetched with, and the jobs its completion settled. */
-  const jobOfRun = new Map<string, string>();
+  /** The jobs a completion settled with its operation (batchJobCompletions). */
   const settledJobs = new Set<string>();
-  const complete = async (op: Operation, result: RunResult) => {
+  /** A run's completion: its slot freed at once, its job completed with the operation when it can be. */
+  const completeFor = (jobId: string) => async (op: Operation, result: RunResult) => {
     slotReleases.get(op.id)?.();
-    const jobId = jobOfRun.get(op.id);
-    if ((await completions(op, result, jobId)) && jobId !== undefined) settledJobs.add(jobId);
+    if (await completions(op, result, jobId)) settledJobs.add(jobId);
   };
-  const execDeps = { ...exec, complete };
 
   /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
   const runOperation = async (job: FetchedOperationJob) => {
     const id = job.operationId;
     const last = job.retryCount >= job.retryLimit;
-    jobOfRun.set(id, job.id);
+    const execDeps = { ...exec, complete: completeFor(job.id) };
     for (let attempt = 0; ; attempt++) {
       try {
         // After an outage the claim is made again (the batch's may predate a lease that lapsed),
@@ -138,7 +137,6 @@ export async function runOperationSlots(
         .catch((err: unknown) => logger.error({ err, component: 'worker', queue: OPERATIONS_QUEUE }, 'job handler failed'))
         .finally(() => {
           if (slotReleases.get(id) === release) slotReleases.delete(id);
-          if (jobOfRun.get(id) === job.id) jobOfRun.delete(id);
           release();
           runs.delete(run);
           wake();

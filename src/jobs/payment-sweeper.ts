@@ -4,7 +4,7 @@
 // sweep at a time per process; one cut off by a database outage is simply run again at the next tick.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { JobQueue } from '../core/context.ts';
+import type { OperationQueue } from '../core/context.ts';
 import { sweepPayments } from '../core/payments/sweep.ts';
 import type { Db } from '../core/types.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
@@ -18,7 +18,7 @@ export interface PaymentSweeperDeps {
   hosting: HostingPanel;
   registrar?: Registrar;
   payments?: PaymentProvider;
-  jobs: JobQueue;
+  jobs: OperationQueue;
   config: Partial<Pick<Config, 'paymentSweepIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'operationLeaseS'>>;
   logger: Logger;
   isOpen(): boolean;

@@ -3,10 +3,10 @@
 // not at all. The pg-boss schema and queues are created by migration 0002.
 import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { JobQueue } from '../core/context.ts';
-import type { OperationJob } from './operation-job.ts';
+import type { OperationQueue } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import { JOB_SCHEMA } from '../db/names.ts';
+import type { OperationJobRow } from '../db/queries/jobs.ts';
 
 export const OPERATIONS_QUEUE = 'operations';
 /** Where pg-boss moves an operation job whose retries are spent (also after a lost worker). */
@@ -29,10 +29,10 @@ export function executorOf(db: Db) {
   };
 }
 
-export function createJobQueue(db: Db, settings: JobSettings): JobQueue {
+export function createJobQueue(db: Db, settings: JobSettings): OperationQueue {
   // Never started: used only to build and send jobs through the caller's transaction.
   const boss = new PgBoss({ db: executorOf(db), schema: JOB_SCHEMA, supervise: false, schedule: false, migrate: false });
-  const jobOf = (operationId: string): OperationJob => ({
+  const jobOf = (operationId: string): OperationJobRow => ({
     queue: OPERATIONS_QUEUE,
     data: { operation_id: operationId },
     retryLimit: settings.retryLimit,
@@ -53,11 +53,11 @@ export function createJobQueue(db: Db, settings: JobSettings): JobQueue {
         deadLetter: job.deadLetter,
       } as PgBoss.SendOptions);
     },
-    operationJob: jobOf,
+    enqueueRow: jobOf,
   };
 }
 
 /** The sandbox's queue: nothing is ever run. */
-export const noopQueue: JobQueue = {
+export const noopQueue: OperationQueue = {
   async enqueueOperation() {},
 };

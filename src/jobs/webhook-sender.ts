@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { type AttemptResult, attemptDelivery, disableWebhook, failedTooLong } from '../core/webhooks/deliver.ts';
 import type { Db } from '../core/types.ts';
 import { poolOf } from '../db/connection.ts';
-import { WEBHOOK_DUE_CHANNEL } from '../db/migrations/0042_webhooks.ts';
+import { WEBHOOK_DUE_CHANNEL } from '../db/names.ts';
 import { listenOn } from '../db/notify-listener.ts';
 import { type Claim, type ClaimedDelivery, claimDueDeliveries, recordAttempts } from '../db/queries/webhook-deliveries.ts';
 import type { EventRow } from '../db/schema.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import { CHECK_CONSTRAINTS, UNIQUE_CONSTRAINTS, isCheckViolation, isUniqueViolation, poolRefusal } from '../../src/db/refusals.ts';
+import { NAMED_CONSTRAINTS, isCheckViolation, isUniqueViolation, poolRefusal } from '../../src/db/refusals.ts';
 import { type TestApp, createCustomer, startApp } from '../helpers/app.ts';
 import { createVm, setPool } from '../helpers/vdc.ts';
 
@@ -12,7 +12,7 @@ let t: TestApp;
 before(async () => { t = await startApp(); });
 
 test('every constraint the core tells apart exists in the migrated schema', async () => {
-  for (const name of [...UNIQUE_CONSTRAINTS, ...CHECK_CONSTRAINTS]) {
+  for (const name of NAMED_CONSTRAINTS) {
     const { rows } = await sql<{ found: boolean }>`
       SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = ${name})
           OR EXISTS (SELECT 1 FROM pg_indexes WHERE schemaname = 'public' AND indexname = ${name})
@@ -27,13 +27,13 @@ test('a pool bucket over its total, a unique index and a CHECK are recognised by
   await createVm(t, c, { cpu_cores: 1, ram_mb: 1024, storage_gb: 10 });
   const over = await t.database.db.updateTable('vdc_pools').set({ cpu_total: 0 }).where('account_id', '=', c.accountId).execute().catch((e: unknown) => e);
   assert.deepEqual(poolRefusal(over), { kind: 'over_total', bucket: 'cpu' });
-  assert.ok(isCheckViolation(over) && !isCheckViolation(over, 'nodes_capacity'), String(over));
+  assert.ok(isCheckViolation(over) && !isCheckViolation(over, 'node_full'), String(over));
   const negative = await t.database.db.insertInto('transactions').values({ account_id: c.accountId, type: 'withdraw', amount_cents: 100, description: 'more than the balance' })
     .execute().catch((e: unknown) => e);
-  assert.ok(isCheckViolation(negative, 'accounts_balance_not_negative'), String(negative));
+  assert.ok(isCheckViolation(negative, 'balance_short'), String(negative));
   assert.equal(poolRefusal(negative), undefined);
   const email = (await t.database.db.selectFrom('accounts').select('email').where('id', '=', c.accountId).executeTakeFirstOrThrow()).email;
   const other = await createCustomer(t);
   const taken = await t.database.db.updateTable('accounts').set({ email }).where('id', '=', other.accountId).execute().catch((e: unknown) => e);
-  assert.ok(isUniqueViolation(taken) && !isUniqueViolation(taken, 'servers_live_hostname'), String(taken));
+  assert.ok(isUniqueViolation(taken) && !isUniqueViolation(taken, 'hostname_taken'), String(taken));
 });

@@ -1,17 +1,17 @@
 // The worker's operation jobs are completed by the statement that completes their operations
-// (operationJobsCompleted in src/db/queries/jobs.ts, through batchCompletions' job queue), not by
+// (operationJobsCompleted in src/db/queries/jobs.ts, through src/jobs' batchJobCompletions), not by
 // a pg-boss complete of their own: the job row must end as pg-boss's complete leaves it, and a
 // completion that could not take its job along must say so, so the worker completes it itself.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
-import { batchCompletions } from '../../src/core/operations/execute.ts';
 import type { RunResult } from '../../src/core/operations/runner.ts';
 import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { operationJobsCompleted } from '../../src/db/queries/jobs.ts';
 import { claimOperations, completeOperations, insertOperation } from '../../src/db/queries/operations.ts';
 import type { Operation } from '../../src/db/schema.ts';
+import { batchJobCompletions } from '../../src/jobs/operation-completions.ts';
 import { OPERATIONS_QUEUE, createJobQueue, executorOf } from '../../src/jobs/queue.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 
@@ -65,8 +65,8 @@ test('only active jobs are completed: one pg-boss already failed or retried stay
 
 const plain = (op: Operation): RunResult => ({ detail: `done ${op.id}` });
 
-test('batchCompletions with a job queue completes each job in its commit and says so', async () => {
-  const complete = batchCompletions(db, undefined, OPERATIONS_QUEUE);
+test('batchJobCompletions completes each job in its operation\'s commit and says so', async () => {
+  const complete = batchJobCompletions(db, OPERATIONS_QUEUE);
   const held = await fetchedOps(4);
   // An operation finished elsewhere meanwhile: its job is completed all the same, as before.
   await completeOperations(db, [{ id: held[1]!.op.id, detail: 'Finished by a twin run' }]);
@@ -77,13 +77,13 @@ test('batchCompletions with a job queue completes each job in its commit and say
 });
 
 test('a completion that commits alone leaves its job to the caller (false), as does one named without a job', async () => {
-  const complete = batchCompletions(db, undefined, OPERATIONS_QUEUE);
+  const complete = batchJobCompletions(db, OPERATIONS_QUEUE);
   const [alone, jobless] = await fetchedOps(2);
   // A result with a change of its own, handed in by itself: its own transaction (completeAlone).
   const own = await complete(alone!.op, { detail: 'Done', apply: async () => {} }, alone!.jobId);
   assert.equal(own, false);
   assert.equal((await jobRow(alone!.jobId)).state, 'active');
-  assert.equal(await complete(jobless!.op, plain(jobless!.op)), false);
+  assert.equal(await complete(jobless!.op, plain(jobless!.op), undefined), false);
   assert.equal((await jobRow(jobless!.jobId)).state, 'active');
   assert.equal((await db.selectFrom('operations').select('status').where('id', '=', jobless!.op.id).executeTakeFirstOrThrow()).status, 'completed');
 });

@@ -79,7 +79,7 @@ test('v1\'s create is the same entry point: one read and one write, and its answ
 test('the job row is the one pg-boss writes for the same job', async () => {
   const queue = createJobQueue(t.database.db, { retryLimit: 4, retryDelayS: 7, timeoutS: 90 });
   await queue.enqueueOperation(t.database.db, 'op_parity_boss');
-  await sql`${insertOperationJob(queue.operationJob!('op_parity_ours'))}`.execute(t.database.db);
+  await sql`${insertOperationJob(queue.enqueueRow!('op_parity_ours'))}`.execute(t.database.db);
   const { rows } = await sql<Record<string, unknown>>`
     SELECT data->>'operation_id' AS op, name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff, singleton_key, singleton_on,
            expire_in, keep_until - start_after AS kept, dead_letter, policy, start_after <= now() AS due
@@ -108,7 +108,7 @@ test('a failed check raises HC002 and leaves no row behind', async () => {
       } },
       charge: { accountId, cents: opts.cents ?? 500, description: 'check' },
       operation: { id: opId, account_id: accountId, type: 'server.create', resource_type: 'server', resource_id: id, params: {}, detail: 'Queued', created_at: now, updated_at: now },
-      job: queue.operationJob!(opId),
+      job: queue.enqueueRow!(opId),
     });
   };
   const counts = async () => {

@@ -5,9 +5,9 @@
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { isDeclinedStatement, isLockNotAvailable } from '../../db/refusals.ts';
 import { type BillableCreateWrite, writeBillableCreate } from '../../db/queries/billable-create.ts';
+import type { OperationJobRow } from '../../db/queries/jobs.ts';
 import type { Operation } from '../../db/schema.ts';
 import type { MachineReservation } from '../../db/queries/machine-reservation.ts';
-import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service.ts';
@@ -22,7 +22,8 @@ export interface CreateInOneStatement {
   resource: BillableCreateWrite['resource'];
   charge: { cents: Cents; description: string; resource: string };
   operation: Operation;
-  job: OperationJob;
+  /** What queues the operation in the same statement (OperationQueue.enqueueRow). */
+  enqueue: OperationJobRow;
   /** A server's machine and addresses, reserved in the same statement (a short pool: the transaction way). */
   machine?: MachineReservation;
 }
@@ -42,7 +43,7 @@ export async function writeCreateInOneStatement(ctx: Ctx, c: CreateInOneStatemen
       resource: c.resource,
       charge: { accountId: ctx.accountId, cents: c.charge.cents, description: c.charge.description },
       operation: c.operation,
-      job: c.job,
+      job: c.enqueue,
       machine: c.machine,
     });
   } catch (e) {

@@ -25,7 +25,7 @@ async function append(db: Db, accountId: string, type: TransactionType, cents: C
     row = await insertTransaction(db, { account_id: accountId, type, amount_cents: cents, description });
   } catch (e) {
     // The CHECK backstop: the transaction is aborted, so the balance cannot be read for the message.
-    if (isCheckViolation(e, 'accounts_balance_not_negative')) {
+    if (isCheckViolation(e, 'balance_short')) {
       throw new ApiError('INSUFFICIENT_BALANCE', `The balance is less than the ${formatCents(cents)} USD this costs`);
     }
     if (isForeignKeyViolation(e)) throw notFound('Account');

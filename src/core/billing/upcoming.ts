@@ -18,6 +18,9 @@ import { basisPoints } from '../reseller/discount.ts';
 import { findTierDiscount } from '../../db/queries/reseller.ts';
 import { addDays, periodEnd } from './periods.ts';
 
+/** What is billed (the resource types of charges), for the API's enum. */
+export { BILLABLE_TYPES } from '../../db/schema-billing.ts';
+
 export const UPCOMING_DAYS = 30;
 
 export interface UpcomingCharge {

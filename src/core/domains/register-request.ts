@@ -50,8 +50,8 @@ async function requireRegistryAvailable(ctx: Ctx, name: string): Promise<void> {
 
 /** The 201 body, or undefined when the registration must go the transaction way (nothing was written). */
 async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idempotency, present: (placed: Placed) => unknown): Promise<unknown> {
-  const jobOf = ctx.jobs.operationJob;
-  if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
+  const enqueueRow = ctx.jobs.enqueueRow;
+  if (ctx.sandbox || ctx.db.isTransaction || !enqueueRow) return undefined;
   const host = hostNameOf(input.domain);
   const basis = await readRegistrationBasis(ctx.db, { accountId: ctx.accountId, key: idem.key ?? null, tlds: tldsToPrice(host), name: host.name });
   // A key in use replays or conflicts; a vanished account is the transaction way's 404.
@@ -69,7 +69,7 @@ async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idem
   const operation = queuedOperation(ctx, plan.operation);
   const body = present({ domain: { ...plan.row, price: order.price }, operation });
   const written = await writeCreateInOneStatement(ctx, {
-    key: idem.key, fingerprint: idem.fingerprint, body, resource: { table: 'domains', row: plan.row }, charge: plan.charge, operation, job: jobOf(operation.id),
+    key: idem.key, fingerprint: idem.fingerprint, body, resource: { table: 'domains', row: plan.row }, charge: plan.charge, operation, enqueue: enqueueRow(operation.id),
   });
   return written ? body : undefined;
 }

@@ -100,7 +100,7 @@ export async function insertDomainChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertDomain(trx, row);
   } catch (e) {
-    if (isUniqueViolation(e, 'domains_live_name')) throw invalid('domain', `${row.name} is not available: it is registered already`);
+    if (isUniqueViolation(e, 'domain_taken')) throw invalid('domain', `${row.name} is not available: it is registered already`);
     throw e;
   }
 }

@@ -77,7 +77,7 @@ export async function orderHosting(ctx: Ctx, trx: Db, input: OrderHostingInput):
     });
   } catch (e) {
     // Another order for the name committed between the check and this insert: the index decides.
-    if (isUniqueViolation(e, 'web_hosting_live_domain')) throw domainTaken(domain);
+    if (isUniqueViolation(e, 'hosting_domain_taken')) throw domainTaken(domain);
     throw e;
   }
   if (priceCents > 0) {

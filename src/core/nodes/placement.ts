@@ -62,7 +62,7 @@ export async function withCapacityCheck<T>(locationId: number, spec: MachineSpec
   try {
     return await work();
   } catch (e) {
-    if (isCheckViolation(e, 'nodes_capacity')) throw noCapacity(locationId, spec);
+    if (isCheckViolation(e, 'node_full')) throw noCapacity(locationId, spec);
     throw e;
   }
 }
@@ -98,7 +98,7 @@ export async function holdServerGrowth(trx: Db, serverId: string, nodeId: number
   try {
     await changeServerSize(trx, serverId, { resize_hold_cpu: growth.cpuCores, resize_hold_ram_mb: growth.ramMb, resize_hold_storage_gb: growth.storageGb }, 0);
   } catch (e) {
-    if (isCheckViolation(e, 'nodes_capacity')) throw noRoomToGrow(growth);
+    if (isCheckViolation(e, 'node_full')) throw noRoomToGrow(growth);
     throw e;
   }
 }

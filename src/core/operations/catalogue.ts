@@ -139,3 +139,8 @@ export function runnerEntries(): [string, Runner<never>][] {
 
 /** The areas whose scope reads some operation: the operations route admits any of them. */
 export const OPERATION_AREAS: readonly Area[] = [...new Set(Object.values(OPERATIONS).map((e) => e.area))];
+
+/** Each family of operation types (the type's prefix: `server` of `server.create`) with the area whose scope reads it, in catalogue order. */
+export const OPERATION_FAMILY_AREAS: readonly { family: string; area: Area }[] = [
+  ...new Map(Object.entries(OPERATIONS).map(([type, e]) => [type.slice(0, type.indexOf('.')), e.area] as const)),
+].map(([family, area]) => ({ family, area }));

@@ -1,7 +1,6 @@
-// Runs one operation for the worker. The job queue delivers at least once, so this must be safe
-// to run twice: claiming refuses finished operations, finishing happens under a row lock and
+// Runs one operation for the worker. The worker delivers an operation at least once, so this must
+// be safe to run twice: claiming refuses finished operations, finishing happens under a row lock and
 // only once, and runners pass stable tokens to the provider.
-import { operationJobsCompleted } from '../../db/queries/jobs.ts';
 import type { ClaimedRead } from '../../db/queries/operation-fetch.ts';
 import { type CompletionChange, claimOperation, completeOperations, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
@@ -60,7 +59,7 @@ export function describeFailure(e: unknown): string {
 }
 
 /**
- * Runs operation `id`. Throws (so the queue retries later) when the failure is retryable and
+ * Runs operation `id`. Throws (so the worker runs it again later) when the failure is retryable and
  * this was not the last attempt; otherwise records the failure and compensates.
  */
 export async function executeOperation(deps: ExecuteDeps, id: string, lastAttempt: boolean, claimed?: Operation | null, loaded?: unknown): Promise<void> {
@@ -101,27 +100,23 @@ export function completeAlone(db: Db, now: () => Date = () => new Date()): Compl
  * is tried on its own, so one bad result never fails the others. `flush()` waits for every
  * completion handed in so far.
  *
- * With `jobQueue`, a completion may name its job of that queue: the job is completed by the same
- * statement (operationJobsCompleted), and the promise resolves true; false when it was not (the
- * completion went alone), so the caller completes it itself.
+ * With `alongside`, each batch's statement also makes the changes it returns for the batch's
+ * operations (what the caller settles with them: the worker's src/jobs completes their jobs), and
+ * a completion resolves true when it was committed so; false when it went alone, without them.
  */
-export function batchCompletions(db: Db, now: () => Date = () => new Date(), jobQueue?: string):
-  ((op: Operation, result: RunResult, jobId?: string) => Promise<boolean>) & { flush(): Promise<void> } {
+export function batchCompletions(db: Db, now: () => Date = () => new Date(), alongside?: (ops: Operation[]) => CompletionChange[]):
+  ((op: Operation, result: RunResult) => Promise<boolean>) & { flush(): Promise<void> } {
   const alone = completeAlone(db, now);
-  interface Pending { op: Operation; result: RunResult; jobId: string | undefined; resolve(withJob: boolean): void; reject(e: unknown): void }
-  let queue: Pending[] = [];
+  interface Pending { op: Operation; result: RunResult; resolve(withAlongside: boolean): void; reject(e: unknown): void }
+  let waiting: Pending[] = [];
   let inFlight: Promise<void> | null = null;
-  /** The jobs of the batch, settled by its statement; none when the batch names none. */
-  const jobsOf = (batch: Pending[]): CompletionChange[] => {
-    const ids = batch.flatMap((p) => (p.jobId === undefined ? [] : [p.jobId]));
-    return jobQueue === undefined || ids.length === 0 ? [] : [operationJobsCompleted(jobQueue, ids)];
-  };
-  /** Whether the batch's jobs were completed with it. */
+  const alongsideOf = (batch: Pending[]): CompletionChange[] => alongside?.(batch.map((p) => p.op)) ?? [];
+  /** Whether the batch was committed by one statement or transaction of its own (with `alongside`'s changes). */
   const commit = async (batch: Pending[]): Promise<boolean> => {
     // Changes that can be part of the completing statement: one statement, no transaction to open.
     const changes = completionChanges(batch.map((p) => ({ operationId: p.op.id, result: p.result })));
     if (changes) {
-      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), [...changes, ...jobsOf(batch)]);
+      const completed = await completeOperations(db, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), [...changes, ...alongsideOf(batch)]);
       for (const p of batch) if (completed.has(p.op.id)) afterCommit(db, completedEvent(p.op, now));
       return true;
     }
@@ -130,7 +125,7 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date(), job
       return false;
     }
     await inTransaction(db, async (trx) => {
-      const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), jobsOf(batch));
+      const completed = await completeOperations(trx, batch.map((p) => ({ id: p.op.id, detail: p.result.detail })), alongsideOf(batch));
       const changes: BatchedChange[] = [];
       for (const p of batch) {
         if (!completed.has(p.op.id)) continue;
@@ -143,12 +138,12 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date(), job
     return true;
   };
   const drain = async () => {
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
       try {
-        const withJobs = await commit(batch);
-        for (const p of batch) p.resolve(withJobs && p.jobId !== undefined && jobQueue !== undefined);
+        const together = await commit(batch);
+        for (const p of batch) p.resolve(together && alongside !== undefined);
       } catch (e) {
         if (batch.length === 1) {
           batch[0]!.reject(e);
@@ -159,8 +154,8 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date(), job
     }
     inFlight = null;
   };
-  const complete = (op: Operation, result: RunResult, jobId?: string) => new Promise<boolean>((resolve, reject) => {
-    queue.push({ op, result, jobId, resolve, reject });
+  const complete = (op: Operation, result: RunResult) => new Promise<boolean>((resolve, reject) => {
+    waiting.push({ op, result, resolve, reject });
     inFlight ??= drain();
   });
   return Object.assign(complete, {

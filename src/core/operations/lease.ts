@@ -1,7 +1,8 @@
 // An operation's lease: whoever runs it (a worker, or a request doing the work itself) renews it
 // every third of OPERATION_LEASE_S; once it lapses the run is presumed lost and the worker's sweep
-// (recover.ts) queues the operation again. A renewal that fails (the database is away) is simply
-// skipped: if the outage outlasts the lease, another run takes over, which is safe by design.
+// (jobs/lost-operations.ts) queues the operation again. A renewal that fails (the database is
+// away) is simply skipped: if the outage outlasts the lease, another run takes over, which is safe
+// by design.
 import { renewLease } from '../../db/queries/operations.ts';
 import type { Db } from '../types.ts';
 

@@ -178,7 +178,7 @@ function beginRefund(deps: RefundDeps, invoice: Invoice, ask: Ask, requestKey: s
       return { refund, duplicate: false };
     } catch (e) {
       // The key taken at the same moment by a request about another deposit.
-      if (isUniqueViolation(e, 'payment_refunds_request_key_key')) {
+      if (isUniqueViolation(e, 'refund_key_taken')) {
         throw new ApiError('IDEMPOTENCY_KEY_CONFLICT', 'This Idempotency-Key is being used by another refund request; use a new key for a new request');
       }
       throw e;

@@ -48,8 +48,8 @@ export async function createServerRequest(
 async function createInOneStatement(
   ctx: Ctx, key: string | undefined, fingerprint: string, input: CreateServerInput, present: (created: CreatedServer) => unknown,
 ): Promise<unknown> {
-  const jobOf = ctx.jobs.operationJob;
-  if (ctx.sandbox || ctx.db.isTransaction || !jobOf) return undefined;
+  const enqueueRow = ctx.jobs.enqueueRow;
+  if (ctx.sandbox || ctx.db.isTransaction || !enqueueRow) return undefined;
   checkHostname(input.name);
   checkPassword(input.password);
   checkUserData(input.user_data);
@@ -112,7 +112,7 @@ async function createInOneStatement(
     key: key, fingerprint: fingerprint, body, resource: { table: 'servers', row: { ...server, network: null, node_id: node.id } },
     // The addresses in the same statement: a short pool writes nothing, and the transaction way answers 422.
     machine: { ...planned.reservation, id: newMachineId(), token: operation.id, node: node.name },
-    charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, job: jobOf(operation.id),
+    charge: { cents: quote.chargedCents, description: quote.description, resource: quote.resource }, operation, enqueue: enqueueRow(operation.id),
   });
   return written ? body : undefined;
 }

@@ -157,7 +157,7 @@ export async function insertServerChecked(trx: Db, row: Parameters<typeof insert
   try {
     return await insertServer(trx, row);
   } catch (e) {
-    if (isUniqueViolation(e, 'servers_live_hostname')) throw hostnameInUse(row.name);
+    if (isUniqueViolation(e, 'hostname_taken')) throw hostnameInUse(row.name);
     throw e;
   }
 }

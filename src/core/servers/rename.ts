@@ -18,7 +18,7 @@ export async function renameServer(ctx: Ctx, id: string, name: string): Promise<
       return viewOf(trx, (await updateServerRow(trx, id, { name }))!);
     } catch (e) {
       // The unique index decides, so two renames racing to one name cannot both win.
-      if (isUniqueViolation(e, 'servers_live_hostname')) throw hostnameInUse(name);
+      if (isUniqueViolation(e, 'hostname_taken')) throw hostnameInUse(name);
       throw e;
     }
   });

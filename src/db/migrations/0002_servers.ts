@@ -63,7 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       params        jsonb NOT NULL DEFAULT '{}',
       attempts      int NOT NULL DEFAULT 0,
       -- While running: the worker renews this; past it, the worker is presumed dead and the
-      -- operation is queued again (see core/operations/recover.ts).
+      -- operation is queued again (see jobs/lost-operations.ts).
       lease_until   timestamptz,
       last_error    text,
       created_at    timestamptz NOT NULL DEFAULT now(),

@@ -1,12 +1,10 @@
 // GET /v2/operations/{id}?wait=N answers as soon as the operation finishes. Every API process
-// LISTENs on one channel (http/operation-waits.ts); this trigger announces on it, by id, each
+// LISTENs on one channel (OPERATION_FINISHED_CHANNEL in db/names.ts); this trigger announces on it, by id, each
 // operation that becomes completed or failed, whichever code path finished it (the worker's batched
 // completions, a request finishing its own work, a failure with its compensation). NOTIFY is sent
 // at commit and not at all on rollback, so a waiter that re-reads the row sees the finished state;
 // the row-level WHEN keeps every other update of the table (progress, leases, claims) free of it.
 import { type Kysely, sql } from 'kysely';
-
-export const OPERATION_FINISHED_CHANNEL = 'hostcloud_operation_finished';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

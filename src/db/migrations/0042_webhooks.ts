@@ -5,8 +5,6 @@
 // senders (the payload is empty: PostgreSQL sends identical ones once per transaction).
 import { type Kysely, sql } from 'kysely';
 
-export const WEBHOOK_DUE_CHANNEL = 'hostcloud_webhook_due';
-
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TABLE webhook_endpoints (

@@ -3,11 +3,10 @@
 // core/domains/register-request.ts). The statement is atomic on its own; its checks raise HC002
 // (hc_abort, migration 0019), so a failed one leaves no row behind and needs no BEGIN or COMMIT.
 import { type Insertable, sql } from 'kysely';
-import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Db } from '../connection.ts';
 import type { DomainsTable } from '../schema.ts';
 import { type RecordOutcome, outcomeCode } from './idempotency.ts';
-import { insertOperationJob } from './jobs.ts';
+import { type OperationJobRow, insertOperationJob } from './jobs.ts';
 import type { NewOperationRow } from './operations.ts';
 import type { NewServerRow } from './servers.ts';
 import { type MachineReservation, reserveMachineStatement } from './machine-reservation.ts';
@@ -19,7 +18,7 @@ export interface BillableCreateWrite {
   resource: { table: 'servers'; row: NewServerRow & { node_id: number } } | { table: 'domains'; row: Insertable<DomainsTable> };
   charge: { accountId: string; cents: number; description: string };
   operation: NewOperationRow & { created_at: Date; updated_at: Date };
-  job: OperationJob;
+  job: OperationJobRow;
   /** A server's machine record and addresses (hc_reserve_machine); a short pool raises HC001. */
   machine?: MachineReservation;
 }

@@ -1,8 +1,22 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { OperationJob } from '../../jobs/operation-job.ts';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../names.ts';
 import type { CompletionChange } from './operations.ts';
+
+/**
+ * The job that queues an operation, as pg-boss 10 stores it. The queue (src/jobs/queue.ts) makes
+ * it for a write that inserts the job in a statement of its own making (a billable create in one
+ * statement: billable-create.ts); the core only passes it on, unread.
+ */
+export interface OperationJobRow {
+  queue: string;
+  data: Record<string, unknown>;
+  retryLimit: number;
+  retryDelayS: number;
+  retryBackoff: boolean;
+  expireInS: number;
+  deadLetter: string;
+}
 
 /**
  * The INSERT of an operation's job row as pg-boss 10's `send` writes it (plans.js insertJob, with
@@ -11,7 +25,7 @@ import type { CompletionChange } from './operations.ts';
  * CTE). test/jobs/job-row.test.ts compares the row with one `send` wrote, so an upgrade of pg-boss
  * that changes its rows fails there. Returns the job's id; no row when the queue does not exist.
  */
-export function insertOperationJob(job: OperationJob): RawBuilder<{ id: string }> {
+export function insertOperationJob(job: OperationJobRow): RawBuilder<{ id: string }> {
   const delay = job.retryBackoff ? Math.max(job.retryDelayS, 1) : job.retryDelayS;
   return sql<{ id: string }>`
     INSERT INTO ${sql.table(`${JOB_SCHEMA}.job`)} (id, name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)

@@ -1,7 +1,7 @@
 // GET /v2/billing/upcoming: an addition to the spec (issue 12) — what recurring billing
 // will charge in the next 30 days, and what is overdue, so a customer can top up in time.
 import { Type } from '@sinclair/typebox';
-import { UPCOMING_DAYS, type UpcomingCharge, upcomingCharges } from '../../../core/billing/upcoming.ts';
+import { BILLABLE_TYPES, UPCOMING_DAYS, type UpcomingCharge, upcomingCharges } from '../../../core/billing/upcoming.ts';
 import { money } from '../../../core/money.ts';
 import { ts } from '../../../core/time.ts';
 import { withCtx } from '../../core-call.ts';
@@ -10,7 +10,7 @@ import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, MoneySchema, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
 
 export const UpcomingChargeSchema = component('UpcomingCharge', Type.Object({
-  resource_type: StringEnum(['server', 'web_hosting', 'domain', 'vdc_pool'] as const, { description: 'What is billed' }),
+  resource_type: StringEnum(BILLABLE_TYPES, { description: 'What is billed' }),
   resource_id: Type.String({ examples: ['srv_8fK2mQ'] }),
   name: Type.String({ description: 'The server\'s name, the hosting account\'s or domain\'s name', examples: ['web-1'] }),
   description: Type.String({ description: 'What the ledger row will say', examples: ['Server web-1 (srv_8fK2mQ): monthly cycle, 5.00 USD'] }),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { OPERATION_AREAS } from '../../../core/operations/catalogue.ts';
+import { OPERATION_AREAS, OPERATION_FAMILY_AREAS } from '../../../core/operations/catalogue.ts';
 import { getOperation, requireOperationScope } from '../../../core/operations/service.ts';
 import { MAX_WAIT_S, awaitOperation } from '../../../core/operations/wait.ts';
 import { withCtx } from '../../core-call.ts';
@@ -7,6 +7,10 @@ import { ok } from '../../reply.ts';
 import { type RouteDeps, type TypedApp, callerOf } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { OperationSchema, operationView } from '../servers/presenters.ts';
+
+// From the catalogue, so a new family's operations are documented with their scope by its entry alone.
+const scopeSentence = OPERATION_FAMILY_AREAS
+  .map(({ family, area }, i) => `\`${area}:read\` for \`${family}.*\` ${i === 0 ? 'operations' : 'ones'}`).join(', ');
 
 export function register(app: TypedApp, deps: RouteDeps) {
   app.get('/operations/:id', {
@@ -21,8 +25,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
         + `Rather than polling, pass \`wait\` (up to ${MAX_WAIT_S} seconds): the answer comes the moment the operation completes or fails, or once \`wait\` `
         + 'seconds have passed with the operation as it stands then (still `queued` or `running`: ask again). One such request replaces dozens of polls '
         + 'and counts once against the rate limit. Without `wait`, a few seconds between polls is plenty. '
-        + 'A key with scopes needs read access to the operation\'s resource: `servers:read` for '
-        + '`server.*` operations, `vdc:read` for `vdc_vm.*` ones, `domains:read` for `domain.*` ones, `hosting:read` for `hosting.*` ones '
+        + `A key with scopes needs read access to the operation's resource: ${scopeSentence} `
         + '(else 403 `AUTH_SCOPE_INSUFFICIENT`).',
       params: Type.Object({ id: Type.String({ maxLength: 200, description: 'Operation id (`op_…`).', examples: ['op_4Kq9vX2mLp8RtY1z'] }) }),
       querystring: Type.Object({
