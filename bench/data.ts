@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createAccount } from '../src/core/accounts/service.ts';
 import { createApiKey } from '../src/core/api-keys/service.ts';
-import { addIpPool } from '../src/providers/compute/simulated/admin.ts';
+import { addIpPool } from '../src/core/ip-pools/admin.ts';
 import { deposit } from '../src/core/billing/ledger.ts';
 import { executeOperation } from '../src/core/operations/execute.ts';
 import { createServer } from '../src/core/servers/create.ts';

@@ -9,7 +9,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/core/types.ts';
-import { setIpCooldown } from '../src/db/queries/machine-reservation.ts';
+import { setIpCooldown } from '../src/db/queries/ip-pools.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createLogger } from '../src/http/logger.ts';
 import { createRateLimiter } from '../src/http/rate-limit.ts';

@@ -11,7 +11,7 @@ import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalog } from './db/seed.ts';
-import { setIpCooldown } from './db/queries/machine-reservation.ts';
+import { setIpCooldown } from './db/queries/ip-pools.ts';
 import type { Services } from './core/context.ts';
 import type { Db } from './core/types.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';

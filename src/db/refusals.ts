@@ -4,7 +4,7 @@
 // literals in src/core). test/db/refusals.test.ts checks that every constraint named here exists in
 // the schema.
 import { pgCode, pgConstraint } from './connection.ts';
-import { POOL_SHORT } from './queries/machine-reservation.ts';
+import { POOL_SHORT } from './queries/ip-pools.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const CHECK_VIOLATION = '23514';
@@ -56,7 +56,7 @@ export function isLockNotAvailable(e: unknown): boolean {
   return pgCode(e) === LOCK_NOT_AVAILABLE;
 }
 
-/** An address pool had too few free addresses for a machine (sim_lease_addresses, machine-reservation.ts). */
+/** An address pool had too few free addresses for a machine (hc_lease_addresses, queries/ip-pools.ts). */
 export function isPoolShort(e: unknown): boolean {
   return pgCode(e) === POOL_SHORT;
 }

@@ -302,7 +302,8 @@ export interface SimSettingsTable {
   value: ColumnType<unknown, string, string>;
 }
 
-export interface SimIpPoolsTable {
+/** An operator's address pool in a location (0002 as sim_ip_pools; the core's since 0070). */
+export interface IpPoolsTable {
   id: Generated<number>;
   location_id: number;
   version: 4 | 6;
@@ -312,13 +313,21 @@ export interface SimIpPoolsTable {
   created_at: CreatedAt;
 }
 
-export interface SimIpLeasesTable {
+/** An address a pool has handed out at least once: held by a machine (vm_id) or released (0070; sim_ip_leases before). */
+export interface IpAddressesTable {
   address: string;
   pool_id: number;
+  /** The machine (sim_vms, every driver's machine record) holding it; null once released. */
   vm_id: string | null;
   leased_at: Date | null;
   /** When it was last given back (0031): it rests IP_COOLDOWN_S before another lease. */
   released_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** The core's address settings (0070): `cooldown_s`, written from IP_COOLDOWN_S by each process at start. */
+export interface IpSettingsTable {
+  name: string;
+  value: ColumnType<unknown, string, string>;
 }
 
 export interface SimVmsTable {
@@ -373,7 +382,8 @@ export interface SimSnapshotsTable {
   created_at: CreatedAt;
 }
 
-export interface SimConsoleSessionsTable {
+/** A console link's single-use ticket (0002 as sim_console_sessions; every driver's since 0070). */
+export interface ConsoleSessionsTable {
   token: string;
   vm_id: string;
   expires_at: Date;
@@ -558,15 +568,16 @@ export interface DB {
   server_ips: ServerIpsTable;
   app_secrets: AppSecretsTable;
   sim_settings: SimSettingsTable;
-  sim_ip_pools: SimIpPoolsTable;
-  sim_ip_leases: SimIpLeasesTable;
+  ip_pools: IpPoolsTable;
+  ip_addresses: IpAddressesTable;
+  ip_settings: IpSettingsTable;
   sim_reverse_dns: SimReverseDnsTable;
   server_reverse_dns: ServerReverseDnsTable;
   sim_vms: SimVmsTable;
   sim_requests: SimRequestsTable;
   sim_firewall_rules: SimFirewallRulesTable;
   sim_snapshots: SimSnapshotsTable;
-  sim_console_sessions: SimConsoleSessionsTable;
+  console_sessions: ConsoleSessionsTable;
   notifications: NotificationsTable;
   vdc_pools: VdcPoolsTable;
   vdc_vms: VdcVmsTable;
@@ -623,7 +634,7 @@ export type Operation = Selectable<OperationsTable>;
 export type Snapshot = Selectable<SnapshotsTable>;
 export type ServerIp = Selectable<ServerIpsTable>;
 export type SimVm = Selectable<SimVmsTable>;
-export type SimIpPool = Selectable<SimIpPoolsTable>;
+export type IpPool = Selectable<IpPoolsTable>;
 export type Notification = Selectable<NotificationsTable>;
 export type VdcPool = Selectable<VdcPoolsTable>;
 export type VdcVm = Selectable<VdcVmsTable>;

@@ -66,7 +66,7 @@ async function seedIpPools(trx: Db): Promise<void> {
     { location_id: id, version: 6 as const, cidr: `2001:db8:${(i + 1).toString(16)}::/64`, gateway: `2001:db8:${(i + 1).toString(16)}::1` },
   ]);
   // An operator's own pool in one of these ranges wins: the demo pool is left out, not an error.
-  if (rows.length) await trx.insertInto('sim_ip_pools').values(rows).onConflict((oc) => oc.doNothing()).execute();
+  if (rows.length) await trx.insertInto('ip_pools').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /**

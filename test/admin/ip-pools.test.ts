@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { runAdmin } from '../../src/cli/admin.ts';
-import { setIpCooldown } from '../../src/db/queries/machine-reservation.ts';
+import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
 import { type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 import { BIG_POOL, setPool, vmBody } from '../helpers/vdc.ts';
@@ -83,7 +83,7 @@ test('GET /ip-pools/{id}/addresses: held by a server or a VDC VM, cooling until 
   const del = await call(t.app, 'DELETE', `/v2/servers/${gone.id}`, { key: c.key });
   assert.ok(del.statusCode < 300, del.body);
   const deadline = Date.now() + 30_000;
-  while ((await t.database.db.selectFrom('sim_ip_leases').select('vm_id').where('address', '=', '198.51.105.4').executeTakeFirst())?.vm_id !== null) {
+  while ((await t.database.db.selectFrom('ip_addresses').select('vm_id').where('address', '=', '198.51.105.4').executeTakeFirst())?.vm_id !== null) {
     assert.ok(Date.now() < deadline, 'the deleted server\'s address was not released');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -118,7 +118,7 @@ test('GET /ip-pools/{id}/addresses: held by a server or a VDC VM, cooling until 
   assert.deepEqual(json(await addresses('?state=cooling')).data.map((x: { address: string }) => x.address), ['198.51.105.4']);
 
   // Rested (as if an hour went by): free, to be handed out again before fresh addresses.
-  await t.database.db.updateTable('sim_ip_leases').set({ released_at: new Date(Date.now() - 3_601_000) }).where('address', '=', '198.51.105.4').execute();
+  await t.database.db.updateTable('ip_addresses').set({ released_at: new Date(Date.now() - 3_601_000) }).where('address', '=', '198.51.105.4').execute();
   const rested = json(await addresses('?state=free')).data;
   assert.equal(rested.length, 1);
   assert.equal(rested[0].state, 'free');

@@ -178,7 +178,7 @@ test('obeyFault: every provider fails on its own switch only, with each mode, co
 
     for (const c of HOSTING_CALLS) await rejectsWith(obeyFault(db, 'hosting', c, 0), 'CAPACITY_UNAVAILABLE', false, new RegExp(`\\(${c}\\)`));
     // The compute driver does not see the others' switches.
-    const loc = await db.selectFrom('sim_ip_pools').select('location_id').where('version', '=', 4).orderBy('id').executeTakeFirstOrThrow();
+    const loc = await db.selectFrom('ip_pools').select('location_id').where('version', '=', 4).orderBy('id').executeTakeFirstOrThrow();
     const m = await sim.create({
       token: 'pf-1', hostname: 'pf', locationId: loc.location_id, osSlug: null, password: 'x', fromSnapshotRef: null,
       extraIpv4: 0, extraIpv6: 0, ipv6: false, cpuCores: 1, ramMb: 512, storageGb: 10,

@@ -208,7 +208,7 @@ test('delete a pool: 200 when nothing is leased, 409 while something is, 404 aft
   assert.equal(json(del).data.id, made.id);
   assert.equal(json(del).data.cidr, '192.168.60.0/29');
   assert.deepEqual(json(await adminCall(t, 'GET', `/admin/v1/locations/${loc}/ip-pools`)).data, []);
-  assert.equal((await db.selectFrom('sim_ip_leases').select('address').where('pool_id', '=', made.id).execute()).length, 0);
+  assert.equal((await db.selectFrom('ip_addresses').select('address').where('pool_id', '=', made.id).execute()).length, 0);
   assertError(await adminCall(t, 'DELETE', `/admin/v1/ip-pools/${made.id}`), 404, 'RESOURCE_NOT_FOUND');
   assertInvalid(await adminCall(t, 'DELETE', '/admin/v1/ip-pools/x'), ['id']);
   // The range is free again.
@@ -260,13 +260,13 @@ test('seeding: the demo pools also reach a database seeded before they existed, 
   try {
     await migrateToLatest(fresh.db);
     assert.equal(await seedDemoCatalog(fresh.db), true);
-    const pools = await fresh.db.selectFrom('sim_ip_pools').select(['location_id', 'version', 'cidr']).orderBy('id').execute();
+    const pools = await fresh.db.selectFrom('ip_pools').select(['location_id', 'version', 'cidr']).orderBy('id').execute();
     // As if seeded by the version before the pools: the catalog marker stands, the pools marker does not.
-    await fresh.db.deleteFrom('sim_ip_pools').execute();
+    await fresh.db.deleteFrom('ip_pools').execute();
     await fresh.db.deleteFrom('system_markers').where('name', '=', DEMO_IP_POOLS_MARKER).execute();
     const again = await Promise.all([seedDemoCatalog(fresh.db), seedDemoCatalog(fresh.db)]);
     assert.deepEqual(again.sort(), [false, true], 'exactly one process seeds the pools');
-    assert.deepEqual(await fresh.db.selectFrom('sim_ip_pools').select(['location_id', 'version', 'cidr']).orderBy('id').execute(), pools);
+    assert.deepEqual(await fresh.db.selectFrom('ip_pools').select(['location_id', 'version', 'cidr']).orderBy('id').execute(), pools);
     assert.equal((await fresh.db.selectFrom('locations').select('id').execute()).length, 4, 'the catalog was not seeded twice');
     assert.equal(await seedDemoCatalog(fresh.db), false);
   } finally {

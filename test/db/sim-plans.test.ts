@@ -1,4 +1,4 @@
-// The simulated platform's create (sim_create_vm, sim_lease_addresses) runs under its location's
+// The simulated platform's create (sim_create_vm, hc_lease_addresses) runs under its location's
 // address-pool locks, with plans PL/pgSQL keeps for the connection's life. Planned on nearly empty
 // tables (a fresh database, or autovacuum off) they were sequential scans, and stayed so as the
 // tables grew: every create read every lease and machine with the pools locked (migration 0020).
@@ -15,7 +15,7 @@ test('creates on a platform analyzed while empty read leases and machines by ind
   const t = await startApp();
   const worker = connect(t.databaseUrl, { max: 1, genericPlans: true });
   try {
-    await sql`ANALYZE sim_vms, sim_ip_leases, sim_ip_pools`.execute(worker.db);
+    await sql`ANALYZE sim_vms, ip_addresses, ip_pools`.execute(worker.db);
     const scans = await worker.db.transaction().execute(async (trx) => {
       for (let i = 0; i < CREATES; i++) {
         const made = await createVm(trx, {
@@ -27,14 +27,14 @@ test('creates on a platform analyzed while empty read leases and machines by ind
       // This transaction's own counters (pg_stat_xact_*): exact, not waiting for a stats flush.
       const r = await sql<{ relname: string; seq_scan: string; idx_scan: string; idx_tup_fetch: string }>`
         SELECT relname, seq_scan::text, coalesce(idx_scan, 0)::text AS idx_scan, coalesce(idx_tup_fetch, 0)::text AS idx_tup_fetch
-        FROM pg_stat_xact_user_tables WHERE relname IN ('sim_vms', 'sim_ip_leases') ORDER BY relname`.execute(trx);
+        FROM pg_stat_xact_user_tables WHERE relname IN ('sim_vms', 'ip_addresses') ORDER BY relname`.execute(trx);
       return Object.fromEntries(r.rows.map((row) => [row.relname, { seq: Number(row.seq_scan), idx: Number(row.idx_scan), fetched: Number(row.idx_tup_fetch) }]));
     });
-    assert.deepEqual({ leases: scans.sim_ip_leases?.seq, vms: scans.sim_vms?.seq }, { leases: 0, vms: 0 }, JSON.stringify(scans));
-    assert.ok(scans.sim_ip_leases!.idx >= CREATES * 2, `lease lookups by index: ${JSON.stringify(scans)}`);
+    assert.deepEqual({ leases: scans.ip_addresses?.seq, vms: scans.sim_vms?.seq }, { leases: 0, vms: 0 }, JSON.stringify(scans));
+    assert.ok(scans.ip_addresses!.idx >= CREATES * 2, `lease lookups by index: ${JSON.stringify(scans)}`);
     // …and by the right index: a walk of the primary key in address order that filters for free
     // ones would also avoid a sequential scan while reading every lease made so far.
-    assert.ok(scans.sim_ip_leases!.fetched <= CREATES * 6, `lease rows read by index: ${JSON.stringify(scans)}`);
+    assert.ok(scans.ip_addresses!.fetched <= CREATES * 6, `lease rows read by index: ${JSON.stringify(scans)}`);
   } finally {
     await worker.close();
   }

@@ -6,7 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
-import { setIpCooldown } from '../../src/db/queries/machine-reservation.ts';
+import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';

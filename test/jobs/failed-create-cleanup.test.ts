@@ -29,7 +29,7 @@ test('final failure after the machine exists: refund, cancel, and the machine an
   assert.equal(json(await call(t.app, 'GET', '/v2/billing/balance', { key: c.key })).data.balance.amount, '5.00');
   const vm = await t.database.db.selectFrom('sim_vms').select(['destroyed_at']).where('id', '=', machine.ref).executeTakeFirstOrThrow();
   assert.ok(vm.destroyed_at, 'the machine was destroyed');
-  const leases = await t.database.db.selectFrom('sim_ip_leases').select('address').where('vm_id', '=', machine.ref).execute();
+  const leases = await t.database.db.selectFrom('ip_addresses').select('address').where('vm_id', '=', machine.ref).execute();
   assert.equal(leases.length, 0, 'its addresses went back to the pool');
 
   // A second (late) failure of the same operation changes nothing and refunds nothing more.

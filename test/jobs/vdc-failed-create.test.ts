@@ -36,7 +36,7 @@ test('final failure after the machine exists: failed, resources back in the pool
   await assertPoolConsistent(t, c.accountId);
   const made = await t.database.db.selectFrom('sim_vms').select(['destroyed_at']).where('id', '=', machine.ref).executeTakeFirstOrThrow();
   assert.ok(made.destroyed_at, 'the machine was destroyed');
-  assert.deepEqual(await t.database.db.selectFrom('sim_ip_leases').select('address').where('vm_id', '=', machine.ref).execute(), []);
+  assert.deepEqual(await t.database.db.selectFrom('ip_addresses').select('address').where('vm_id', '=', machine.ref).execute(), []);
 
   await failOperation({ db: t.database.db, compute, hosting: noopPanel }, operation.id, 'again');
   assert.deepEqual((await resources(t, c.key)).cpu, { total: 2, used: 0, available: 2 });

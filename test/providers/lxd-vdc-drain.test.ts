@@ -36,7 +36,7 @@ describe('LXD: VDC VMs and drains', { skip: lxdSkip, timeout: 300_000 }, () => {
     assert.equal(res.statusCode, 201, res.body);
     const vm = json(res).data;
     // Reserved with the create (its committed write), under the operation's token: what the instance gets.
-    const reserved = await env.t.database.db.selectFrom('sim_vms as m').innerJoin('sim_ip_leases as l', 'l.vm_id', 'm.id')
+    const reserved = await env.t.database.db.selectFrom('sim_vms as m').innerJoin('ip_addresses as l', 'l.vm_id', 'm.id')
       .select(['m.id', 'l.address']).where('m.request_token', '=', vm.operation.id).execute();
     assert.equal(reserved.length, 2, 'one IPv4 and one IPv6 address');
     assert.equal((await waitForOperation(env.t, c.key, vm.operation.id, 120_000)).status, 'completed');
@@ -72,7 +72,7 @@ describe('LXD: VDC VMs and drains', { skip: lxdSkip, timeout: 300_000 }, () => {
     }
     assert.equal([...(await byId(first, vm.id)), ...(await byId(second, vm.id))].length, 0);
     // Its addresses are back, resting.
-    const leases = await env.t.database.db.selectFrom('sim_ip_leases').select(['vm_id', 'released_at'])
+    const leases = await env.t.database.db.selectFrom('ip_addresses').select(['vm_id', 'released_at'])
       .where('address', 'in', [live.primary_ip, live.primary_ipv6]).execute();
     assert.equal(leases.length, 2);
     for (const l of leases) assert.ok(l.vm_id === null && l.released_at !== null, JSON.stringify(l));

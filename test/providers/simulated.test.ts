@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { createCatalogRow } from '../../src/core/catalog/service.ts';
-import { addIpPool } from '../../src/providers/compute/simulated/admin.ts';
+import { addIpPool } from '../../src/core/ip-pools/admin.ts';
 import { type FaultInput, getFaultSwitch as getSwitch, setFaultSwitch as setSwitch } from '../../src/providers/simulated/fault-switch.ts';
 import type { Db } from '../../src/db/connection.ts';
 import * as m0018 from '../../src/db/migrations/0018_worker_hot_path.ts';
@@ -44,9 +44,9 @@ function request(locationId: number, over: Partial<CreateRequest> = {}): CreateR
 }
 
 async function leases(locationId: number): Promise<{ address: string; vm_id: string | null }[]> {
-  return db.selectFrom('sim_ip_leases').innerJoin('sim_ip_pools', 'sim_ip_pools.id', 'sim_ip_leases.pool_id')
-    .select(['sim_ip_leases.address', 'sim_ip_leases.vm_id']).where('sim_ip_pools.location_id', '=', locationId)
-    .orderBy('sim_ip_leases.address').execute();
+  return db.selectFrom('ip_addresses').innerJoin('ip_pools', 'ip_pools.id', 'ip_addresses.pool_id')
+    .select(['ip_addresses.address', 'ip_addresses.vm_id']).where('ip_pools.location_id', '=', locationId)
+    .orderBy('ip_addresses.address').execute();
 }
 
 async function rejects(p: Promise<unknown>, code: 'UPSTREAM_ERROR' | 'CAPACITY_UNAVAILABLE', retryable: boolean, message?: RegExp) {
@@ -128,12 +128,12 @@ test('a create that stopped after allocating resumes on retry and boots the same
 
 test('exhaustion: CAPACITY_UNAVAILABLE, not retryable, and nothing left half-allocated', async () => {
   const loc = await location({ v4Prefix: 30, v6: false });
-  const pool = await db.selectFrom('sim_ip_pools').selectAll().where('location_id', '=', loc).executeTakeFirstOrThrow();
+  const pool = await db.selectFrom('ip_pools').selectAll().where('location_id', '=', loc).executeTakeFirstOrThrow();
   // A /30 has two hosts; one is the gateway.
   const only = await sim.create(request(loc), quiet);
   assert.equal(only.network.ipv4?.address, `172.16.${n}.2`);
   const afterFirst = await leases(loc);
-  const { next_offset } = await db.selectFrom('sim_ip_pools').select('next_offset').where('id', '=', pool.id).executeTakeFirstOrThrow();
+  const { next_offset } = await db.selectFrom('ip_pools').select('next_offset').where('id', '=', pool.id).executeTakeFirstOrThrow();
 
   const full = request(loc);
   await rejects(sim.create(full, quiet), 'CAPACITY_UNAVAILABLE', false, /IPv4/);
@@ -152,7 +152,7 @@ test('exhaustion: CAPACITY_UNAVAILABLE, not retryable, and nothing left half-all
   const vms = await db.selectFrom('sim_vms').select('id').where('location_id', 'in', [noV6, small, bare]).execute();
   assert.equal(vms.length, 0);
   assert.equal(await db.selectFrom('sim_vms').select('id').where('request_token', '=', full.token).executeTakeFirst(), undefined);
-  const after = await db.selectFrom('sim_ip_pools').select('next_offset').where('id', '=', pool.id).executeTakeFirstOrThrow();
+  const after = await db.selectFrom('ip_pools').select('next_offset').where('id', '=', pool.id).executeTakeFirstOrThrow();
   assert.equal(after.next_offset, next_offset);
 });
 
@@ -359,7 +359,7 @@ test('console tickets: single use, within their lifetime, while the machine exis
   assert.deepEqual((await Promise.all([sim.redeemConsole(race.ticket), sim.redeemConsole(race.ticket)])).sort(), [false, true]);
 
   const expired = await sim.openConsole(m.ref, 60);
-  await db.updateTable('sim_console_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('token', '=', expired.ticket).execute();
+  await db.updateTable('console_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('token', '=', expired.ticket).execute();
   assert.equal(await sim.redeemConsole(expired.ticket), false);
 
   const orphan = await sim.openConsole(m.ref, 60);

@@ -88,7 +88,7 @@ async function platform(serverId: string) {
   const { provider_ref: ref } = await t.database.db.selectFrom('servers').select('provider_ref').where('id', '=', serverId).executeTakeFirstOrThrow();
   const vm = await t.database.db.selectFrom('sim_vms').select(['power', 'cpu_cores', 'ram_mb', 'storage_gb', 'os_slug', 'destroyed_at'])
     .where('id', '=', ref!).executeTakeFirstOrThrow();
-  const leases = await t.database.db.selectFrom('sim_ip_leases').select('address').where('vm_id', '=', ref!).execute();
+  const leases = await t.database.db.selectFrom('ip_addresses').select('address').where('vm_id', '=', ref!).execute();
   const rdns = await t.database.db.selectFrom('sim_reverse_dns').select('hostname').where('vm_id', '=', ref!).execute();
   const snapshots = await t.database.db.selectFrom('sim_snapshots').select('size_gb').where('vm_id', '=', ref!).execute();
   return {

@@ -12,7 +12,7 @@ import { PASSWORD, UBUNTU, serverBody } from '../helpers/servers.ts';
 import { clearFault, setFault } from '../helpers/server-actions.ts';
 import { expectV1Error, v1 } from '../helpers/v1.ts';
 import { BIG_POOL, assertPoolConsistent, setPool, vmBody } from '../helpers/vdc.ts';
-import { setIpCooldown } from '../../src/db/queries/machine-reservation.ts';
+import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
 
 let t: TestApp;
 
@@ -89,13 +89,13 @@ test('a released address rests IP_COOLDOWN_S before it is handed out again', asy
   }
   const del = await call(t.app, 'DELETE', `/v2/servers/${made[0]!.id}`, { key: c.key });
   assert.ok(del.statusCode < 300, del.body);
-  await until(async () => (await t.database.db.selectFrom('sim_ip_leases').select('vm_id').where('address', '=', made[0]!.ip).executeTakeFirst())?.vm_id === null);
+  await until(async () => (await t.database.db.selectFrom('ip_addresses').select('vm_id').where('address', '=', made[0]!.ip).executeTakeFirst())?.vm_id === null);
   // Released, but resting: the pool has nothing to give.
   const refused = await call(t.app, 'POST', '/v2/servers', { key: c.key, body: serverBody({ location_id: loc }) });
   assert.equal(refused.statusCode, 422, refused.body);
   assert.equal(json(refused).error.code, 'CAPACITY_UNAVAILABLE');
   // Rested long enough (as if an hour went by): handed out again.
-  await t.database.db.updateTable('sim_ip_leases').set({ released_at: new Date(Date.now() - 3_601_000) }).where('address', '=', made[0]!.ip).execute();
+  await t.database.db.updateTable('ip_addresses').set({ released_at: new Date(Date.now() - 3_601_000) }).where('address', '=', made[0]!.ip).execute();
   const again = await call(t.app, 'POST', '/v2/servers', { key: c.key, body: serverBody({ location_id: loc }) });
   assert.equal(again.statusCode, 201, again.body);
   assert.equal((await waitForOperation(t, c.key, json(again).data.operation.id)).status, 'completed');
@@ -105,7 +105,7 @@ test('a released address rests IP_COOLDOWN_S before it is handed out again', asy
 
 /** The location's address leases: who holds each, and since when each free one rests. */
 async function leasesOf(loc: number) {
-  return t.database.db.selectFrom('sim_ip_leases as l').innerJoin('sim_ip_pools as p', 'p.id', 'l.pool_id')
+  return t.database.db.selectFrom('ip_addresses as l').innerJoin('ip_pools as p', 'p.id', 'l.pool_id')
     .select(['l.address', 'l.vm_id', 'l.released_at', 'p.version']).where('p.location_id', '=', loc).orderBy('l.address').execute();
 }
 
@@ -201,7 +201,7 @@ test('a VM that fails or is deleted gives its address back; it rests IP_COOLDOWN
   const stillFull = await post();
   assert.equal(stillFull.statusCode, 422, stillFull.body);
   // Rested long enough (as if an hour went by): both are handed out again.
-  await t.database.db.updateTable('sim_ip_leases').set({ released_at: new Date(Date.now() - 3_601_000) })
+  await t.database.db.updateTable('ip_addresses').set({ released_at: new Date(Date.now() - 3_601_000) })
     .where('address', 'in', [resting.address, made[0]!.ip]).execute();
   const again: string[] = [];
   for (let i = 0; i < 2; i++) {

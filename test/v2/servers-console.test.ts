@@ -152,7 +152,7 @@ describe('GET /console/{ticket}', () => {
 describe('sandbox', () => {
   test('a test key gets a link with meta.sandbox; it opens without reaching the platform; nothing persists', async () => {
     const testKey = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, { name: 'sandbox', ip_allowlist: ['127.0.0.1', '::1'], is_test: true })).data.key;
-    const sessions = async () => (await t.database.db.selectFrom('sim_console_sessions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
+    const sessions = async () => (await t.database.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
     const before = await sessions();
     const res = await getConsole(server.id, testKey);
     assert.equal(res.statusCode, 200, res.body);

@@ -138,7 +138,7 @@ describe('cold', () => {
     assert.equal(newIps.length, 1);
     assert.match(newIps[0]!.address!, /^10\.2\.0\./);
     assert.notEqual(newIps[0]!.address, oldIps[0]);
-    const oldLeases = await t.database.db.selectFrom('sim_ip_leases').select(['address', 'vm_id'])
+    const oldLeases = await t.database.db.selectFrom('ip_addresses').select(['address', 'vm_id'])
       .where('address', 'in', [before.network!.ipv4!.address, oldIps[0]!]).execute();
     assert.ok(oldLeases.every((l) => l.vm_id === null), 'the old addresses went back to Frankfurt\'s pool');
     const view = await detail(server.id);

@@ -109,7 +109,7 @@ describe('DELETE /v2/servers/{id}/ips/{address}', () => {
     await assertLedgerExact(t, c);
     const op = await waitForOperation(t, c.key, body.operation.id);
     assert.equal(op.status, 'completed', op.detail);
-    const lease = await t.database.db.selectFrom('sim_ip_leases').select('vm_id').where('address', '=', extra).executeTakeFirstOrThrow();
+    const lease = await t.database.db.selectFrom('ip_addresses').select('vm_id').where('address', '=', extra).executeTakeFirstOrThrow();
     assert.equal(lease.vm_id, null, 'the address is back in the pool');
     assert.equal(await simRdns(extra), null);
     const after = json(await call(t.app, 'GET', `/v2/servers/${s.id}`, { key: c.key })).data;

@@ -300,7 +300,7 @@ test('delete: 200 with the result; the VM leaves every list, its resources go ba
   const row = await vmRow(t, target.id);
   const machine = await t.database.db.selectFrom('sim_vms').selectAll().where('id', '=', row.provider_ref!).executeTakeFirstOrThrow();
   assert.ok(machine.destroyed_at, 'the machine is destroyed');
-  const leases = await t.database.db.selectFrom('sim_ip_leases').select('address').where('vm_id', '=', machine.id).execute();
+  const leases = await t.database.db.selectFrom('ip_addresses').select('address').where('vm_id', '=', machine.id).execute();
   assert.deepEqual(leases, [], 'its addresses are free');
 });
 

@@ -23,7 +23,7 @@ import { pickNode } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
-import { newMachineId } from './reserve-addresses.ts';
+import { newMachineId } from '../ip-pools/reserve-addresses.ts';
 import { type ResolvedMachine, extraAddresses, planServerCreate } from './create-plan.ts';
 import { type CreateServerInput, type CreatedServer, checkReferences, checkUserData, createServer, createdView, modeOf } from './create.ts';
 import { CUSTOM_UNITS, IP_UNITS, customPriceAt, pricesOf } from './pricing.ts';

@@ -15,7 +15,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
-import { newMachineId, reserveAddresses } from './reserve-addresses.ts';
+import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ServerView } from './read.ts';

@@ -16,7 +16,7 @@ import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkUserData } from '../servers/create.ts';
-import { newMachineId, reserveAddresses } from '../servers/reserve-addresses.ts';
+import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
 import { type Holds, quotaFailure, requireRoom } from './quota.ts';

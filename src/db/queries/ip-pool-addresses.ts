@@ -3,7 +3,6 @@
 // Offsets the pool never handed out have no row and are not listed (an IPv6 pool has ~2^64).
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { SimIpPool } from '../schema.ts';
 
 export type PoolAddressState = 'allocated' | 'cooling' | 'free';
 
@@ -21,12 +20,8 @@ export interface PoolAddressRow {
   until: Date | null;
 }
 
-// The rest as the allocator reads it (0031's sim_lease_addresses), so both agree on what is cooling.
-const REST = sql`(SELECT make_interval(secs => coalesce(max((value #>> '{}')::int), 3600)) FROM sim_settings WHERE name = 'ip_cooldown_s')`;
-
-export function findPool(db: Db, id: number): Promise<SimIpPool | undefined> {
-  return db.selectFrom('sim_ip_pools').selectAll().where('id', '=', id).executeTakeFirst();
-}
+// The rest as the allocator reads it (hc_lease_addresses, 0031 and 0070), so both agree on what is cooling.
+const REST = sql`(SELECT make_interval(secs => coalesce(max((value #>> '{}')::int), 3600)) FROM ip_settings WHERE name = 'cooldown_s')`;
 
 /** A page of the pool's addresses in address order, optionally of one state, with the count of all that match. */
 export async function listPoolAddressesPage(
@@ -38,7 +33,7 @@ export async function listPoolAddressesPage(
       CASE WHEN l.vm_id IS NOT NULL THEN 'allocated'
            WHEN l.released_at > now() - r.rest THEN 'cooling'
            ELSE 'free' END AS state
-    FROM sim_ip_leases l CROSS JOIN ${REST} AS r(rest)
+    FROM ip_addresses l CROSS JOIN ${REST} AS r(rest)
     WHERE l.pool_id = ${poolId}`;
   const [page, count] = await Promise.all([
     sql<PoolAddressRow>`

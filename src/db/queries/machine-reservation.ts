@@ -23,9 +23,6 @@ export interface MachineReservation {
   primaryV6: boolean;
 }
 
-/** SQLSTATE of a pool too short (sim_lease_addresses). */
-export const POOL_SHORT = 'HC001';
-
 /** The call, as a statement to run or to embed (SELECT id FROM …). */
 export function reserveMachineStatement(r: MachineReservation) {
   return sql<{ id: string }>`SELECT id FROM hc_reserve_machine(${r.id}, ${r.token}, ${r.locationId}::int, ${r.hostname}, ${r.cpuCores}::int, ${r.ramMb}::int,
@@ -33,13 +30,7 @@ export function reserveMachineStatement(r: MachineReservation) {
     ${r.v4}::int, ${r.v6}::int, ${r.primaryV6}::boolean)`;
 }
 
-/** Reserves in `trx`; a short pool raises POOL_SHORT (the caller's transaction is then void). */
+/** Reserves in `trx`; a short pool raises POOL_SHORT (ip-pools.ts; the caller's transaction is then void). */
 export async function reserveMachine(trx: Db, r: MachineReservation): Promise<void> {
   await reserveMachineStatement(r).execute(trx);
-}
-
-/** Records the address cool-down this installation runs with (IP_COOLDOWN_S). */
-export async function setIpCooldown(db: Db, seconds: number): Promise<void> {
-  await sql`INSERT INTO sim_settings (name, value) VALUES ('ip_cooldown_s', ${JSON.stringify(seconds)}::jsonb)
-    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value WHERE sim_settings.value IS DISTINCT FROM EXCLUDED.value`.execute(db);
 }

@@ -1,112 +1,14 @@
-// The simulated compute provider's world (the sim_* tables): its address pools and
-// leases, machines, firewall rules, snapshots, console sessions and the record of finished
-// requests that makes retried calls harmless. A real driver keeps all of this upstream. The fault
-// switches of every simulated provider are in sim-faults.ts.
+// The simulated compute provider's world (the sim_* tables): its machines, firewall rules,
+// snapshots and the record of finished requests that makes retried calls harmless. A real driver
+// keeps all of this upstream. Its machines' addresses come from the core's pools (ip-pools.ts);
+// the fault switches of every simulated provider are in sim-faults.ts.
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { DB, PowerState, SimFaultMode, SimFirewallRuleValue, SimIpPool, SimVm } from '../schema.ts';
+import type { DB, PowerState, SimFaultMode, SimFirewallRuleValue, SimVm } from '../schema.ts';
+import { type LeaseShortfall, type VmLease, listVmLeases, shortfallOf } from './ip-pools.ts';
 import { faultConsumption } from './sim-faults.ts';
 
 export type SimSnapshot = Selectable<DB['sim_snapshots']>;
-
-// --- address pools ---------------------------------------------------------------------------
-
-export interface PoolWithUsage extends SimIpPool {
-  /** Addresses leased to a machine now. */
-  used: number;
-}
-
-export async function listPoolsPage(db: Db, locationId: number | undefined, limit: number, offset: number): Promise<{ rows: PoolWithUsage[]; total: number }> {
-  let q = db.selectFrom('sim_ip_pools');
-  if (locationId !== undefined) q = q.where('location_id', '=', locationId);
-  const [rows, count] = await Promise.all([
-    q.selectAll('sim_ip_pools')
-      .select((eb) => eb.selectFrom('sim_ip_leases').whereRef('sim_ip_leases.pool_id', '=', 'sim_ip_pools.id')
-        .where('vm_id', 'is not', null).select((e) => e.fn.countAll<string>().as('n')).as('used'))
-      .orderBy('location_id').orderBy('version').orderBy('id').limit(limit).offset(offset).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, used: Number(r.used ?? 0) })), total: Number(count.n) };
-}
-
-/** A pool sharing at least one address with `cidr`. */
-export function findOverlappingPool(db: Db, cidr: string): Promise<SimIpPool | undefined> {
-  return db.selectFrom('sim_ip_pools').selectAll().where(sql<boolean>`cidr && ${cidr}::cidr`).orderBy('id').executeTakeFirst();
-}
-
-export function insertPool(db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }): Promise<SimIpPool> {
-  return db.insertInto('sim_ip_pools').values(row).returningAll().executeTakeFirstOrThrow();
-}
-
-/**
- * Deletes a pool unless an address of it is leased (then `leased` > 0 and nothing changes).
- * Released leases go with it. The pool row is locked first, so no allocation slips in between.
- */
-export function deletePoolUnlessLeased(db: Db, id: number): Promise<{ pool: SimIpPool | undefined; leased: number }> {
-  return db.transaction().execute(async (trx) => {
-    const pool = await trx.selectFrom('sim_ip_pools').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!pool) return { pool, leased: 0 };
-    const { n } = await trx.selectFrom('sim_ip_leases').where('pool_id', '=', id).where('vm_id', 'is not', null)
-      .select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    if (Number(n) > 0) return { pool, leased: Number(n) };
-    await trx.deleteFrom('sim_ip_leases').where('pool_id', '=', id).execute();
-    await trx.deleteFrom('sim_ip_pools').where('id', '=', id).execute();
-    return { pool, leased: 0 };
-  });
-}
-
-/** The SQLSTATE of sim_lease_addresses (0016) when a location has too few free addresses. */
-const NO_FREE_ADDRESS = 'HC001';
-
-/** What a lease could not get: the database's words ("No free IPv4 address in location 1"). */
-export interface LeaseShortfall { shortfall: string }
-
-function shortfallOf(e: unknown): LeaseShortfall | null {
-  const err = e as { code?: unknown; message?: unknown };
-  return err?.code === NO_FREE_ADDRESS ? { shortfall: String(err.message) } : null;
-}
-
-/**
- * Leases `count` addresses of one family in a location to `vmId`, in one statement
- * (sim_lease_addresses, migration 0016): released ones first, then fresh offsets. The location's
- * pools of that family stay locked until the transaction ends. A shortfall aborts `trx`.
- */
-export async function leaseAddresses(trx: Db, locationId: number, version: 4 | 6, vmId: string, count: number): Promise<string[] | LeaseShortfall> {
-  if (count <= 0) return [];
-  try {
-    const r = await sql<{ a: string[] }>`SELECT sim_lease_addresses(${locationId}::int, ${version}::int, ${vmId}::text, ${count}::int) AS a`.execute(trx);
-    return r.rows[0]!.a;
-  } catch (e) {
-    const short = shortfallOf(e);
-    if (short) return short;
-    throw e;
-  }
-}
-
-export interface VmLease {
-  address: string;
-  version: 4 | 6;
-  cidr: string;
-  gateway: string;
-}
-
-/** The addresses a machine holds, oldest lease first. */
-export function listVmLeases(db: Db, vmId: string): Promise<VmLease[]> {
-  return db.selectFrom('sim_ip_leases').innerJoin('sim_ip_pools', 'sim_ip_pools.id', 'sim_ip_leases.pool_id')
-    .select(['sim_ip_leases.address', 'sim_ip_pools.version', 'sim_ip_pools.cidr', 'sim_ip_pools.gateway'])
-    .where('sim_ip_leases.vm_id', '=', vmId).orderBy('sim_ip_leases.leased_at').orderBy('sim_ip_leases.address').execute();
-}
-
-/** Gives one address of a machine back to its pool; false when the machine did not hold it. */
-export async function releaseLease(db: Db, vmId: string, address: string): Promise<boolean> {
-  const r = await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` })
-    .where('vm_id', '=', vmId).where('address', '=', address).executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-export async function releaseAllLeases(db: Db, vmId: string): Promise<void> {
-  await db.updateTable('sim_ip_leases').set({ vm_id: null, leased_at: null, released_at: sql<Date>`now()` }).where('vm_id', '=', vmId).execute();
-}
 
 // --- machines --------------------------------------------------------------------------------
 
@@ -182,7 +84,7 @@ export async function advanceVmPowerAndListLeases(db: Db, id: string, advance: {
     WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
          advanced AS (UPDATE sim_vms SET power = ${advance.to} WHERE id = ${id} AND power = ${advance.from})
     SELECT l.address, p.version, p.cidr, p.gateway
-    FROM unflushed, sim_ip_leases l JOIN sim_ip_pools p ON p.id = l.pool_id
+    FROM unflushed, ip_addresses l JOIN ip_pools p ON p.id = l.pool_id
     WHERE l.vm_id = ${id} ORDER BY l.leased_at, l.address
   `.execute(db);
   return r.rows;
@@ -232,39 +134,6 @@ export async function insertRequest(trx: Db, token: string, result: unknown): Pr
   const row = await trx.insertInto('sim_requests').values({ token, result: JSON.stringify(result ?? null) })
     .onConflict((oc) => oc.column('token').doNothing()).returning('token').executeTakeFirst();
   return row !== undefined;
-}
-
-// --- console ---------------------------------------------------------------------------------
-
-/** Opens a session that expires `ttlSeconds` from now by the database clock. */
-export async function insertConsoleSession(db: Db, token: string, vmId: string, ttlSeconds: number): Promise<Date> {
-  const row = await db.insertInto('sim_console_sessions')
-    .values({ token, vm_id: vmId, expires_at: sql<Date>`now() + make_interval(secs => ${ttlSeconds})` })
-    .returning('expires_at').executeTakeFirstOrThrow();
-  return row.expires_at;
-}
-
-/** Spends a ticket: true once, within its lifetime, while its machine exists. One UPDATE, so two redeemers cannot both win. */
-export async function redeemConsoleSession(db: Db, token: string): Promise<boolean> {
-  const r = await db.updateTable('sim_console_sessions').set({ used_at: sql<Date>`now()` })
-    .where('token', '=', token).where('used_at', 'is', null).where(sql<boolean>`expires_at > now()`)
-    .where('vm_id', 'in', (eb) => eb.selectFrom('sim_vms').select('id').where('destroyed_at', 'is', null))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/**
- * The machine of a spent ticket, for its terminal to attach to: once, within a minute of the link
- * being opened, while the machine exists. null otherwise.
- */
-export async function claimConsoleAttach(db: Db, token: string): Promise<{ vm_id: string; hostname: string } | null> {
-  const r = await sql<{ vm_id: string; hostname: string }>`
-    UPDATE sim_console_sessions s SET attached_at = now()
-    FROM sim_vms v
-    WHERE s.token = ${token} AND s.used_at IS NOT NULL AND s.attached_at IS NULL AND s.used_at > now() - interval '60 seconds'
-      AND v.id = s.vm_id AND v.destroyed_at IS NULL
-    RETURNING s.vm_id, v.hostname`.execute(db);
-  return r.rows[0] ?? null;
 }
 
 /**

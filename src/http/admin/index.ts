@@ -11,12 +11,12 @@ import * as catalog from './catalog.ts';
 import * as hosting from './hosting.ts';
 import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
+import * as ipPools from './ip-pools.ts';
 import * as nodes from './nodes.ts';
 import * as notifications from './notifications.ts';
 import * as panelInvitations from './panel-invitations.ts';
 import * as payments from './payments.ts';
 import * as providerFaults from './provider-faults.ts';
-import * as provider from './provider.ts';
 import * as registrar from './registrar.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
@@ -25,5 +25,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, provider, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations]) r.register(app as TypedApp, deps);
 }

@@ -10,7 +10,9 @@
 // routed NIC eth0 holding the machine's addresses.
 import type { Db } from '../../../db/connection.ts';
 import { findOsImage } from '../../../db/queries/lxd.ts';
-import { claimConsoleAttach, findSnapshot, findVm, listVmLeases } from '../../../db/queries/sim.ts';
+import { claimConsoleAttach } from '../../../db/queries/console-sessions.ts';
+import { listVmLeases } from '../../../db/queries/ip-pools.ts';
+import { findSnapshot, findVm } from '../../../db/queries/sim.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { createSimulatedCompute } from '../simulated/index.ts';
 import type { ComputeProvider, CreateRequest, Machine, Progress } from '../types.ts';

@@ -1,14 +1,15 @@
 // The simulated virtualization platform: the default ComputeProvider. It behaves like a real one —
 // every step takes `delayMs`, state lives in our database (sim_* tables, so it survives restarts
-// and is shared by every worker), addresses come from per-location pools, retried requests are
+// and is shared by every worker), addresses come from the core's per-location pools, retried requests are
 // answered from the record of the first, and the fault switch makes it fail on demand.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  type CreatedVm, advanceVmPowerAndListLeases, claimConsoleAttach, createVm, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertConsoleSession, insertRequest,
-  insertSnapshot, listFirewallRules, listVmLeases, markVmDestroyed, redeemConsoleSession, releaseAllLeases, releaseLease,
-  skipCommitFlush, updateVm,
+  type CreatedVm, advanceVmPowerAndListLeases, createVm, deleteSnapshotRow, findRequest, findSnapshot, findVm, findVmByToken, insertRequest,
+  insertSnapshot, listFirewallRules, markVmDestroyed, skipCommitFlush, updateVm,
 } from '../../../db/queries/sim.ts';
+import { claimConsoleAttach, insertConsoleSession, redeemConsoleSession } from '../../../db/queries/console-sessions.ts';
+import { listVmLeases, releaseAllLeases, releaseLease } from '../../../db/queries/ip-pools.ts';
 import type { SimVm } from '../../../db/schema.ts';
 import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
 import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
@@ -16,7 +17,7 @@ import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
 import { leaseAddresses } from './allocate.ts';
 import { simulatedShell } from './shell.ts';
-import { parseAddress } from './ip-math.ts';
+import { parseAddress } from '../../../core/ip-pools/ip-math.ts';
 import { defaultFirewall, machineOf } from './machine.ts';
 import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
 

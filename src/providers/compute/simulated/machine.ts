@@ -1,9 +1,10 @@
 // How a simulated machine looks to the caller: its network as ServerNetwork, its extra addresses,
 // and the firewall every new machine starts with.
-import type { NewFirewallRule, VmLease } from '../../../db/queries/sim.ts';
+import type { VmLease } from '../../../db/queries/ip-pools.ts';
+import type { NewFirewallRule } from '../../../db/queries/sim.ts';
 import type { ServerNetwork, SimVm } from '../../../db/schema.ts';
 import type { Machine } from '../types.ts';
-import { netmask, parseBlock } from './ip-math.ts';
+import { netmask, parseBlock } from '../../../core/ip-pools/ip-math.ts';
 
 export function machineOf(vm: Pick<SimVm, 'id' | 'ipv4' | 'ipv6'>, leases: VmLease[]): Machine {
   const primary4 = leases.find((l) => l.address === vm.ipv4);

@@ -1,15 +1,14 @@
-// The simulated compute provider's address pools, per location (its fault switch is in
-// provider-faults.ts, shared with the other providers). The rules are the simulated driver's (src/providers/compute/simulated/admin.ts).
+// The address pools per location, whatever the compute driver: adapters of src/core/ip-pools/admin.ts.
 import { type TSchema, Type } from '@sinclair/typebox';
-import { type PoolAddressRow, type PoolView, addIpPool, deleteIpPool, listIpPools, listPoolAddresses } from '../../providers/compute/simulated/admin.ts';
-import { versionOf } from '../../providers/compute/simulated/pool-rules.ts';
+import { type PoolAddressRow, type PoolView, addIpPool, deleteIpPool, listIpPools, listPoolAddresses } from '../../core/ip-pools/admin.ts';
+import { versionOf } from '../../core/ip-pools/pool-rules.ts';
 import { ts } from '../../core/time.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, PageQuery, Timestamp, errorResponses } from '../schemas.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
-const tags = ['Admin provider'];
+const tags = ['Admin IP pools'];
 const Id = Type.Object({ id: IntId });
 
 const Count = Type.String({ pattern: '^\\d+$', description: 'A decimal string: an IPv6 pool holds more addresses than a JSON number counts exactly' });

@@ -1,7 +1,7 @@
 // What makes an address pool acceptable, checked before the database sees it: a real network of
 // the stated family and a sensible size, with its gateway on one of its hosts.
 import { type Block, blockText, hostOffsets, offsetOf, parseAddress, parseBlock } from './ip-math.ts';
-import { invalid } from '../../../core/errors.ts';
+import { invalid } from '../errors.ts';
 
 /** Prefix lengths a pool may have: small enough to matter, large enough to hold a gateway and hosts. */
 export const POOL_PREFIX = { 4: { min: 16, max: 30 }, 6: { min: 48, max: 120 } } as const;

@@ -1,27 +1,28 @@
-// The operator's controls of the simulated compute provider: the address pools it leases from (its
-// fault switch is the shared one, src/providers/simulated/fault-switch.ts). Rules here; storage in
-// src/db/queries/sim.ts; the admin API and CLI adapt.
-import { pgCode } from '../../../db/connection.ts';
-import { findCatalogRow } from '../../../db/queries/catalog.ts';
-import { type PoolAddressRow, type PoolAddressState, findPool, listPoolAddressesPage } from '../../../db/queries/ip-pool-addresses.ts';
-import { deletePoolUnlessLeased, findOverlappingPool, insertPool, listPoolsPage } from '../../../db/queries/sim.ts';
-import type { SimIpPool } from '../../../db/schema.ts';
+// The operator's address pools, per location: every compute driver's machines take their
+// addresses from them (reserve-addresses.ts at create; the driver for an added address or a move).
+// Rules here; storage in src/db/queries/ip-pools.ts and ip-pool-addresses.ts; the admin API
+// (src/http/admin/ip-pools.ts) and `hostcloud admin ip-pools` adapt.
+import { findCatalogRow } from '../../db/queries/catalog.ts';
+import { type PoolAddressRow, type PoolAddressState, listPoolAddressesPage } from '../../db/queries/ip-pool-addresses.ts';
+import { deletePoolUnlessLeased, findOverlappingPool, findPool, insertPool, listPoolsPage } from '../../db/queries/ip-pools.ts';
+import { rowRefusal } from '../../db/refusals.ts';
+import type { IpPool } from '../../db/schema.ts';
 import { leasableCount, parseBlock } from './ip-math.ts';
-import { ApiError, invalid, notFound } from '../../../core/errors.ts';
-import { type PageRequest, type Paged, offsetOf } from '../../../core/pagination.ts';
-import type { Db } from '../../../core/types.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
+import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import type { Db } from '../types.ts';
 import { type PoolInput, checkPool } from './pool-rules.ts';
 
 /** A pool with its occupancy. Counts are BigInt: an IPv6 pool holds more than 2^53 addresses. */
 export interface PoolView {
-  pool: SimIpPool;
+  pool: IpPool;
   /** Addresses that can be leased: hosts less the gateway. */
   size: bigint;
   used: number;
   free: bigint;
 }
 
-function viewOf(pool: SimIpPool, used: number): PoolView {
+function viewOf(pool: IpPool, used: number): PoolView {
   const size = leasableCount(parseBlock(pool.cidr)!);
   return { pool, size, used, free: size - BigInt(used) };
 }
@@ -57,7 +58,8 @@ export async function addIpPool(db: Db, locationId: number, input: PoolInput): P
     return viewOf(await insertPool(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway }), 0);
   } catch (e) {
     // Two overlapping pools added at once: the exclusion constraint refuses the second.
-    if (pgCode(e) === '23P01' || pgCode(e) === '23505') throw overlapError('added at the same time');
+    const refused = rowRefusal(e, 'ip_pools')?.kind;
+    if (refused === 'overlap' || refused === 'duplicate') throw overlapError('added at the same time');
     throw e;
   }
 }
