@@ -1,6 +1,7 @@
 // The import rules `npm run check` enforces (dependency-cruiser; type-only imports count too):
 // no import cycle anywhere; a core that reaches neither the HTTP layer, the worker's jobs nor a
-// simulated driver; a database layer below both.
+// simulated driver; a worker that does not reach into the HTTP layer; a database layer below the
+// core, the worker and the HTTP layer.
 export default {
   forbidden: [
     {
@@ -40,10 +41,17 @@ export default {
     },
     {
       name: 'db-not-up',
-      comment: 'The database layer is below the worker and the HTTP layer: it imports neither.',
+      comment: 'The database layer is below the core, the worker and the HTTP layer: it imports none of them (type imports included).',
       severity: 'error',
       from: { path: '^src/db/' },
-      to: { path: ['^src/jobs/', '^src/http/'] },
+      to: { path: ['^src/jobs/', '^src/http/', '^src/core/'] },
+    },
+    {
+      name: 'jobs-not-to-http',
+      comment: 'The worker sends what the HTTP layer shapes (a webhook body) through what it is handed, never by importing src/http.',
+      severity: 'error',
+      from: { path: '^src/jobs/' },
+      to: { path: ['^src/http/', '^node_modules/(fastify|@fastify/|find-my-way)'] },
     },
     {
       name: 'no-code-imports-a-migration',

@@ -14,6 +14,7 @@ import { buildApp } from '../src/http/app.ts';
 import { createLogger } from '../src/http/logger.ts';
 import { createRateLimiter } from '../src/http/rate-limit.ts';
 import { startWorker } from '../src/jobs/worker.ts';
+import { renderV2Event } from '../src/http/v2/events/presenters.ts';
 import { LxdClient } from '../src/providers/compute/lxd/client.ts';
 import { deleteInstance } from '../src/providers/compute/lxd/instance.ts';
 import { ensureProject } from '../src/providers/compute/lxd/nodes.ts';
@@ -56,7 +57,7 @@ export async function lxdBench(db: Db, out: (s: string) => void): Promise<void> 
   const adminToken = `bench-${randomBytes(12).toString('hex')}`;
   const logger = createLogger('silent');
   const app = await buildApp({ config, db, adminToken, logger, rateLimiter: createRateLimiter({ max: config.rateLimitMax, windowS: 60 }), services: servicesFor(config, db) });
-  const worker = await startWorker({ db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), config, logger });
+  const worker = await startWorker({ db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), config, logger, renderEvent: renderV2Event });
   const admin = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {
     const res = await app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: `Bearer ${adminToken}` }, ...(body === undefined ? {} : { payload: body as object }) });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);

@@ -2,7 +2,7 @@
 // HTTP status. Each adapter (v2, v1, admin) maps codes to its own statuses and envelope.
 
 /**
- * The error codes of the v2 spec, plus PAYLOAD_TOO_LARGE (a body over BODY_LIMIT_BYTES) and
+ * The error codes of the Hosting Cloud API v2, plus PAYLOAD_TOO_LARGE (a body over BODY_LIMIT_BYTES) and
  * CSRF_TOKEN_INVALID (a customer panel session's write without its CSRF token).
  */
 export type ErrorCode =

@@ -3,6 +3,8 @@
 // transaction are delivered after it commits (db/transaction.ts), so a rolled-back charge or a
 // sandbox request never shows up as done.
 import type { TransactionType } from '../db/schema.ts';
+import { carriedEvents, carryToCommit } from '../db/transaction.ts';
+import type { Db } from './types.ts';
 
 export interface BillingEvent {
   kind: 'billing';
@@ -62,3 +64,14 @@ export interface RecordedEvent {
 export type CoreEvent = BillingEvent | OperationEvent | PaymentWebhookEvent | RecordedEvent;
 
 export type EventSink = (event: CoreEvent) => void;
+
+/** Reports `event` once the work it describes is committed (at once outside a transaction). */
+export function afterCommit(db: Db, event: CoreEvent): void {
+  carryToCommit(db, event);
+}
+
+/** The events `trx` has collected so far (e.g. the refunds a compensation made). */
+export function pendingEvents(trx: Db): readonly CoreEvent[] {
+  // Only afterCommit above hands db/transaction.ts events, so what it carries is a CoreEvent.
+  return carriedEvents(trx) as readonly CoreEvent[];
+}

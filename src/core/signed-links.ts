@@ -13,7 +13,7 @@ import { findOrCreateSecret } from '../db/queries/app-secrets.ts';
 import { ApiError } from './errors.ts';
 import type { Db } from './types.ts';
 
-/** Lifetime of every signed link (the spec's console limit, also the panel login's). */
+/** Lifetime of every signed link (a console URL's 300 seconds, also the panel login's). */
 export const LINK_TTL_S = 300;
 
 // Named after its first user, the console; renaming it would rotate the key of running installations.

@@ -1,4 +1,4 @@
-/** RFC 3339 UTC without fractions, as the spec shows: YYYY-MM-DDTHH:MM:SSZ. */
+/** RFC 3339 UTC without fractions, the one timestamp form the API answers: YYYY-MM-DDTHH:MM:SSZ. */
 export function timestamp(d: Date | null | undefined): string | null {
   if (!d) return null;
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,17 +1,19 @@
-import type { CoreEvent, EventSink } from '../core/events.ts';
 import type { Db } from './connection.ts';
 
 // Events are attached to the root database handle of a process (attachEventSink). A transaction
 // opened by inTransaction collects its events and hands them over only once it has committed;
 // events of a transaction opened elsewhere (the sandbox's, always rolled back) are dropped.
-const sinks = new WeakMap<object, EventSink>();
-const pending = new WeakMap<object, CoreEvent[]>();
+// What an event says is the core's business (core/events.ts types them and is the one caller of
+// carryToCommit and carriedEvents): this layer only carries them, so it needs no core import.
+type Sink = (event: unknown) => void;
+const sinks = new WeakMap<object, Sink>();
+const pending = new WeakMap<object, unknown[]>();
 
-export function attachEventSink(db: Db, sink: EventSink): void {
-  sinks.set(db, sink);
+export function attachEventSink<E>(db: Db, sink: (event: E) => void): void {
+  sinks.set(db, sink as Sink);
 }
 
-function deliver(sink: EventSink, events: readonly CoreEvent[]): void {
+function deliver(sink: Sink, events: readonly unknown[]): void {
   for (const e of events) {
     try {
       sink(e);
@@ -22,7 +24,7 @@ function deliver(sink: EventSink, events: readonly CoreEvent[]): void {
 }
 
 /** Reports `event` once the work it describes is committed (at once outside a transaction). */
-export function afterCommit(db: Db, event: CoreEvent): void {
+export function carryToCommit(db: Db, event: unknown): void {
   const list = pending.get(db);
   if (list) list.push(event);
   else if (!db.isTransaction) {
@@ -32,7 +34,7 @@ export function afterCommit(db: Db, event: CoreEvent): void {
 }
 
 /** The events `trx` has collected so far (e.g. the refunds a compensation made). */
-export function pendingEvents(trx: Db): readonly CoreEvent[] {
+export function carriedEvents(trx: Db): readonly unknown[] {
   return pending.get(trx) ?? [];
 }
 
@@ -44,7 +46,7 @@ export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Pro
   if (db.isTransaction) return fn(db);
   const sink = sinks.get(db);
   if (!sink) return db.transaction().execute(fn);
-  const events: CoreEvent[] = [];
+  const events: unknown[] = [];
   const result = await db.transaction().execute((trx) => {
     pending.set(trx, events);
     return fn(trx);

@@ -16,7 +16,6 @@ import { WEBHOOK_DUE_CHANNEL } from '../db/names.ts';
 import { listenOn } from '../db/notify-listener.ts';
 import { type Claim, type ClaimedDelivery, claimDueDeliveries, recordAttempts } from '../db/queries/webhook-deliveries.ts';
 import type { EventRow } from '../db/schema.ts';
-import { eventView } from '../http/v2/events/presenters.ts';
 import { type LookupFunction, createHttpTransport } from '../providers/webhooks/http.ts';
 import type { WebhookTransport } from '../providers/webhooks/types.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
@@ -40,6 +39,8 @@ export interface WebhookSenderDeps {
   transport?: WebhookTransport;
   /** The HTTP transport's resolver (tests: a name that resolves elsewhere at delivery). */
   lookup?: LookupFunction;
+  /** The body a receiver gets for an event: GET /v2/events/{id}'s answer, passed in by whoever starts the worker so the worker need not know the HTTP layer's presenters. */
+  render: (event: EventRow) => string;
 }
 
 export interface WebhookSender {
@@ -47,9 +48,6 @@ export interface WebhookSender {
   readonly inFlight: number;
   stop(): Promise<void>;
 }
-
-/** The body a receiver gets: the event as GET /v2/events/{id} shows it. */
-export const renderV2Event = (e: EventRow) => JSON.stringify(eventView(e));
 
 /** A claim lasts twice the whole exchange's timeout: a send is cut at that timeout, so a live sender always records before it lapses. */
 export const leaseOf = (config: Pick<Config, 'webhookTimeoutS'>) => Math.max(5, Math.ceil(config.webhookTimeoutS * 2));
@@ -65,7 +63,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   // While busy, claim in batches of at least this many free slots (one statement for many deliveries,
   // not one per delivery that finishes).
   const minBatch = Math.max(1, Math.floor(config.webhookConcurrency / 4));
-  const attemptDeps = { transport, render: renderV2Event, schedule: config.webhookRetryScheduleS };
+  const attemptDeps = { transport, render: deps.render, schedule: config.webhookRetryScheduleS };
   const sends = new Set<Promise<void>>();
   let stopping = false;
 

@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../core/types.ts';
-import type { Operation } from '../db/schema.ts';
+import type { EventRow, Operation } from '../db/schema.ts';
 import { ping } from '../db/queries/health.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
@@ -48,6 +48,8 @@ export interface WorkerDeps {
   /** Tests: the webhook sender's transport, or the resolver of the HTTP one. */
   webhookTransport?: WebhookTransport;
   webhookLookup?: LookupFunction;
+  /** The body of a webhook delivery (src/http/v2/events/presenters.ts renderV2Event): the HTTP layer's to shape, the worker's to send. */
+  renderEvent: (event: EventRow) => string;
 }
 
 export interface Worker {
@@ -74,7 +76,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   const sweep = startLostOperationSweep(db, jobs, gate, logger, deps.config);
   const notifications = startNotificationSender(db, logger, deps.config);
-  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup });
+  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup, render: deps.renderEvent });
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
 

@@ -1,6 +1,6 @@
 // Prometheus metrics of the real work (prom-client), one registry per process (tests that build
 // several apps in one process make one each). Counters move where the work happens: HTTP hooks
-// (http/observe.ts), core events (telemetry/events.ts), the provider wrapper (telemetry/provider.ts).
+// (http/observe.ts), core events (telemetry/index.ts eventSink), the provider wrapper (telemetry/provider.ts).
 // Queue depth and pool usage are read when Prometheus scrapes, bounded and failure-tolerant.
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

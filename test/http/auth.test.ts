@@ -1,4 +1,4 @@
-// Authentication and authorization, in the order of the spec's table, and key secrecy.
+// Authentication and authorization, checked in one fixed order (key, IP, account, scope), and key secrecy.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
@@ -146,7 +146,7 @@ describe('account status and scopes', () => {
     assert.equal(code(write), 'AUTH_SCOPE_INSUFFICIENT', 'a write needs billing:write even on a 501 endpoint');
   });
 
-  test('checks run in the order of the spec: key, IP, account, scope', async () => {
+  test('checks run in one order: key, IP, account, scope', async () => {
     const k = await createCustomer(t, { ipAllowlist: ['203.0.113.0/24'], scopes: ['billing:read'] });
     await adminCall(t, 'PATCH', `/admin/v1/accounts/${k.accountId}`, { status: 'suspended' });
     assert.equal(code(await call(t.app, 'GET', '/v2/account', { key: k.key, ip: '10.0.0.1' })), 'AUTH_IP_NOT_ALLOWED');

@@ -12,8 +12,8 @@ import { ERROR_CODES } from '../../src/http/error-codes.ts';
 import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 
-// Every error code of the spec (the v2 document's error table) with its status.
-const SPEC_ERRORS: Record<string, number> = {
+// Every error code of the Hosting Cloud API v2 with its status (the codes this service adds are below).
+const API_ERRORS: Record<string, number> = {
   REQUEST_MALFORMED: 400, METHOD_NOT_ALLOWED: 405, ENDPOINT_NOT_FOUND: 404, UNSUPPORTED_MEDIA_TYPE: 415,
   AUTH_REQUIRED: 401, AUTH_INVALID: 401, AUTH_IP_NOT_ALLOWED: 403, ACCOUNT_INACTIVE: 403, AUTH_SCOPE_INSUFFICIENT: 403,
   RESOURCE_NOT_FOUND: 404, STATE_CONFLICT: 409, IDEMPOTENCY_KEY_CONFLICT: 409, VALIDATION_FAILED: 422,
@@ -148,7 +148,7 @@ test('resources are named components, referenced from every success response', (
     const success = Object.keys(o.responses).filter((s) => s.startsWith('2'));
     assert.equal(success.length, 1, `${method} ${p}: one success status`);
     const schema = o.responses[success[0]!].content['application/json'].schema;
-    // GET /domains/pricing answers a page of TLDs, or one TLD when `tld` is given (the spec's one endpoint).
+    // GET /domains/pricing answers a page of TLDs, or one TLD when `tld` is given (one endpoint for both).
     for (const envelope of schema.anyOf ?? [schema]) {
       const data = envelope.properties.data;
       assert.match(data.$ref ?? data.items?.$ref, /^#\/components\/schemas\/\w+$/, `${method} ${p}: data is a $ref`);
@@ -192,7 +192,7 @@ test('each operation declares its error codes per status; codes and statuses com
     assert.deepEqual(codesOf(o, '413'), body ? ['PAYLOAD_TOO_LARGE'] : [], `${method} ${p}`);
     assert.deepEqual(codesOf(o, '415'), body ? ['UNSUPPORTED_MEDIA_TYPE'] : [], `${method} ${p}`);
   }
-  // The spec's lists and what the core raises.
+  // Each operation's codes: what the core raises for it, and no more.
   const create = op('post', '/servers');
   assert.deepEqual(codesOf(create, '409'), ['HOSTNAME_IN_USE', 'IDEMPOTENCY_KEY_CONFLICT']);
   assert.deepEqual(codesOf(create, '422'), ['CAPACITY_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'PLAN_NOT_FOUND', 'SOURCE_NOT_FOUND', 'VALIDATION_FAILED']);
@@ -208,7 +208,7 @@ test('each operation declares its error codes per status; codes and statuses com
 
 test('the migrate verb: an addition, marked as such, with its body fields and codes', () => {
   const action = op('post', '/servers/{id}/actions/{verb}');
-  assert.match(action.description, /\*\*Addition to the spec\*\*: the verb `migrate`/);
+  assert.match(action.description, /\*\*Addition to the Hosting Cloud API v2\*\*: the verb `migrate`/);
   assert.ok(action.parameters.find((x: Json) => x.name === 'verb').schema.enum.includes('migrate'));
   const body = action.requestBody.content['application/json'].schema;
   assert.deepEqual(body.properties.mode.enum, ['live', 'cold']);
@@ -219,7 +219,7 @@ test('the migrate verb: an addition, marked as such, with its body fields and co
 test('VDC: the v2 additions are marked as such, delete takes confirm_name, each declares what the core raises', () => {
   const additions = ['createVdcVm', 'deleteVdcVm', 'createVdcVmSnapshot', 'deleteVdcVmSnapshot', 'restoreVdcVmSnapshot'];
   for (const { op: o } of operations().filter((x) => x.op.tags[0] === 'VDC')) {
-    assert.equal(o.description.includes('**Addition to the spec**'), additions.includes(o.operationId), o.operationId);
+    assert.equal(o.description.includes('**Addition to the Hosting Cloud API v2**'), additions.includes(o.operationId), o.operationId);
   }
   assert.deepEqual(codesOf(op('post', '/vdc/vms'), '422'), ['CAPACITY_UNAVAILABLE', 'INVALID_PASSWORD', 'LOCATION_INVALID', 'OS_VERSION_INVALID', 'QUOTA_EXCEEDED', 'VALIDATION_FAILED']);
   assert.deepEqual(codesOf(op('post', '/vdc/vms'), '409'), ['IDEMPOTENCY_KEY_CONFLICT']);
@@ -231,9 +231,9 @@ test('VDC: the v2 additions are marked as such, delete takes confirm_name, each 
   assert.match(op('delete', '/vdc/vms/{id}')['x-codeSamples'][0].source, /\/vdc\/vms\/vm_7Rk2pQ9sLm4Xw1Zt\?confirm_name=db-1\.example\.com"/);
   assert.deepEqual(doc.components.schemas.VdcVmCreated.allOf[0], { $ref: '#/components/schemas/VdcVm' });
   assert.deepEqual(Object.keys(doc.components.schemas.VdcVm.properties).sort(),
-    ['created_at', 'id', 'name', 'os', 'power_state', 'primary_ip', 'primary_ipv6', 'specs', 'status'], 'the spec\'s vdc_vm, exactly');
+    ['created_at', 'id', 'name', 'os', 'power_state', 'primary_ip', 'primary_ipv6', 'specs', 'status'], 'a VM\'s published fields, exactly');
   assert.deepEqual(Object.keys(doc.components.schemas.VdcResources.properties).sort(),
-    ['bandwidth_mbit', 'cpu', 'has_pool', 'ipv4', 'ipv6', 'ram_mb', 'storage_gb'], 'the spec\'s resource pool, exactly');
+    ['bandwidth_mbit', 'cpu', 'has_pool', 'ipv4', 'ipv6', 'ram_mb', 'storage_gb'], 'the pool\'s published fields, exactly');
 });
 
 test('response headers: X-Request-Id and RateLimit-* on every response, Retry-After on 429 and 503, Idempotent-Replayed where Idempotency-Key is accepted, Location on 201 and redirects', () => {
@@ -355,8 +355,8 @@ test('/v2/docs loads the reference renderer from this service only', async () =>
 test('/v2/docs/errors lists every code with its status and an anchor, its Markdown rendered and escaped', async () => {
   const res = await call(t.app, 'GET', '/v2/docs/errors');
   assert.equal(res.statusCode, 200);
-  assert.equal(Object.keys(ERROR_CODES).length, Object.keys(SPEC_ERRORS).length + 2, 'the spec codes, PAYLOAD_TOO_LARGE and CSRF_TOKEN_INVALID');
-  for (const [code, status] of Object.entries({ ...SPEC_ERRORS, PAYLOAD_TOO_LARGE: 413, CSRF_TOKEN_INVALID: 403 })) {
+  assert.equal(Object.keys(ERROR_CODES).length, Object.keys(API_ERRORS).length + 2, 'the API\'s codes, PAYLOAD_TOO_LARGE and CSRF_TOKEN_INVALID');
+  for (const [code, status] of Object.entries({ ...API_ERRORS, PAYLOAD_TOO_LARGE: 413, CSRF_TOKEN_INVALID: 403 })) {
     const row = new RegExp(`<tr id="${code}"><td><a href="#${code}"><code>${code}</code></a></td><td>${status}</td><td>(.+?)</td></tr>`);
     const m = row.exec(res.body);
     assert.ok(m, `${code} (${status}) missing or wrong`);

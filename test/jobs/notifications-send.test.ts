@@ -16,6 +16,7 @@ import type { Notification } from '../../src/db/schema.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import { startNotificationSender } from '../../src/jobs/notification-sender.ts';
 import { startWorker } from '../../src/jobs/worker.ts';
+import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { computeFor, hostingFor } from '../../src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 
@@ -133,7 +134,7 @@ test('the worker sends a queued notice through SMTP_URL: to, from, subject and b
   const carol = await createCustomer(t, { email: 'carol@example.com' });
   const body = 'Hello Carol,\n\nYour hosting for bücher.example was cancelled.\nGrüße, Hostcloud\n';
   const n = await queueNotification(db, { accountId: carol.accountId, kind: 'hosting.cancelled', subject: 'Your hosting for buecher.example was cancelled', body });
-  const worker = await startWorker({ db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: { ...t.config, smtpUrl: sink.url }, logger });
+  const worker = await startWorker({ db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: { ...t.config, smtpUrl: sink.url }, logger, renderEvent: renderV2Event });
   try {
     const [sent] = await settled([n.id], 'sent');
     assert.equal(sink.received.length, 1);
@@ -251,7 +252,7 @@ test('without SMTP_URL there is no sender: notices stay queued and visible', asy
   const hank = await createCustomer(t, { email: 'hank@example.com' });
   const n = await queueNotification(db, { accountId: hank.accountId, kind: 'hosting.cancelled', subject: 'Kept', body: 'b' });
   // A worker without SMTP_URL runs everything else but sends nothing.
-  const worker = await startWorker({ db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: { ...t.config, smtpUrl: undefined }, logger });
+  const worker = await startWorker({ db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: { ...t.config, smtpUrl: undefined }, logger, renderEvent: renderV2Event });
   await worker.stop();
   const r = await row(n.id);
   assert.deepEqual([r.status, r.attempts, r.sent_at], ['queued', 0, null]);

@@ -9,6 +9,7 @@ import { type Customer, type TestApp, call, createCustomer, json, startApp } fro
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.ts';
 import { until } from '../helpers/worker-process.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
+import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { computeFor, hostingFor } from '../../src/runtime.ts';
 import type { LookupFunction } from '../../src/providers/webhooks/http.ts';
 
@@ -28,7 +29,7 @@ const rebinding: LookupFunction = (hostname, options, callback) => {
 before(async () => {
   t = await startApp({ webhookAllowHttp: true, webhookAllowPrivate: true });
   const config = { ...t.config, webhookAllowPrivate: false, webhookRetryScheduleS: [0.2] };
-  worker = await startWorker({ db: t.database.db, compute: computeFor(config, t.database.db), hosting: hostingFor(config, t.database.db), config, logger: t.telemetry.logger, webhookLookup: rebinding });
+  worker = await startWorker({ db: t.database.db, compute: computeFor(config, t.database.db), hosting: hostingFor(config, t.database.db), config, logger: t.telemetry.logger, webhookLookup: rebinding, renderEvent: renderV2Event });
   r = await startReceiver();
   c = await createCustomer(t);
 });

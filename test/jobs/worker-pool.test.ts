@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startWorker } from '../../src/jobs/worker.ts';
+import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { connect } from '../../src/db/connection.ts';
 import { computeFor, hostingFor, openStore, registrarFor } from '../../src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
@@ -31,7 +32,7 @@ test('12 operations at once on 3 connections: the backlog drains, every create c
   });
   const db = workerDb.db;
   const worker = await startWorker({
-    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), config, logger: t.telemetry.logger,
+    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), config, logger: t.telemetry.logger, renderEvent: renderV2Event,
   });
   try {
     await untilOperationsSettled(t.database.db, ops);

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { JOB_SCHEMA } from '../../src/db/names.ts';
 import { connect } from '../../src/db/connection.ts';
 import { startWorker } from '../../src/jobs/worker.ts';
+import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { computeFor, hostingFor } from '../../src/runtime.ts';
 import { createCustomer, startApp } from '../helpers/app.ts';
 import { createServer } from '../helpers/servers.ts';
@@ -40,7 +41,7 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
   });
   const db = workerDb.db;
   const worker = await startWorker({
-    db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: t.config, logger: t.telemetry.logger,
+    db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: t.config, logger: t.telemetry.logger, renderEvent: renderV2Event,
   });
   try {
     await untilOperationsSettled(t.database.db, ops);

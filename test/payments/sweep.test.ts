@@ -13,6 +13,7 @@ import { assertLedger } from '../helpers/billing.ts';
 import { customerCall, instance, sessionOf, startTopUp } from '../helpers/payments.ts';
 import { ABANDON_AFTER_MS, CHECK_AFTER_MS, sweepPayments } from '../../src/core/payments/sweep.ts';
 import { startWorker } from '../../src/jobs/worker.ts';
+import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { computeFor, hostingFor, paymentsFor, registrarFor, servicesFor } from '../../src/runtime.ts';
 import type { App } from '../../src/http/app.ts';
 
@@ -128,7 +129,7 @@ test('a worker runs the sweep every PAYMENT_SWEEP_INTERVAL_S: a lost confirmatio
   const db = t.database.db;
   const config = { ...t.config, paymentSweepIntervalS: 1 };
   const worker = await startWorker({
-    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), payments: paymentsFor(config, db), config, logger: pino({ level: 'silent' }),
+    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), payments: paymentsFor(config, db), config, logger: pino({ level: 'silent' }), renderEvent: renderV2Event,
   });
   try {
     const deadline = Date.now() + 20_000;

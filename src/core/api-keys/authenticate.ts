@@ -38,7 +38,7 @@ export interface AuthorizeInput {
   access: Access;
 }
 
-/** The checks of the spec's Authentication table, in its order. */
+/** The checks in one fixed order (key, IP allowlist, account status, scope): a request gets the first that fails. */
 export function authorize({ identity, ip, area, access }: AuthorizeInput): Caller {
   if (!identity) throw new ApiError('AUTH_INVALID', 'The API key is invalid or has been revoked');
   const { key } = identity;

@@ -13,7 +13,7 @@
 //  - everything else, where the core makes the change (recordEvent, record.ts): deletions,
 //    suspensions and resumptions, cancellations (a create that failed for good included), a
 //    clone's new server, failed charges, domain expiry, tickets, pings.
-// The two SQL mappings mirror the tables below (test/unit/event-catalogue.test.ts checks them).
+// The two SQL mappings mirror the tables below (test/v2/events.test.ts checks them).
 import type { TransactionType } from '../../db/schema.ts';
 
 /** What an event's `resource` can be; `data` is that resource as the API shows it. */

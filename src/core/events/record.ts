@@ -3,7 +3,7 @@
 // resource as changed and the two commit together or not at all; a sandbox request's transaction
 // is rolled back, so it leaves none.
 import { insertEvent } from '../../db/queries/events.ts';
-import { afterCommit } from '../../db/transaction.ts';
+import { afterCommit } from '../events.ts';
 import type { Db } from '../types.ts';
 import { EVENT_CATALOGUE, type EventType } from './catalogue.ts';
 

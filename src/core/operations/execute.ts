@@ -4,12 +4,12 @@
 import type { ClaimedRead } from '../../db/queries/operation-fetch.ts';
 import { type CompletionChange, claimOperation, completeOperations, finishOperation, lockOperation, noteOperationError, setOperationProgress } from '../../db/queries/operations.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
-import { afterCommit, inTransaction, pendingEvents } from '../../db/transaction.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Registrar } from '../../providers/registrar/types.ts';
-import type { OperationEvent, OperationOutcome } from '../events.ts';
+import { afterCommit, type OperationEvent, type OperationOutcome, pendingEvents } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerEntries, runnerFor } from './catalogue.ts';

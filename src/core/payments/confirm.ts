@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { lockPaymentByRef, markPaid, markUnpaid, noteFailure, pruneWebhookReceipts, recordWebhookReceipt } from '../../db/queries/payments.ts';
 import type { Invoice, Payment, PaymentProviderName, Transaction } from '../../db/schema.ts';
-import { afterCommit, inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { afterCommit } from '../events.ts';
 import { type PaymentNotice, type ProviderPaymentState, WebhookRejected } from '../../providers/payments/types.ts';
 import { deposit } from '../billing/ledger.ts';
 import { settleAfterDeposit } from '../billing/service.ts';

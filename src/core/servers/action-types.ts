@@ -4,7 +4,7 @@ import type { Operation } from '../../db/schema.ts';
 import type { MigrateMode } from '../nodes/runners/server.migrate.ts';
 import type { ServerView } from './read.ts';
 
-/** Every field any verb takes (the spec's "Action body fields"); each verb accepts only its own. */
+/** Every field any verb takes (one body for all verbs); each verb accepts only its own. */
 export interface ActionInput {
   password?: string;
   os_version_id?: number;

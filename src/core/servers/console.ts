@@ -10,7 +10,7 @@ import { type LinkKind, LINK_TTL_S, type SignedLink, linkSigningKey, signLink, v
 import type { Db } from '../types.ts';
 import { liveRead, providerFailure, requireMachine } from './upstream.ts';
 
-/** Lifetime of a console URL (the spec's limit). */
+/** Lifetime of a console URL (300 seconds, as GET /v2/servers/{id}/console's description says). */
 export const CONSOLE_TTL_S = LINK_TTL_S;
 
 const CONSOLE_LINK: LinkKind = { label: 'console-v1', name: 'console link', renew: 'GET /servers/{id}/console' };

@@ -5,7 +5,7 @@
 // it with the final response, or deletes it if the platform refused (a failed request is not
 // stored). A duplicate that finds the placeholder waits for the outcome, as with any other key.
 // The key travels in the operation's params, so if this request dies between its transactions,
-// the safety net (ip-attach-runner.ts) replaces the placeholder with the 201 the route would have
+// the safety net (runners/server.ip_attach.ts) replaces the placeholder with the 201 the route would have
 // answered — the customer holds and pays for that address, so a retry must replay it rather than
 // buy a second one — or deletes it along with the refund.
 import type { Ctx } from '../context.ts';

@@ -6,7 +6,7 @@ const PASSWORD_MIN = 8;
 export const PASSWORD_RULE = `at least ${PASSWORD_MIN} characters with an upper-case letter, a lower-case letter, a digit and a symbol`;
 
 /**
- * At least 8 characters with upper case, lower case, a digit and a symbol (the spec's rule). The
+ * At least 8 characters with upper case, lower case, a digit and a symbol (the API's rule). The
  * message states the whole rule, then what this password lacks, so one fix is enough.
  */
 export function passwordProblem(password: string): string | null {

@@ -3,7 +3,7 @@
 //   1. one transaction: checks, the prorated charge, the new plan/size/price, and an operation
 //      that keeps every other action off the server meanwhile. The request holds the operation's
 //      lease while it works; if its process dies, the lease lapses and the worker finishes or
-//      undoes the upgrade (upgrade-runner.ts) within about OPERATION_LEASE_S;
+//      undoes the upgrade (runners/server.upgrade.ts) within about OPERATION_LEASE_S;
 //   2. the platform resizes the machine (the operation id is the request token; retryable
 //      failures are asked again, and the machine checked, before anything is undone);
 //   3. the operation completes — or, if the platform failed, it fails with the runner's

@@ -1,7 +1,7 @@
 // VM resize: new vCPU, RAM and a disk that only grows, taken from (or given back to) the pool —
 // never charged. The VM holds the larger of its old and new size in each bucket from the moment the
 // resize is accepted (so two resizes can never promise the same capacity twice) until it ends: the
-// completion keeps the new size, a final failure the old one (vdc/runners.ts).
+// completion keeps the new size, a final failure the old one (vdc/runners/vdc_vm.resize.ts).
 import { lockPool } from '../../db/queries/vdc-pools.ts';
 import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';

@@ -6,7 +6,8 @@ import {
   listDeliveriesPage, listWebhooksPage, lockAccountWebhook, lockAccountWebhooks, updateWebhookRow,
 } from '../../db/queries/webhooks.ts';
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../../db/schema.ts';
-import { afterCommit, inTransaction } from '../../db/transaction.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { afterCommit } from '../events.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError, notFound } from '../errors.ts';
 import { isEventPattern } from '../events/catalogue.ts';

@@ -22,8 +22,8 @@ export interface OperationJobRow {
  * The INSERT of an operation's job row as pg-boss 10's `send` writes it (plans.js insertJob, with
  * no singleton, priority 0, starting now, no retention configured on the sender: the queue's, else
  * 14 days), for a statement that writes the job together with what it is for (a server create's
- * CTE). test/jobs/job-row.test.ts compares the row with one `send` wrote, so an upgrade of pg-boss
- * that changes its rows fails there. Returns the job's id; no row when the queue does not exist.
+ * CTE). test/v2/servers-create-one-statement.test.ts compares the row with one `send` wrote, so
+ * an upgrade of pg-boss that changes its rows fails there. Returns the job's id; no row when the queue does not exist.
  */
 export function insertOperationJob(job: OperationJobRow): RawBuilder<{ id: string }> {
   const delay = job.retryBackoff ? Math.max(job.retryDelayS, 1) : job.retryDelayS;

@@ -237,7 +237,7 @@ allowlists, scopes, rate limits and sandbox), answers \`{success: true, data, me
 money as JSON numbers) and uses fewer statuses: 401 \`INVALID_API_KEY\` for a bad key or a disallowed address,
 403 \`FORBIDDEN\`, 404 \`NOT_FOUND\`, 422 with this API's code for validation, balance and state conflicts, 429.
 A server made in one version is the same server in the other (\`server_id\` is its \`id\` here). What v1 had
-and this API lacked is here too, marked *Addition to the spec*: reverse DNS of an address, cancelling an extra
+and this API lacked is here too, marked *Addition to the Hosting Cloud API v2*: reverse DNS of an address, cancelling an extra
 address, deleting and restoring a server snapshot. New integrations should use this API.
 
 # Done in the web panel

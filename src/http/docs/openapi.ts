@@ -118,7 +118,7 @@ export function finishDocument(doc: Document, base: string): Document {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response') response.description = successDescription(doc, status, response.content?.['application/json']?.schema);
         const names: (keyof typeof HEADERS)[] = [...EVERY_RESPONSE];
-        // 429 (the spec) and 503 (a database outage: retry after the pause it names).
+        // 429 (a rate limit: retry when its window resets) and 503 (a database outage: retry after the pause it names).
         if (status === '429' || status === '503') names.push('Retry-After');
         if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
         if (status.startsWith('3') || status === '201') names.push('Location');

@@ -34,7 +34,7 @@ export interface V1RouteDef<P extends TSchema | undefined, Q extends TSchema | u
   errors?: ErrorCode[];
   /** Core field names → this route's, for field errors raised by the core. */
   renames?: FieldRenames;
-  /** Marks something v1 has that the v1 document did not show (none yet; kept for symmetry with v2). */
+  /** Marks something this service adds to the legacy v1 API (none yet; kept for symmetry with v2). */
   addition?: boolean;
   handler: (request: FastifyRequest & { params: S<P>; query: S<Q>; body: S<B> }, reply: FastifyReply) => Promise<unknown>;
 }

@@ -1,5 +1,5 @@
 // TypeBox pieces of v1 schemas: its envelopes, money as a JSON number, its pagination. v1 schemas
-// are plain (no named components): the v1 document inlines them, as the legacy document did.
+// are plain (no named components): the v1 document (/v1/openapi.json) inlines them.
 import { type TSchema, Type } from '@sinclair/typebox';
 
 /** Money in v1: a JSON number with two decimals' precision (README, "v1 (legacy)"). */

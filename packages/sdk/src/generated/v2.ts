@@ -84,7 +84,7 @@ export interface paths {
          *
          *     An unknown verb is 422 `VALIDATION_FAILED` naming `verb`. To move to a bigger package, see `upgradeServer`.
          *
-         *     **Addition to the spec**: the verb `migrate`. It moves the server to another host of our platform
+         *     **Addition to the Hosting Cloud API v2**: the verb `migrate`. It moves the server to another host of our platform
          *     (`server.migrate`; `power_state` is `migrating` meanwhile). `live` keeps it running and needs a host with the
          *     same CPU vendor with room, else 422 `NODE_INCOMPATIBLE_LIVE_MIGRATE` before anything starts (use `cold`); `cold` stops
          *     it, moves it and starts it again if it was running. With `location_id` of another location the move is cold and the
@@ -275,14 +275,14 @@ export interface paths {
         };
         /**
          * Get the reverse DNS of an address
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     The PTR name of one of the server's addresses, primary or extra (`rdns` null when none is set). An address the server does not hold is 404.
          */
         get: operations["getServerIpReverseDns"];
         /**
          * Set the reverse DNS of an address
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Sets the PTR name of one of the server's addresses at the platform (null removes it); answers once the platform has it.
          *     The name must be a fully qualified host name (an IDN is stored as punycode, in lower case, without a trailing dot), else 422 naming `rdns`.
@@ -308,7 +308,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel an extra address
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     The address stops billing at once: the server's monthly price drops by its price, and the unused hours of the current cycle
          *     are refunded (rounded down to the cent). Its reverse DNS is removed, and the `server.ip_release` operation returns it to the platform.
@@ -332,7 +332,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a snapshot of a server
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     The snapshot leaves the list and stops billing at once (the month already paid is not refunded); the `server.snapshot_delete`
          *     operation removes it from the platform. A snapshot still being taken, or a server busy with another operation, is 409 `STATE_CONFLICT`.
@@ -354,7 +354,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a server from a snapshot
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Rewrites the server's disk from one of its own `available` snapshots — everything written since is lost — and boots it: answers 202
          *     with the `server.restore` operation to poll. The server takes the OS it had when the snapshot was taken and keeps its size.
@@ -574,7 +574,7 @@ export interface paths {
         put?: never;
         /**
          * Create a VDC VM
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Creates a VM from your VDC pool — never charged on its own. Its vCPUs, RAM and disk are taken from the pool, with 1 IPv4 address,
          *     and 1 IPv6 address when the pool has IPv6. Answers 201 with the VM (`pending`) and the `vdc_vm.create` operation to poll; the VM
@@ -608,7 +608,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a VDC VM
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Deleting is permanent, so it must be confirmed: `confirm_name` must be the VM's name exactly (else 422 `VALIDATION_FAILED` naming
          *     `confirm_name`, and nothing happens). The VM and its snapshots leave every list at once and its resources go back to the pool; the
@@ -688,7 +688,7 @@ export interface paths {
         put?: never;
         /**
          * Take a snapshot of a VDC VM
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Free in a VDC. Answers 201 with the snapshot (`creating`) and the `vdc_vm.snapshot` operation to poll; it becomes `available` when
          *     the operation completes (and disappears if it fails). A VM that is not active, or busy with another operation, is 409 `STATE_CONFLICT`.
@@ -712,7 +712,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a snapshot of a VDC VM
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     The snapshot leaves the list at once; the `vdc_vm.snapshot_delete` operation removes it from the platform. A snapshot still being
          *     taken, or a VM busy with another operation (a restore from this snapshot, say), is 409 `STATE_CONFLICT`.
@@ -734,7 +734,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a VDC VM from a snapshot
-         * @description **Addition to the spec** (v1 has this operation; v2 gains it).
+         * @description **Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).
          *
          *     Rewrites the VM's disk from one of its own `available` snapshots — everything written since is lost — and boots it: answers 202 with
          *     the `vdc_vm.restore` operation to poll. The VM takes the OS it had when the snapshot was taken and keeps its size. A VM that is not
@@ -1041,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new EPP auth code
-         * @description **Addition to the spec.** Has the registrar issue a new transfer code for the domain and answers it; the old code stops working at once, and `getDomainAuthCode` answers the new one from then on. Free; no body. Needs `domains:write`. The domain must be `active` (else 409); the registrar failing is 502 and the old code stays.
+         * @description **Addition to the Hosting Cloud API v2.** Has the registrar issue a new transfer code for the domain and answers it; the old code stops working at once, and `getDomainAuthCode` answers the new one from then on. Free; no body. Needs `domains:write`. The domain must be `active` (else 409); the registrar failing is 502 and the old code stays.
          */
         post: operations["refreshDomainAuthCode"];
         delete?: never;
@@ -1293,7 +1293,7 @@ export interface paths {
         };
         /**
          * List web hosting packages
-         * @description The active web hosting packages; `id` is the `package_id` of POST /web-hosting. Not in the v2 specification: without it a client could not discover a package.
+         * @description The active web hosting packages; `id` is the `package_id` of POST /web-hosting. An addition to the Hosting Cloud API v2: without it a client could not discover a package.
          */
         get: operations["listWebHostingPackages"];
         put?: never;
@@ -1373,7 +1373,7 @@ export interface paths {
         };
         /**
          * List upcoming charges
-         * @description **Addition to the spec.** What recurring billing will charge in the next 30 days, per resource and period, with the amounts and dates — servers (plan or custom price, extra addresses, snapshot fees, less the reseller discount of the tier current now), web hosting per its cycle, domains with auto-renewal (renewal price for one year, charged `DOMAIN_RENEW_DAYS` before expiry) and a priced VDC pool — plus what is overdue. `top_up_needed` is what to deposit in time.
+         * @description **Addition to the Hosting Cloud API v2.** What recurring billing will charge in the next 30 days, per resource and period, with the amounts and dates — servers (plan or custom price, extra addresses, snapshot fees, less the reseller discount of the tier current now), web hosting per its cycle, domains with auto-renewal (renewal price for one year, charged `DOMAIN_RENEW_DAYS` before expiry) and a priced VDC pool — plus what is overdue. `top_up_needed` is what to deposit in time.
          */
         get: operations["listUpcomingCharges"];
         put?: never;
@@ -2514,7 +2514,7 @@ export interface components {
             /** @example USD */
             currency: string;
         };
-        /** @description The next charge of recurring billing for this resource (an addition to the spec; shown in the detail only). `amount` is the whole charge as the billing pass will make it: for a server, its `billing.amount` plus the monthly fees of its snapshots, less any reseller discount (`breakdown` shows the parts). */
+        /** @description The next charge of recurring billing for this resource (an addition to the Hosting Cloud API v2; shown in the detail only). `amount` is the whole charge as the billing pass will make it: for a server, its `billing.amount` plus the monthly fees of its snapshots, less any reseller discount (`breakdown` shows the parts). */
         NextCharge: {
             /**
              * @description What the ledger row will say
@@ -4027,7 +4027,7 @@ export interface operations {
                      */
                     ssh_key_ids?: number[];
                     /**
-                     * @description **Addition to the spec**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.
+                     * @description **Addition to the Hosting Cloud API v2**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.
                      * @example #cloud-config
                      *     packages: [nginx]
                      */

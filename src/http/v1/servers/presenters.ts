@@ -1,4 +1,4 @@
-// Servers in v1's shape (the v1 document's "server (list item)" and "server (detail)"):
+// Servers in v1's shape (a list item, and the detail):
 // `server_id` is the v2 id; money is a number; the status folds v2's status and power state
 // into v1's values.
 import { Type } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-// GET /v2/billing/upcoming: an addition to the spec (issue 12) — what recurring billing
+// GET /v2/billing/upcoming: an addition to the Hosting Cloud API v2 — what recurring billing
 // will charge in the next 30 days, and what is overdue, so a customer can top up in time.
 import { Type } from '@sinclair/typebox';
 import { BILLABLE_TYPES, UPCOMING_DAYS, type UpcomingCharge, upcomingCharges } from '../../../core/billing/upcoming.ts';
@@ -44,7 +44,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       operationId: 'listUpcomingCharges',
       tags: ['Billing'],
       summary: 'List upcoming charges',
-      description: '**Addition to the spec.** What recurring billing will charge in the next 30 days, per resource and period, with the '
+      description: '**Addition to the Hosting Cloud API v2.** What recurring billing will charge in the next 30 days, per resource and period, with the '
         + 'amounts and dates — servers (plan or custom price, extra addresses, snapshot fees, less the reseller discount of the tier current '
         + 'now), web hosting per its cycle, domains with auto-renewal (renewal price for one year, charged `DOMAIN_RENEW_DAYS` before expiry) '
         + 'and a priced VDC pool — plus what is overdue. `top_up_needed` is what to deposit in time.',

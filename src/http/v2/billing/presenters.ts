@@ -29,7 +29,7 @@ export const NextChargeSchema = component('NextCharge', Type.Object({
     ]],
   })),
 }, {
-  description: 'The next charge of recurring billing for this resource (an addition to the spec; shown in the detail only). `amount` is the whole '
+  description: 'The next charge of recurring billing for this resource (an addition to the Hosting Cloud API v2; shown in the detail only). `amount` is the whole '
     + 'charge as the billing pass will make it: for a server, its `billing.amount` plus the monthly fees of its snapshots, less any reseller '
     + 'discount (`breakdown` shows the parts).',
 }));

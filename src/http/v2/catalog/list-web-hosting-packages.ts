@@ -5,7 +5,7 @@ import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../../schemas.ts';
 import { WebHostingPackageSchema, webHostingPackageView } from '../presenters.ts';
 
-// Not in the spec: v2 has no other way to discover a package_id for POST /web-hosting.
+// An addition to the Hosting Cloud API v2, which has no other way to discover a package_id for POST /web-hosting.
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.get('/web-hosting-packages', {
     config: { area: 'catalog' },
@@ -13,7 +13,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
       operationId: 'listWebHostingPackages',
       tags: ['Catalog'],
       summary: 'List web hosting packages',
-      description: 'The active web hosting packages; `id` is the `package_id` of POST /web-hosting. Not in the v2 specification: without it a client could not discover a package.',
+      description: 'The active web hosting packages; `id` is the `package_id` of POST /web-hosting. An addition to the Hosting Cloud API v2: without it a client could not discover a package.',
       querystring: Type.Object(PageQuery(), { additionalProperties: false }),
       response: { 200: ListEnvelope(WebHostingPackageSchema), ...errorResponses() },
     },

@@ -1,7 +1,8 @@
 // The three bulk operations (POST /domains/bulk/register|transfer|renew) share their body, answer
 // and handler; each has its own file and operationId. They are three static paths rather than one
 // /domains/bulk/{action}, which would be ambiguous with /domains/{id}/renew and its siblings in the
-// OpenAPI document; an unknown action still answers 422 naming `action`, as the spec's enum would.
+// OpenAPI document; an unknown action still answers 422 naming `action`, as an enum of the
+// three would.
 import { Type } from '@sinclair/typebox';
 import { BULK_ACTIONS, type BulkAction, MAX_BULK_ITEMS, bulkDomains } from '../../../core/domains/bulk.ts';
 import { invalid } from '../../../core/errors.ts';

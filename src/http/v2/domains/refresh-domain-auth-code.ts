@@ -12,7 +12,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       operationId: 'refreshDomainAuthCode',
       tags: ['Domains'],
       summary: 'Issue a new EPP auth code',
-      description: '**Addition to the spec.** Has the registrar issue a new transfer code for the domain and answers it; the old code '
+      description: '**Addition to the Hosting Cloud API v2.** Has the registrar issue a new transfer code for the domain and answers it; the old code '
         + 'stops working at once, and `getDomainAuthCode` answers the new one from then on. Free; no body. Needs `domains:write`. '
         + 'The domain must be `active` (else 409); the registrar failing is 502 and the old code stays.',
       params: DomainParams,

@@ -133,5 +133,8 @@ export function eventView(e: EventRow) {
   };
 }
 
+/** The body of a webhook delivery: the event as GET /v2/events/{id} shows it (the worker is handed this, it does not import the HTTP layer). */
+export const renderV2Event = (e: EventRow) => JSON.stringify(eventView(e));
+
 /** Path parameter of GET /events/{id}. */
 export const EventParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'Event id (`evt_…`).', examples: ['evt_2Nf8sKq4Lm7Xp1Zr'] }) });

@@ -7,8 +7,8 @@ import { money } from '../../../core/money.ts';
 import { MoneySchema, StringEnum, component, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, operationView } from './presenters.ts';
 
-/** "Addition to the spec" note of the operations v2 adds for servers. */
-export const ADDITION = '**Addition to the spec** (v1 has this operation; v2 gains it).';
+/** The note of the server operations this service adds to the Hosting Cloud API v2. */
+export const ADDITION = '**Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).';
 
 export const ServerAddressParams = Type.Object({
   ...ServerParams.properties,

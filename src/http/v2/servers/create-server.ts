@@ -44,7 +44,7 @@ export const CreateServerBody = Type.Object({
   })),
   user_data: Type.Optional(Type.String({
     maxLength: 65_536,
-    description: '**Addition to the spec**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.',
+    description: '**Addition to the Hosting Cloud API v2**: cloud-init user data for the new server (at most 64 KiB, UTF-8), e.g. a `#cloud-config` document. Handed to the machine at its first boot where the platform runs cloud-init (LXD: `cloud-init.user-data`); a platform without cloud-init keeps it only. Not shown again.',
     examples: ['#cloud-config\npackages: [nginx]\n'],
   })),
 }, {

@@ -1,6 +1,6 @@
 // v2 resources of a server's extras: snapshots, addresses, firewall rules, console sessions,
-// metrics and traffic. The spec shows few of their fields; where it is silent the names follow
-// the endpoint descriptions (see "other resources").
+// metrics and traffic. Most of their field names are this service's own, chosen to say what each
+// endpoint answers; the reference at /docs is where customers read them.
 import { Type } from '@sinclair/typebox';
 import type { ConsoleSession } from '../../../core/servers/console.ts';
 import { ipBody } from '../../../core/servers/ips.ts';

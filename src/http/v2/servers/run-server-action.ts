@@ -19,14 +19,14 @@ const VERB_TABLE = `| verb | body fields (all optional) | billable |
 | \`clone\` | \`hostname\` (default: the name with \`-clone\` after its first label) | yes: the new server's first cycle |
 | \`migrate\` (addition) | \`mode\` (\`live\`, the default, or \`cold\`), \`location_id\` (another location: cold only) | no |`;
 
-const MIGRATE_NOTE = `**Addition to the spec**: the verb \`migrate\`. It moves the server to another host of our platform
+const MIGRATE_NOTE = `**Addition to the Hosting Cloud API v2**: the verb \`migrate\`. It moves the server to another host of our platform
 (\`server.migrate\`; \`power_state\` is \`migrating\` meanwhile). \`live\` keeps it running and needs a host with the
 same CPU vendor with room, else 422 \`NODE_INCOMPATIBLE_LIVE_MIGRATE\` before anything starts (use \`cold\`); \`cold\` stops
 it, moves it and starts it again if it was running. With \`location_id\` of another location the move is cold and the
 server gets new addresses there (its old ones are released; extra addresses follow it, renumbered, at the same price);
 nothing is charged. No room → 422 \`CAPACITY_UNAVAILABLE\`. A failed migration leaves the server where it was, as it was.`;
 
-// One body for every verb, as the spec's table has it; the core refuses a field of another verb.
+// One body for every verb (the table above); the core refuses a field of another verb.
 // Every field is optional, so the body itself may be left out (route-conventions.ts).
 const ActionBody = Type.Object({
   password: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'reset_password: the new root password (generated and shown once if omitted).', examples: ['n3w-Root-passw0rd'] })),

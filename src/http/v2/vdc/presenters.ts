@@ -1,4 +1,4 @@
-// VDC resources of v2: the pool (`VdcResources`), VMs (`VdcVm`, the spec's vdc_vm), their usage
+// VDC resources of v2: the pool (`VdcResources`), VMs (`VdcVm`), their usage
 // and snapshots, shared by the VDC route files.
 import { Type } from '@sinclair/typebox';
 import type { PoolView } from '../../../core/vdc/pool.ts';
@@ -145,5 +145,5 @@ export const VmSnapshotParams = Type.Object({
   sid: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Snapshot id.', examples: [17] }),
 });
 
-/** "Addition to the spec" note of the operations v2 adds for VDC. */
-export const ADDITION = '**Addition to the spec** (v1 has this operation; v2 gains it).';
+/** The note of the VDC operations this service adds to the Hosting Cloud API v2. */
+export const ADDITION = '**Addition to the Hosting Cloud API v2** (v1 has this operation; v2 gains it).';
