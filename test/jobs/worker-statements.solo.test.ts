@@ -2,7 +2,7 @@
 // bounded by its round trips to PostgreSQL (one socket write, one backend wake-up each), so the
 // count is held here rather than left to the bench to notice. Every statement the worker's own
 // pool sends is counted, from its start until the backlog is drained (start-up and idle polls
-// included). Before issue 13's changes this was 6.5 per create, then about 3.7 (per batch a fetch,
+// included). Before the worker's hot-path work this was 6.5 per create, then about 3.7 (per batch a fetch,
 // a claim, a read of the servers, a completion and a job completion); now about 2.6: the platform's
 // create and boot, and per batch one statement that fetches, claims and reads, and one that
 // completes the operations and their jobs. SHOW_STATEMENTS=1 lists them.
@@ -21,7 +21,7 @@ import { untilOperationsSettled } from '../helpers/worker-process.ts';
 
 const CREATES = 80;
 
-test('a backlog of server creates costs the worker at most 3.2 statements each (6.5 before issue 13, 3.7 before the one-statement fetch)', { timeout: 60_000 }, async () => {
+test('a backlog of server creates costs the worker at most 3.2 statements each (6.5 before the hot-path work, 3.7 before the one-statement fetch)', { timeout: 60_000 }, async () => {
   const t = await startApp();
   const c = await createCustomer(t, { deposit: '1000.00' });
   const ops: string[] = [];

@@ -1,4 +1,4 @@
-// What v2 gained from v1 (issue 11): reverse DNS of an address (set at the platform), cancelling an
+// What v2 gained from v1: reverse DNS of an address (set at the platform), cancelling an
 // extra address (prorated refund, price lowered, address released), deleting a snapshot (billing
 // stops) and restoring one (an operation).
 import assert from 'node:assert/strict';

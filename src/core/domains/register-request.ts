@@ -1,8 +1,8 @@
 // POST /domains in three database round trips when it can: one read of everything the checks need
 // (db/queries/domain-register.ts), the registrar's availability check, then one statement writing
 // the idempotency record (with its answer), the pending domain, the charge, the operation and its
-// job (db/queries/billable-create.ts) — atomic on its own, no BEGIN or COMMIT. It was fourteen
-// (issue 13). Whenever that statement cannot be sure — a key already used, the name taken
+// job (db/queries/billable-create.ts) — atomic on its own, no BEGIN or COMMIT (it was fourteen
+// round trips before). Whenever that statement cannot be sure — a key already used, the name taken
 // meanwhile, the balance short — it writes nothing and the request goes the transaction way below,
 // which answers exactly. The checks are register.ts's, in the same order, in both ways, and so is what
 // they write (planRegistration).

@@ -2,7 +2,7 @@
 // create's rules need (db/queries/server-create.ts), the rules run here, then one statement that
 // writes the idempotency record (with its answer), the server, the charge, the operation and its
 // job — atomic on its own, so no BEGIN or COMMIT round trip. It was ten round trips in a
-// transaction (issue 13). Whenever this way cannot be sure — a key already used, a reference or
+// transaction. Whenever this way cannot be sure — a key already used, a reference or
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
 // answer in the API's check order (README, "Check order"). The rules are the same functions in both

@@ -1,4 +1,4 @@
-// The worker's hot path (issue 13): its job fetch walks an index instead of sorting the backlog,
+// The worker's hot path: its job fetch walks an index instead of sorting the backlog,
 // and the simulated platform's create consults its fault switch in the statement that makes the
 // machine.
 //

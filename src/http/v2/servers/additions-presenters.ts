@@ -1,4 +1,4 @@
-// v2 resources of the operations v1 had and v2 gained (issue 11): reverse DNS of an
+// v2 resources of the operations v1 had and v2 gained: reverse DNS of an
 // address, a cancelled address, a deleted snapshot, a restore started.
 import { Type } from '@sinclair/typebox';
 import type { IpCancelResult } from '../../../core/servers/ip-cancel.ts';
