@@ -20,6 +20,7 @@ import { loadOrCreateClientCertificate } from './providers/compute/lxd/certifica
 import { createLxdCompute } from './providers/compute/lxd/index.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
+import { WrongPlatformError } from './providers/errors.ts';
 import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
 import type { HostingPanel } from './providers/hosting/types.ts';
 import { noopPayments } from './providers/payments/noop.ts';
@@ -105,13 +106,22 @@ export function rateLimiterFor(config: Config): RateLimiter {
   return createRateLimiter({ max: config.rateLimitMax, windowS: config.rateLimitWindowS, redisUrl: config.redisUrl, prefix: config.rateLimitPrefix });
 }
 
-/** The compute provider; with telemetry, every call is counted and timed per method. */
-export function computeFor(config: Config, db: Db, telemetry?: Telemetry): ComputeProvider {
+/**
+ * The compute provider; with telemetry, every call is counted and timed per method. `logRefusals`:
+ * each call refused because the machine's node is another driver's (platform.ts) is logged as an
+ * error — the API's; the worker logs its own, with the operation (operation-slots.ts).
+ */
+export function computeFor(config: Config, db: Db, telemetry?: Telemetry, opts: { logRefusals?: boolean } = {}): ComputeProvider {
   const compute = config.computeDriver === 'lxd' ? createLxdCompute({
     db, project: config.lxdProject, instanceType: config.lxdInstanceType, storagePool: config.lxdStoragePool,
     certificate: () => loadOrCreateClientCertificate({ certFile: config.lxdClientCert, keyFile: config.lxdClientKey }),
   }) : createSimulatedCompute({ db, delayMs: config.simDelayMs });
-  return telemetry ? instrumentProvider('compute', compute, telemetry.metrics) : compute;
+  if (!telemetry) return compute;
+  const { logger } = telemetry;
+  const logRefusal = (method: string, e: unknown) => {
+    if (e instanceof WrongPlatformError) logger.error({ component: 'compute', call: method, node: e.node, compute_driver: e.driver }, e.message);
+  };
+  return instrumentProvider('compute', compute, telemetry.metrics, opts.logRefusals ? logRefusal : undefined);
 }
 
 /** The hosting panel; with telemetry, every call is counted and timed per method. */
@@ -136,7 +146,7 @@ export function paymentsFor(config: Config, db: Db, telemetry?: Telemetry): Paym
 
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
-    compute: computeFor(config, db, telemetry),
+    compute: computeFor(config, db, telemetry, { logRefusals: true }),
     hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
     payments: paymentsFor(config, db, telemetry),

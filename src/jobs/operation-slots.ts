@@ -10,14 +10,21 @@
 // (one round trip for many). A worker that dies before settling leaves the job active; it runs
 // again and finds its operation finished. An operation cut off by an outage runs again once the
 // database is back, without spending one of its retries: the outage is not the operation's fault.
+// Nor is a node this worker's compute driver cannot serve (providers/compute/platform.ts): the job
+// is given back, unspent, for a worker that can, and the operation waits queued.
 import type { Config } from '../config.ts';
 import { type ExecuteDeps, claimReads, executeOperation } from '../core/operations/execute.ts';
 import type { RunResult } from '../core/operations/runner.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
+import { giveBackOperationJob } from '../db/queries/operation-give-back.ts';
 import type { Operation } from '../db/schema.ts';
+import { WrongPlatformError } from '../providers/errors.ts';
 import type { JobLoops } from './job-loops.ts';
 import { batchJobCompletions } from './operation-completions.ts';
 import { OPERATIONS_QUEUE } from './queue.ts';
+
+/** An operation's detail while it waits for a worker whose compute driver serves its node. */
+const WAITING_DETAIL = 'Waiting for a worker that can reach its platform';
 
 /** How long idle slots wait before asking the queue again. */
 const POLL_MS = 500;
@@ -62,6 +69,12 @@ export async function runOperationSlots(
           if (!w.stopping) await w.gate.ready();
           if (w.stopping) return;
           continue;
+        }
+        if (err instanceof WrongPlatformError) {
+          // A misconfigured worker (a rolling deploy's): said loudly, and the job left for a worker that can.
+          logger.error({ component: 'worker', operation_id: id, node: err.node, compute_driver: err.driver }, err.message);
+          await w.settle('giving an operation job back', () => giveBackOperationJob(db, OPERATIONS_QUEUE, job.id, id, err.message, WAITING_DETAIL));
+          return;
         }
         // A retry is reported (log line, metric) by executeOperation itself.
         logger.debug({ err, operation_id: id, attempt: job.retryCount + 1 }, 'operation attempt failed; will retry');

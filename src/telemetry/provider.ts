@@ -8,7 +8,8 @@ function codeOf(e: unknown): string {
   return typeof code === 'string' && /^[A-Z_]{1,40}$/.test(code) ? code : 'ERROR';
 }
 
-export function instrumentProvider<T extends object>(provider: string, impl: T, metrics: Metrics): T {
+/** `onFailure`: told of every call that fails (after it is counted), e.g. to log the failures an operator must act on. */
+export function instrumentProvider<T extends object>(provider: string, impl: T, metrics: Metrics, onFailure?: (method: string, e: unknown) => void): T {
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(impl, {
     get(target, prop, receiver) {
@@ -25,6 +26,7 @@ export function instrumentProvider<T extends object>(provider: string, impl: T, 
           const failed = (e: unknown) => {
             end();
             metrics.providerFailures.inc({ ...labels, code: codeOf(e) });
+            onFailure?.(method, e);
             throw e;
           };
           let result: unknown;

@@ -35,8 +35,9 @@ export interface TestApp {
 
 /**
  * The compute driver of each embedded worker running on this file's database. Workers share the
- * database's job queue, so a worker takes any app's operations: two drivers at once would run an
- * LXD app's create on the simulated platform (a server with no instance), or the reverse.
+ * database's job queue, so a worker takes any app's operations: with two drivers at once, each
+ * refuses the other's nodes and gives their jobs back (platform.ts), which only slows a test down
+ * by a retry delay per refusal. A test about exactly that starts the second worker itself.
  */
 const runningWorkers = new Map<Worker, Config['computeDriver']>();
 

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
 import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
+import { WrongPlatformError } from '../../providers/errors.ts';
 import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Registrar } from '../../providers/registrar/types.ts';
 import { afterCommit, type OperationEvent, type OperationOutcome, pendingEvents } from '../events.ts';
@@ -195,8 +196,10 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     deps.onFinished?.(op);
   } catch (e) {
     // The database away (its connections refused or cut): not the operation's fault, whichever
-    // attempt this is. The worker waits for it and runs the operation again.
-    if (isDatabaseUnavailable(e)) throw e;
+    // attempt this is. The worker waits for it and runs the operation again. Nor is a node this
+    // worker's driver cannot serve (platform.ts): the worker gives the job back, unspent, for one
+    // that can; this one must never fail it (and refund), even on its last attempt.
+    if (isDatabaseUnavailable(e) || e instanceof WrongPlatformError) throw e;
     const reason = describeFailure(e);
     const retryable = !(e instanceof ProviderError) || e.retryable;
     if (retryable && !lastAttempt) {

@@ -26,12 +26,12 @@ export async function redeemConsoleSession(db: Db, token: string): Promise<boole
  * The machine of a spent ticket, for its terminal to attach to: once, within a minute of the link
  * being opened, while the machine exists. null otherwise.
  */
-export async function claimConsoleAttach(db: Db, token: string): Promise<{ vm_id: string; hostname: string } | null> {
-  const r = await sql<{ vm_id: string; hostname: string }>`
+export async function claimConsoleAttach(db: Db, token: string): Promise<{ vm_id: string; hostname: string; node: string | null; node_endpoint: string | null } | null> {
+  const r = await sql<{ vm_id: string; hostname: string; node: string | null; node_endpoint: string | null }>`
     UPDATE console_sessions s SET attached_at = now()
-    FROM sim_vms v
+    FROM sim_vms v LEFT JOIN nodes n ON n.name = v.node
     WHERE s.token = ${token} AND s.used_at IS NOT NULL AND s.attached_at IS NULL AND s.used_at > now() - interval '60 seconds'
       AND v.id = s.vm_id AND v.destroyed_at IS NULL
-    RETURNING s.vm_id, v.hostname`.execute(db);
+    RETURNING s.vm_id, v.hostname, v.node, n.endpoint AS node_endpoint`.execute(db);
   return r.rows[0] ?? null;
 }

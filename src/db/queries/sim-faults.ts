@@ -41,7 +41,10 @@ export async function consumeFault(db: Db, provider: string, call: string): Prom
  * every read cost the database a sixth of its work per detail (the UPDATE's executor set-up and
  * locks), for a switch that is off.
  */
-export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'destroyed_at'>;
+export type VmState = Pick<SimVm, 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug' | 'destroyed_at' | 'node'> & {
+  /** Its node's endpoint (null: no node, or a simulated one), which says which driver serves it. */
+  node_endpoint: string | null;
+};
 
 export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<{ mode: SimFaultMode | null; vm: VmState | undefined }> {
   const { armed, found, ...vm } = (await statusRead.executeTakeFirst(db, { ref }))!;
@@ -51,8 +54,8 @@ export async function consumeStatusFaultAndFindVm(db: Db, ref: string): Promise<
 // Precompiled: every GET /v2/servers/{id} of a live server runs it (see precompiled.ts).
 const statusRead = precompile((_db: Db, p: { ref: string }) => sql<VmState & { armed: boolean; found: boolean }>`
     SELECT EXISTS (SELECT 1 FROM sim_settings s WHERE ${faultApplies(sql`s`, 'compute', 'status')}) AS armed, v.id IS NOT NULL AS found,
-           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at
-    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${p.ref}`);
+           v.power, v.cpu_cores, v.ram_mb, v.storage_gb, v.os_slug, v.destroyed_at, v.node, n.endpoint AS node_endpoint
+    FROM (SELECT 1) one LEFT JOIN sim_vms v ON v.id = ${p.ref} LEFT JOIN nodes n ON n.name = v.node`);
 
 /**
  * consumeFault('registrar', 'check') and which of `names` the registry holds, in one round trip:

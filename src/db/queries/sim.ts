@@ -37,20 +37,25 @@ export type CreatedVm = Pick<SimVm, 'id' | 'power' | 'ipv4' | 'ipv6' | 'destroye
  * machine of the token is made — the row with its firewall and its addresses (`v4` and `v6` of
  * each family; the first of each is the primary, IPv6 only when `primaryV6`) — or, for a token
  * already seen, the existing one answered untouched. The location's address pools are locked for
- * this statement only.
+ * this statement only. With `onlyNodesWithoutEndpoint` (the simulated platform's own creates), a
+ * machine placed on a node with an endpoint (an LXD server) is refused in the same statement
+ * (`lxdNode`): nothing is made or changed.
  */
 export async function createVm(
-  db: Db, row: NewSimVm, firewall: NewFirewallRule[], addresses: { v4: number; v6: number; primaryV6: boolean },
-): Promise<{ fault: SimFaultMode; vm?: undefined } | { fault: null; vm: CreatedVm } | LeaseShortfall> {
+  db: Db, row: NewSimVm, firewall: NewFirewallRule[], addresses: { v4: number; v6: number; primaryV6: boolean }, onlyNodesWithoutEndpoint = false,
+): Promise<{ fault: SimFaultMode; vm?: undefined } | { fault: null; vm: CreatedVm } | LeaseShortfall | { lxdNode: string }> {
+  const endpoint = onlyNodesWithoutEndpoint && row.node ? sql`(SELECT endpoint FROM nodes WHERE name = ${row.node})` : sql`NULL::text`;
   try {
-    const r = await sql<CreatedVm & { fault: SimFaultMode | null }>`
+    const r = await sql<CreatedVm & { fault: SimFaultMode | null; endpoint: string | null }>`
       WITH f AS (${faultConsumption('compute', 'create')})
-      SELECT c.fault, v.id, v.power, v.ipv4, v.ipv6, v.destroyed_at
-      FROM (SELECT (SELECT mode FROM f) AS fault) c
-      LEFT JOIN LATERAL sim_create_vm(c.fault, ${row.id}, ${row.request_token}, ${row.location_id}::int, ${row.hostname}, ${row.cpu_cores}::int,
+      SELECT c.fault, c.endpoint, v.id, v.power, v.ipv4, v.ipv6, v.destroyed_at
+      FROM (SELECT (SELECT mode FROM f) AS fault, ${endpoint} AS endpoint) c
+      LEFT JOIN LATERAL sim_create_vm(coalesce(c.fault, CASE WHEN c.endpoint IS NOT NULL THEN 'another platform' END), ${row.id}, ${row.request_token},
+        ${row.location_id}::int, ${row.hostname}, ${row.cpu_cores}::int,
         ${row.ram_mb}::int, ${row.storage_gb}::int, ${row.os_slug}, ${row.ssh_keys ?? []}::text[], ${row.node ?? null}, ${JSON.stringify(firewall)}::jsonb,
         ${addresses.v4}::int, ${addresses.v6}::int, ${addresses.primaryV6}::boolean) v ON true`.execute(db);
-    const { fault, ...vm } = r.rows[0]!;
+    const { fault, endpoint: lxd, ...vm } = r.rows[0]!;
+    if (lxd !== null) return { lxdNode: row.node! };
     return fault === null ? { fault, vm } : { fault };
   } catch (e) {
     const short = shortfallOf(e);
@@ -59,8 +64,12 @@ export async function createVm(
   }
 }
 
-export function findVm(db: Db, id: string): Promise<SimVm | undefined> {
-  return db.selectFrom('sim_vms').selectAll().where('id', '=', id).executeTakeFirst();
+/** A machine and the endpoint of its node (null: no node, or a node without one), which says which driver serves it. */
+export type SimVmOnNode = SimVm & { node_endpoint: string | null };
+
+export function findVm(db: Db, id: string): Promise<SimVmOnNode | undefined> {
+  return db.selectFrom('sim_vms').leftJoin('nodes', 'nodes.name', 'sim_vms.node')
+    .selectAll('sim_vms').select('nodes.endpoint as node_endpoint').where('sim_vms.id', '=', id).executeTakeFirst();
 }
 
 export function findVmByToken(db: Db, token: string): Promise<SimVm | undefined> {
@@ -119,8 +128,10 @@ export async function deleteSnapshotRow(db: Db, id: string): Promise<boolean> {
   return Number(r.numDeletedRows) > 0;
 }
 
-export function findSnapshot(db: Db, id: string): Promise<SimSnapshot | undefined> {
-  return db.selectFrom('sim_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
+/** A snapshot, with its machine's node and that node's endpoint (as findVm). */
+export function findSnapshot(db: Db, id: string): Promise<(SimSnapshot & { node: string | null; node_endpoint: string | null }) | undefined> {
+  return db.selectFrom('sim_snapshots').leftJoin('sim_vms', 'sim_vms.id', 'sim_snapshots.vm_id').leftJoin('nodes', 'nodes.name', 'sim_vms.node')
+    .selectAll('sim_snapshots').select(['sim_vms.node', 'nodes.endpoint as node_endpoint']).where('sim_snapshots.id', '=', id).executeTakeFirst();
 }
 
 // --- finished requests -----------------------------------------------------------------------

@@ -17,6 +17,8 @@ import type { SimVm } from '../../../db/schema.ts';
 import { createSimulatedCompute } from '../simulated/index.ts';
 import type { ComputeProvider, CreateRequest, Machine, Progress } from '../types.ts';
 import { ProviderError } from '../types.ts';
+import { WrongPlatformError } from '../../errors.ts';
+import { requireServedNode } from '../platform.ts';
 import type { LxdInstance } from './api-types.ts';
 import { type LxdClient, LxdError, isConflict, isNotFound } from './client.ts';
 import {
@@ -61,7 +63,7 @@ const imageSource = (image: string) => (/^[0-9a-f]{12,64}$/.test(image) ? { type
 
 export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { close(): void; clients: NodeClients } {
   const { db } = opts;
-  const records = createSimulatedCompute({ db, delayMs: 0 });
+  const records = createSimulatedCompute({ db, delayMs: 0, anyNode: true });
   const clients = new NodeClients({ db, project: opts.project, certificate: opts.certificate, timeoutMs: opts.timeoutMs });
 
   /** The machine's record and the client of the node it is on; final errors when it is gone. */
@@ -149,9 +151,10 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     },
 
     async create(req, progress) {
+      // The node first: one this driver cannot serve (platform.ts) is refused before anything is recorded.
+      const client = await clients.of(req.node);
       await progress(10, 'Allocating addresses');
       const machine = await records.create(req, quiet);
-      const client = await clients.of(req.node);
       const addresses = [
         ...(machine.network.ipv4 ? [{ address: machine.network.ipv4.address, version: 4 as const }] : []),
         ...(machine.network.ipv6 ? [{ address: machine.network.ipv6.address, version: 6 as const }] : []),
@@ -331,12 +334,19 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     },
 
     // Reverse DNS and the firewall are our records only: LXD has neither (DNS is the operator's
-    // resolver; the firewall rules shown are what the network should enforce).
+    // resolver; the firewall rules shown are what the network should enforce). Either driver
+    // answers them alike from the same records, so they need no check of the node.
     setReverseDns: (ref, address, hostname) => records.setReverseDns(ref, address, hostname),
     reverseDns: (ref, address) => records.reverseDns(ref, address),
     firewallRules: (ref) => records.firewallRules(ref),
-    openConsole: (ref, ttl) => records.openConsole(ref, ttl),
     redeemConsole: (ticket) => records.redeemConsole(ticket),
+
+    async openConsole(ref, ttl) {
+      // No link to a console this driver could not attach (a simulated machine's).
+      const vm = await findVm(db, ref);
+      if (vm && !vm.destroyed_at) requireServedNode('lxd', vm.node, vm.node_endpoint);
+      return records.openConsole(ref, ttl);
+    },
 
     async attachConsole(ticket, size) {
       const session = await claimConsoleAttach(db, ticket);
@@ -348,7 +358,7 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
           const { client } = await locate(session.vm_id);
           return await attachInstanceConsole(client, session.vm_id, size);
         } catch (e) {
-          if (attempt >= 4 || !(e instanceof ProviderError && e.retryable)) throw e;
+          if (attempt >= 4 || !(e instanceof ProviderError && e.retryable) || e instanceof WrongPlatformError) throw e;
           await new Promise((r) => setTimeout(r, 400 * attempt));
         }
       }

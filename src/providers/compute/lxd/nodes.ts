@@ -3,6 +3,7 @@
 // use of a node also makes sure our LXD project exists there.
 import type { Db } from '../../../db/connection.ts';
 import { findLxdNode } from '../../../db/queries/lxd.ts';
+import { WrongPlatformError } from '../../errors.ts';
 import type { NodeFacts } from '../types.ts';
 import type { LxdResources, LxdServer, LxdStoragePoolResources } from './api-types.ts';
 import { LxdClient, LxdError, isConflict } from './client.ts';
@@ -21,12 +22,15 @@ export class NodeClients {
 
   constructor(private readonly opts: NodeClientsOptions) {}
 
-  /** The client of the node named `name`; a final error when the node is unknown or has no endpoint. */
+  /**
+   * The client of the node named `name`; a final error when the node is unknown. A machine without
+   * a node, or a node without an endpoint, is the simulated platform's: refused (platform.ts).
+   */
   async of(name: string | null | undefined): Promise<LxdClient> {
-    if (!name) throw new LxdError('The machine has no node: under the LXD driver every machine is placed on a node (an LXD server)', null, false);
+    if (!name) throw new WrongPlatformError('lxd', null);
     const node = await findLxdNode(this.opts.db, name);
     if (!node) throw new LxdError(`Node ${name} does not exist`, null, false);
-    if (!node.endpoint) throw new LxdError(`Node ${name} has no LXD endpoint (add it with POST /admin/v1/nodes {endpoint})`, null, false);
+    if (!node.endpoint) throw new WrongPlatformError('lxd', name);
     const key = `${node.endpoint}|${node.fingerprint ?? ''}`;
     const cached = this.clients.get(name);
     if (cached && cached.key === key) return cached.client;

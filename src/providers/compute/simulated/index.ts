@@ -11,10 +11,13 @@ import {
 import { claimConsoleAttach, insertConsoleSession, redeemConsoleSession } from '../../../db/queries/console-sessions.ts';
 import { listVmLeases, releaseAllLeases, releaseLease } from '../../../db/queries/ip-pools.ts';
 import type { SimVm } from '../../../db/schema.ts';
+import { findLxdNode } from '../../../db/queries/lxd.ts';
 import { clearSimReverseDns, findSimReverseDns, setSimReverseDns } from '../../../db/queries/reverse-dns.ts';
 import { failAs, obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
 import { consumeStatusFaultAndFindVm } from '../../../db/queries/sim-faults.ts';
 import { type ComputeCall, type ComputeProvider, type CreateRequest, type FirewallRule, type Progress, ProviderError } from '../types.ts';
+import { WrongPlatformError } from '../../errors.ts';
+import { requireServedNode } from '../platform.ts';
 import { leaseAddresses } from './allocate.ts';
 import { simulatedShell } from './shell.ts';
 import { parseAddress } from '../../../core/ip-pools/ip-math.ts';
@@ -27,6 +30,12 @@ export interface SimulatedComputeOptions {
   delayMs: number;
   /** The clock of metrics and traffic; defaults to the system clock. */
   now?: () => Date;
+  /**
+   * Keep the records of machines on any node: the LXD driver's bookkeeping, which checks the node
+   * itself. Otherwise (the simulated platform) a machine on a node with an endpoint, an LXD
+   * server, is refused (platform.ts): its records must not change without its instance.
+   */
+  anyNode?: boolean;
 }
 
 /** Thrown inside a transaction to undo it when a concurrent twin already recorded the same request. */
@@ -34,7 +43,10 @@ class Replay extends Error {}
 
 const newId = (prefix: string) => `${prefix}-${randomBytes(8).toString('hex')}`;
 
-export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: SimulatedComputeOptions): ComputeProvider {
+export function createSimulatedCompute({ db, delayMs, now = () => new Date(), anyNode = false }: SimulatedComputeOptions): ComputeProvider {
+  const serves = (vm: { node: string | null; node_endpoint: string | null }) => {
+    if (!anyNode) requireServedNode('simulated', vm.node, vm.node_endpoint);
+  };
   const step = async (progress: Progress, pct: number, detail: string) => {
     await progress(pct, detail);
     await sleep(delayMs);
@@ -55,6 +67,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
   const liveVm = async (ref: string): Promise<SimVm> => {
     const vm = await findVm(db, ref);
     if (!vm || vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
+    serves(vm);
     return vm;
   };
 
@@ -87,7 +100,8 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     const made = await createVm(db, {
       id: newId('vm'), request_token: req.token, location_id: req.locationId, hostname: req.hostname, power: 'provisioning',
       cpu_cores: req.cpuCores, ram_mb: req.ramMb, storage_gb: req.storageGb, os_slug: req.osSlug, ssh_keys: req.sshKeys ?? [], node: req.node ?? null,
-    }, defaultFirewall(req.ipv6), { v4: 1 + req.extraIpv4, v6: (req.ipv6 ? 1 : 0) + req.extraIpv6, primaryV6: req.ipv6 });
+    }, defaultFirewall(req.ipv6), { v4: 1 + req.extraIpv4, v6: (req.ipv6 ? 1 : 0) + req.extraIpv6, primaryV6: req.ipv6 }, !anyNode);
+    if ('lxdNode' in made) throw new WrongPlatformError('simulated', made.lxdNode);
     if ('shortfall' in made) throw new ProviderError('CAPACITY_UNAVAILABLE', made.shortfall, false);
     if (made.fault !== null) {
       await failAs('compute', 'create', made.fault, delayMs);
@@ -124,6 +138,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
       await fault('destroy');
       const vm = await findVm(db, ref);
       if (!vm || vm.destroyed_at) return;
+      serves(vm);
       await sleep(delayMs);
       await db.transaction().execute(async (trx) => {
         await releaseAllLeases(trx, ref);
@@ -201,6 +216,8 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
 
     async deleteSnapshot(snapshotRef) {
       await fault('deleteSnapshot');
+      const snap = anyNode ? undefined : await findSnapshot(db, snapshotRef);
+      if (snap) serves(snap);
       await sleep(delayMs);
       await deleteSnapshotRow(db, snapshotRef);
     },
@@ -209,6 +226,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
       return withDeadline((async () => {
         // A timeout fault hangs past the deadline, so the caller sees the deadline, as with a real hang.
         const { mode, vm } = await consumeStatusFaultAndFindVm(db, ref);
+        if (vm) serves(vm);
         await failAs('compute', 'status', mode, timeoutMs * 2);
         if (!vm || vm.destroyed_at) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
         return { power: vm.power, cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb, osSlug: vm.os_slug };
@@ -272,6 +290,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
 
     async attachConsole(ticket) {
       const session = await claimConsoleAttach(db, ticket);
+      if (session) serves(session);
       return session ? simulatedShell(session.hostname) : null;
     },
 
@@ -283,6 +302,8 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
     async migrate(ref, target, token, progress) {
       await fault('migrate');
       const vm = await liveVm(ref);
+      // The target too: its machines are another driver's once there.
+      if (!anyNode && target.node !== vm.node) serves({ node: target.node, node_endpoint: (await findLxdNode(db, target.node))?.endpoint ?? null });
       if (!(await findRequest(db, `migrate:${token}`))) {
         // As Proxmox refuses an offline migration of a running guest: the caller stops it first.
         if (!target.live && vm.power === 'running') {
@@ -325,6 +346,7 @@ export function createSimulatedCompute({ db, delayMs, now = () => new Date() }: 
       // A destroyed machine still has last month's bill of traffic.
       const vm = await findVm(db, ref);
       if (!vm) throw new ProviderError('UPSTREAM_ERROR', `Machine ${ref} does not exist`, false);
+      serves(vm);
       return trafficOf(vm, month, bounds, now());
     },
   };
