@@ -45,6 +45,8 @@ interface RunSummary {
   failed: number;
   skipped: { file: string; name: string; suite: boolean; reason: string }[];
   failures: { file: string; name: string }[];
+  /** Each file's wall time in ms, from its process's start to its end. */
+  durations?: Record<string, number>;
 }
 
 /**
@@ -79,11 +81,15 @@ async function printSummary(summaryFiles: string[], fileCount: number, ms: numbe
     failures: parts.flatMap((p) => p.failures),
   };
   const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  // The slowest files, to see where a run's time goes (a file's wall time grows with the files
+  // sharing the machine, but the order mostly holds). TEST_SLOWEST sets how many (0: none).
+  const slowest = parts.flatMap((p) => Object.entries(p.durations ?? {})).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TEST_SLOWEST ?? 15));
   const lines = [
     '',
     `summary: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
     ...s.failures.map((f) => `  failed: ${rel(f.file)} › ${f.name}`),
     ...skippedLines(s.skipped, rel),
+    ...(slowest.length ? ['  slowest files:', ...slowest.map(([f, d]) => `    ${(d / 1000).toFixed(1).padStart(6)} s  ${rel(f)}`)] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
