@@ -11,6 +11,7 @@ import { adminPool, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
+import { bundleDir, bundleTests, sourceOf } from './bundle-tests.ts';
 
 async function findTests(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -62,7 +63,7 @@ function skippedLines(skipped: RunSummary['skipped'], rel: (f: string) => string
 }
 
 /** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
-async function printSummary(summaryFiles: string[], fileCount: number, ms: number): Promise<void> {
+async function printSummary(summaryFiles: string[], fileCount: number, ms: number, toSource: (f: string) => string): Promise<void> {
   const parts: RunSummary[] = [];
   for (const file of summaryFiles) {
     const text = await fs.readFile(file, 'utf8').catch(() => '');
@@ -80,7 +81,7 @@ async function printSummary(summaryFiles: string[], fileCount: number, ms: numbe
     skipped: parts.flatMap((p) => p.skipped),
     failures: parts.flatMap((p) => p.failures),
   };
-  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  const rel = (f: string) => path.relative(process.cwd(), toSource(f)) || f;
   // The slowest files, to see where a run's time goes (a file's wall time grows with the files
   // sharing the machine, but the order mostly holds). TEST_SLOWEST sets how many (0: none).
   const slowest = parts.flatMap((p) => Object.entries(p.durations ?? {})).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TEST_SLOWEST ?? 15));
@@ -117,13 +118,24 @@ async function main(): Promise<number> {
   }
   const prefix = `hct_${process.pid}_${Date.now().toString(36)}`;
   const template = `${prefix}_tpl`;
+  // The test files run bundled (test/bundle-tests.ts) unless TEST_BUNDLE=0, which runs their
+  // sources through tsx as before (the same tests, a second or two of CPU more per file).
+  const root = process.cwd();
+  const bundled = process.env.TEST_BUNDLE !== '0';
+  const outdir = bundleDir(root, prefix);
+  const toSource = (f: string) => (bundled ? sourceOf(root, outdir, f) : f);
   try {
-    await ensureDatabase(adminUrl, template);
-    const t = connect(withDatabase(adminUrl, template), { max: 1 });
-    await migrateToLatest(t.db);
-    await seedDemoCatalog(t.db);
-    await t.close();
-    process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files (setup ${Date.now() - started} ms)\n`);
+    const [runnable] = await Promise.all([
+      bundled ? bundleTests(root, files.map((f) => path.resolve(f)), outdir) : files,
+      (async () => {
+        await ensureDatabase(adminUrl, template);
+        const t = connect(withDatabase(adminUrl, template), { max: 1 });
+        await migrateToLatest(t.db);
+        await seedDemoCatalog(t.db);
+        await t.close();
+      })(),
+    ]);
+    process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files${bundled ? ', bundled' : ''} (setup ${Date.now() - started} ms)\n`);
 
     // The per-test timeout is a backstop: a hung test fails on its own instead of stalling CI.
     // Files named *.solo.test.ts bound a latency (a bystander's p99, statements per create): they
@@ -132,8 +144,9 @@ async function main(): Promise<number> {
     // Four files at once on two cores by default: most of a file's time is spent waiting (on
     // PostgreSQL, child processes, a browser), and four cut a whole run by about a quarter.
     const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(4, os.availableParallelism()));
-    const solo = files.filter((f) => f.endsWith('.solo.test.ts'));
-    const shared = files.filter((f) => !f.endsWith('.solo.test.ts'));
+    const isSolo = (f: string) => /\.solo\.test\.m?[jt]s$/.test(f);
+    const solo = runnable.filter(isSolo);
+    const shared = runnable.filter((f) => !isSolo(f));
     const phases: [string[], number][] = [[shared, concurrency], [solo, 1]];
     const summaryFiles: string[] = [];
     let code = 0;
@@ -147,8 +160,10 @@ async function main(): Promise<number> {
       ];
       const phaseCode = await new Promise<number>((resolve) => {
         // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
-        // (their package.json "exports"), so tests run what is checked in, built or not.
-        const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
+        // (their package.json "exports"), so tests run what is checked in, built or not (the
+        // bundles hold them already). Stack traces of bundles map back through their source maps.
+        const loader = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
+        const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
           stdio: 'inherit',
           env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
         });
@@ -156,12 +171,13 @@ async function main(): Promise<number> {
       });
       code ||= phaseCode;
     }
-    await printSummary(summaryFiles, files.length, Date.now() - started);
+    await printSummary(summaryFiles, files.length, Date.now() - started, toSource);
     return code;
   } finally {
     await dropRunDatabases(adminUrl, prefix).catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     await stopEmbedded?.();
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    await fs.rm(outdir, { recursive: true, force: true });
   }
 }
 
