@@ -21,6 +21,17 @@ export function bundleDir(root: string, runId: string): string {
   return path.join(root, 'node_modules/.cache/hostcloud-tests', runId);
 }
 
+/** Removes what runs that were killed left behind (a day old: no run lasts that long). */
+export async function pruneBundles(root: string): Promise<void> {
+  const parent = path.join(root, 'node_modules/.cache/hostcloud-tests');
+  const entries = await fs.readdir(parent).catch(() => []);
+  for (const name of entries) {
+    const dir = path.join(parent, name);
+    const stat = await fs.stat(dir).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > 86_400_000) await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** The source a bundled test file was built from (its path under `outdir`, .mjs back to .ts). */
 export function sourceOf(root: string, outdir: string, file: string): string {
   const rel = path.relative(outdir, file);

@@ -12,7 +12,7 @@ import { adminPool, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
-import { bundleDir, bundleTests, sourceOf } from './bundle-tests.ts';
+import { bundleDir, bundleTests, pruneBundles, sourceOf } from './bundle-tests.ts';
 
 const execFileP = promisify(execFile);
 
@@ -145,7 +145,7 @@ async function main(): Promise<number> {
   const toSource = (f: string) => (bundled ? sourceOf(root, outdir, f) : f);
   try {
     const [runnable] = await Promise.all([
-      bundled ? bundleTests(root, files.map((f) => path.resolve(f)), outdir) : files,
+      bundled ? pruneBundles(root).then(() => bundleTests(root, files.map((f) => path.resolve(f)), outdir)) : files,
       // Child `hostcloud` processes (bin/hostcloud.js: serve, worker, migrate, admin) run the
       // bundle npm start runs when it is fresh, else the sources through tsx, at 2-3 s of CPU more
       // each: build it (skipped when fresh), so they run what production runs, and quickly.
