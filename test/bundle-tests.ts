@@ -1,6 +1,8 @@
 // Test files bundled before a run (test/run.ts): each file with the checkout's modules it imports
-// (src/, test/helpers, bin/, the SDK and CLI from their sources), shared code in common chunks,
-// packages in node_modules left external. A process then loads a few large modules instead of
+// (src/, test/helpers, bin/, the SDK and CLI from their sources) into one module of its own,
+// packages in node_modules left external. Not split into shared chunks: esbuild's code splitting
+// may run modules in another order than the sources would, and modules that register something
+// as they load (the OpenAPI components) then register it in another order. A process then loads a few large modules instead of
 // about 500 through tsx's loader hooks: that cost about 2 s of CPU per file, most of a small
 // file's, and 194 files share two cores.
 //
@@ -64,17 +66,18 @@ export async function bundleTests(root: string, files: string[], outdir: string)
     outdir,
     outbase: root,
     entryNames: '[dir]/[name]',
-    chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    splitting: true,
+    splitting: false,
     format: 'esm',
     platform: 'node',
     // As tsx transforms the sources for the files' child processes: for this node.
     target: `node${process.versions.node}`,
     conditions: ['hostcloud-source'],
     keepNames: true,
+    // Maps name the source files, which are there to read: their text need not be copied in.
     sourcemap: 'linked',
+    sourcesContent: false,
     logLevel: 'warning',
     plugins: [checkoutModules(root)],
   });
