@@ -1,16 +1,20 @@
 // `npm test`: one PostgreSQL for the run (embedded unless TEST_DATABASE_URL is set), a template
 // database migrated and seeded once, then node's test runner with one process per test file;
 // each file copies the template into a database of its own (test/helpers/app.ts).
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { connect } from '../src/db/connection.ts';
 import { adminPool, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
+import { bundleDir, bundleTests, pruneBundles, sourceOf } from './bundle-tests.ts';
+
+const execFileP = promisify(execFile);
 
 async function findTests(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -38,6 +42,24 @@ async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void>
   }
 }
 
+/**
+ * The run's own embedded cluster, thrown away at its end, need not survive a crash of the
+ * machine: no fsync and no full-page images, so commits and each file's CREATE DATABASE (a copy
+ * of the template through the WAL) do not wait on the disk; what sessions see is unchanged. Six
+ * files at once, each with its app's and its worker's pools (some with child processes of their
+ * own), need more than PostgreSQL's default 100 connections (the machine's PostgreSQL in CI is
+ * raised to 500 by .ci/run).
+ */
+async function tuneForTests(adminUrl: string): Promise<void> {
+  const k = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: adminPool(adminUrl) }) });
+  try {
+    for (const setting of ['fsync', 'full_page_writes', 'synchronous_commit']) await sql`ALTER SYSTEM SET ${sql.raw(setting)} = off`.execute(k);
+    await sql`ALTER SYSTEM SET max_connections = 400`.execute(k);
+  } finally {
+    await k.destroy();
+  }
+}
+
 /** What test/summary-reporter.mjs writes. */
 interface RunSummary {
   files: string[];
@@ -45,6 +67,8 @@ interface RunSummary {
   failed: number;
   skipped: { file: string; name: string; suite: boolean; reason: string }[];
   failures: { file: string; name: string }[];
+  /** Each file's wall time in ms, from its process's start to its end. */
+  durations?: Record<string, number>;
 }
 
 /**
@@ -60,7 +84,7 @@ function skippedLines(skipped: RunSummary['skipped'], rel: (f: string) => string
 }
 
 /** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
-async function printSummary(summaryFiles: string[], fileCount: number, ms: number): Promise<void> {
+async function printSummary(summaryFiles: string[], fileCount: number, ms: number, toSource: (f: string) => string): Promise<void> {
   const parts: RunSummary[] = [];
   for (const file of summaryFiles) {
     const text = await fs.readFile(file, 'utf8').catch(() => '');
@@ -78,12 +102,16 @@ async function printSummary(summaryFiles: string[], fileCount: number, ms: numbe
     skipped: parts.flatMap((p) => p.skipped),
     failures: parts.flatMap((p) => p.failures),
   };
-  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  const rel = (f: string) => path.relative(process.cwd(), toSource(f)) || f;
+  // The slowest files, to see where a run's time goes (a file's wall time grows with the files
+  // sharing the machine, but the order mostly holds). TEST_SLOWEST sets how many (0: none).
+  const slowest = parts.flatMap((p) => Object.entries(p.durations ?? {})).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TEST_SLOWEST ?? 15));
   const lines = [
     '',
     `summary: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
     ...s.failures.map((f) => `  failed: ${rel(f.file)} › ${f.name}`),
     ...skippedLines(s.skipped, rel),
+    ...(slowest.length ? ['  slowest files:', ...slowest.map(([f, d]) => `    ${(d / 1000).toFixed(1).padStart(6)} s  ${rel(f)}`)] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -105,29 +133,50 @@ async function main(): Promise<number> {
   if (!adminUrl) {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'hostcloud-test-'));
     await fs.chmod(tmp, 0o755);
+    // Started twice: max_connections takes effect only at a start.
+    const first = await startEmbedded(tmp);
+    await tuneForTests(first.adminUrl);
+    await first.stop();
     const server = await startEmbedded(tmp);
     adminUrl = server.adminUrl;
     stopEmbedded = () => server.stop();
   }
   const prefix = `hct_${process.pid}_${Date.now().toString(36)}`;
   const template = `${prefix}_tpl`;
+  // The test files run bundled (test/bundle-tests.ts) unless TEST_BUNDLE=0, which runs their
+  // sources through tsx as before (the same tests, a second or two of CPU more per file).
+  const root = process.cwd();
+  const bundled = process.env.TEST_BUNDLE !== '0';
+  const outdir = bundleDir(root, prefix);
+  const toSource = (f: string) => (bundled ? sourceOf(root, outdir, f) : f);
   try {
-    await ensureDatabase(adminUrl, template);
-    const t = connect(withDatabase(adminUrl, template), { max: 1 });
-    await migrateToLatest(t.db);
-    await seedDemoCatalog(t.db);
-    await t.close();
-    process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files (setup ${Date.now() - started} ms)\n`);
+    const [runnable] = await Promise.all([
+      bundled ? pruneBundles(root).then(() => bundleTests(root, files.map((f) => path.resolve(f)), outdir)) : files,
+      // Child `hostcloud` processes (bin/hostcloud.js: serve, worker, migrate, admin) run the
+      // bundle npm start runs when it is fresh, else the sources through tsx, at 2-3 s of CPU more
+      // each: build it (skipped when fresh), so they run what production runs, and quickly.
+      execFileP(process.execPath, [path.join(root, 'scripts/build.mjs')], { cwd: root }),
+      (async () => {
+        await ensureDatabase(adminUrl, template);
+        const t = connect(withDatabase(adminUrl, template), { max: 1 });
+        await migrateToLatest(t.db);
+        await seedDemoCatalog(t.db);
+        await t.close();
+      })(),
+    ]);
+    process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files${bundled ? ', bundled' : ''} (setup ${Date.now() - started} ms)\n`);
 
     // The per-test timeout is a backstop: a hung test fails on its own instead of stalling CI.
     // Files named *.solo.test.ts bound a latency (a bystander's p99, statements per create): they
     // run after the others, one at a time, so what they measure is the code and not the other
     // test files sharing the machine's cores.
-    // Four files at once on two cores by default: most of a file's time is spent waiting (on
-    // PostgreSQL, child processes, a browser), and four cut a whole run by about a quarter.
-    const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(4, os.availableParallelism()));
-    const solo = files.filter((f) => f.endsWith('.solo.test.ts'));
-    const shared = files.filter((f) => !f.endsWith('.solo.test.ts'));
+    // Six files at once on two cores by default: most of a bundled file's time is spent waiting
+    // (on the worker's queue, PostgreSQL, child processes, a browser). On two cores test/v2's 55
+    // files took 123 s at four and 106 s at six, with the same CPU time.
+    const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(6, os.availableParallelism()));
+    const isSolo = (f: string) => /\.solo\.test\.m?[jt]s$/.test(f);
+    const solo = runnable.filter(isSolo);
+    const shared = runnable.filter((f) => !isSolo(f));
     const phases: [string[], number][] = [[shared, concurrency], [solo, 1]];
     const summaryFiles: string[] = [];
     let code = 0;
@@ -141,8 +190,10 @@ async function main(): Promise<number> {
       ];
       const phaseCode = await new Promise<number>((resolve) => {
         // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
-        // (their package.json "exports"), so tests run what is checked in, built or not.
-        const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
+        // (their package.json "exports"), so tests run what is checked in, built or not (the
+        // bundles hold them already). Stack traces of bundles map back through their source maps.
+        const loader = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
+        const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
           stdio: 'inherit',
           env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
         });
@@ -150,12 +201,13 @@ async function main(): Promise<number> {
       });
       code ||= phaseCode;
     }
-    await printSummary(summaryFiles, files.length, Date.now() - started);
+    await printSummary(summaryFiles, files.length, Date.now() - started, toSource);
     return code;
   } finally {
     await dropRunDatabases(adminUrl, prefix).catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     await stopEmbedded?.();
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    await fs.rm(outdir, { recursive: true, force: true });
   }
 }
 

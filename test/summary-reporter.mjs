@@ -4,9 +4,15 @@
 
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* summary(source) {
-  const out = { files: [], passed: 0, failed: 0, skipped: [], failures: [] };
+  const out = { files: [], passed: 0, failed: 0, skipped: [], failures: [], durations: {} };
   const files = new Set();
   for await (const event of source) {
+    // Node 20 reports each file as a test named by its path that is complete when the file's
+    // process has ended: its duration is the file's wall time, load and start-up included.
+    if (event.type === 'test:complete' && event.data.nesting === 0 && /^\/.*\.test\.m?[jt]s$/.test(event.data.name)) {
+      out.durations[event.data.name] = event.data.details?.duration_ms ?? 0;
+      continue;
+    }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const data = event.data;
     const file = data.file ?? '';

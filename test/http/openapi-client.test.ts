@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { tsImport } from 'tsx/esm/api';
 import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
 
 const run = promisify(execFile);
@@ -112,7 +113,8 @@ test('openapi-typescript generates types from /v2/openapi.json; a script using t
   assert.deepEqual(tsc, { code: 0, out: '' });
 
   const c = await createCustomer(t, { deposit: '100.00' });
-  const { main } = await import(path.join(dir, 'script.ts')) as { main: (b: string, k: string, i: string) => Promise<Record<string, unknown>> };
+  // Through tsx: the test file itself may run bundled, without a TypeScript loader (test/run.ts).
+  const { main } = await tsImport(path.join(dir, 'script.ts'), import.meta.url) as { main: (b: string, k: string, i: string) => Promise<Record<string, unknown>> };
   const result = await main(baseUrl, c.key, crypto.randomUUID());
   assert.deepEqual(result, {
     plans: 6,

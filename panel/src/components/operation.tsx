@@ -40,7 +40,13 @@ export function useOperation(initial: Operation | null, onDone?: (op: Operation)
   const [op, setOp] = useState<Operation | null>(initial);
   useEffect(() => setOp(initial), [initial?.id]);
   useEffect(() => {
-    if (!op || isDone(op)) return;
+    if (!op) return;
+    // Finished before the page first read it (a busy machine, a page opened later): what it changed
+    // is read again all the same, or the page would keep what it read while it ran.
+    if (isDone(op)) {
+      onDone?.(op);
+      return;
+    }
     let stop = false;
     (async () => {
       let current = op;
