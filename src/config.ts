@@ -54,6 +54,12 @@ export interface Config {
    */
   workerConcurrency: number;
   /**
+   * WORKER_POLL_MS — how long an idle worker waits before it looks for queued operations again (a
+   * running operation that ends wakes it sooner). Default 500: a new operation waits at most half a
+   * second to start, for two cheap index reads a second per idle worker.
+   */
+  workerPollMs: number;
+  /**
    * WORKER_POOL_MAX — connections one worker opens (its operations, its batched completions, its
    * queue); `hostcloud serve`'s embedded worker has a pool of this size apart from the requests'
    * DATABASE_POOL_MAX, so a busy worker never makes a request wait for a connection. Default 18
@@ -373,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker,
     simDelayMs: int(env, 'SIM_DELAY_MS', 2000, 0, 600_000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 32, 1, 1000),
+    workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     // One for the completions, one for the queue's fetches, at least one for the operations.
     workerPoolMax: int(env, 'WORKER_POOL_MAX', 18, 3, 1000),
     workerMetricsPort: str(env, 'WORKER_METRICS_PORT') === undefined ? null : int(env, 'WORKER_METRICS_PORT', 0, 0, 65535),

@@ -26,8 +26,6 @@ import { OPERATIONS_QUEUE } from './queue.ts';
 /** An operation's detail while it waits for a worker whose compute driver serves its node. */
 const WAITING_DETAIL = 'Waiting for a worker that can reach its platform';
 
-/** How long idle slots wait before asking the queue again. */
-const POLL_MS = 500;
 /** How often the operations fetch starts from the head of the queue rather than where the last one did. */
 const FROM_HEAD_EVERY_MS = 1_000;
 
@@ -36,7 +34,7 @@ const FROM_HEAD_EVERY_MS = 1_000;
  * for the runs in hand and flushes their settlements.
  */
 export async function runOperationSlots(
-  w: JobLoops, exec: Omit<ExecuteDeps, 'complete'>, config: Pick<Config, 'workerConcurrency' | 'operationLeaseS' | 'jobTimeoutS'>,
+  w: JobLoops, exec: Omit<ExecuteDeps, 'complete'>, config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'operationLeaseS' | 'jobTimeoutS'>,
 ): Promise<void> {
   const { db } = exec;
   const { logger } = w;
@@ -134,8 +132,8 @@ export async function runOperationSlots(
     const jobs = await fetchBatch(free);
     if (jobs.length === 0) {
       // Idle: wait for the poll interval, or less if a running job frees its slot first.
-      if (runs.size === 0) await w.nap(POLL_MS);
-      else await Promise.race([w.nap(POLL_MS), new Promise<void>((resolve) => { freed = resolve; })]);
+      if (runs.size === 0) await w.nap(config.workerPollMs);
+      else await Promise.race([w.nap(config.workerPollMs), new Promise<void>((resolve) => { freed = resolve; })]);
       continue;
     }
     for (const job of jobs) {

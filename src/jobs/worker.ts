@@ -39,7 +39,7 @@ export interface WorkerDeps {
   registrar?: Registrar;
   /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
   payments?: PaymentProvider;
-  config: Pick<Config, 'workerConcurrency' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
+  config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
     & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
   logger: Logger;

@@ -97,6 +97,9 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     // Quick retries and loss detection, so failure paths finish within a test's time.
     jobRetryDelayS: 1,
     jobMaintenanceS: 1,
+    // An idle worker looks for new operations every 50 ms, not every 500: tests wait on many
+    // operations one after another.
+    workerPollMs: 50,
     // Billing passes run when a test asks for them (POST /admin/v1/billing/run), not on a timer.
     billingIntervalS: 86_400,
     // Released addresses are leased again at once unless a test is about the cool-down.

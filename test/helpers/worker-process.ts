@@ -18,7 +18,7 @@ export function startWorker(databaseUrl: string, simDelayMs: number, extraEnv: N
   const { ADMIN_TOKEN: _a, DATA_DIR: _d, ...env } = process.env;
   const child = spawn(process.execPath, [path.join(root, 'bin/hostcloud.js'), 'worker'], {
     cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info', IP_COOLDOWN_S: '0', ...extraEnv },
+    env: { ...env, DATABASE_URL: databaseUrl, SIM_DELAY_MS: String(simDelayMs), OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', WORKER_POLL_MS: '50', WORKER_CONCURRENCY: '2', LOG_LEVEL: 'info', IP_COOLDOWN_S: '0', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => { out += d; });

@@ -234,7 +234,19 @@ test('parallel: billable actions against a balance that covers only some of them
   assert.equal(resizes.length, 2, 'a refused charge leaves no operation');
   for (const r of results.filter((x) => x.statusCode === 202)) await waitForOperation(t, poor.key, json(r).data.operation.id);
 
+  // Five reboots at once: one is accepted and the rest are refused while it runs. The simulated
+  // platform has no delay here, so a reboot may finish before the last request is read; then that
+  // one is accepted too. What must hold either way: every other request is refused 409 and leaves no
+  // operation (that two never run at once is test/v2/connection-stall.solo.test.ts's subject).
   const same = await Promise.all(Array.from({ length: 5 }, () => action(t, poor.key, servers[0].id, 'reboot')));
-  assert.deepEqual(same.map((r) => r.statusCode).sort(), [202, 409, 409, 409, 409]);
-  await waitForOperation(t, poor.key, json(same.find((r) => r.statusCode === 202)!).data.operation.id);
+  const accepted = same.filter((r) => r.statusCode === 202);
+  assert.ok(accepted.length >= 1, same.map((r) => r.body).join('\n'));
+  for (const r of same.filter((x) => x.statusCode !== 202)) {
+    assert.equal(r.statusCode, 409, r.body);
+    assert.equal(json(r).error.code, 'STATE_CONFLICT');
+  }
+  for (const r of accepted) await waitForOperation(t, poor.key, json(r).data.operation.id);
+  const reboots = await t.database.db.selectFrom('operations').select('id')
+    .where('resource_id', '=', servers[0].id).where('type', '=', 'server.reboot').execute();
+  assert.equal(reboots.length, accepted.length, 'a refused reboot leaves no operation');
 });

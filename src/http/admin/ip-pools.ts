@@ -5,7 +5,7 @@ import { versionOf } from '../../core/ip-pools/pool-rules.ts';
 import { ts } from '../../core/time.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { Envelope, IntId, ListEnvelope, PageQuery, Timestamp, errorResponses } from '../schemas.ts';
+import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false };
 const tags = ['Admin IP pools'];
@@ -34,7 +34,7 @@ const STATES = ['allocated', 'cooling', 'free'] as const;
 const Nullable = <T extends TSchema>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
 const PoolAddress = Type.Object({
   address: Type.String(),
-  state: Type.Union(STATES.map((s) => Type.Literal(s)), {
+  state: StringEnum(STATES, {
     description: '`allocated`: held by a machine; `cooling`: released, resting IP_COOLDOWN_S until `until`; `free`: released and rested, handed out again before fresh addresses',
   }),
   resource: Nullable(Type.Object({
@@ -124,7 +124,7 @@ export function register(app: TypedApp, { db, config }: RouteDeps) {
       tags, summary: 'List the addresses a pool has handed out',
       description: 'In address order: those held by a server or VDC VM, those resting after a release (with the end of the rest), and those rested and free again. Addresses the pool never handed out are not listed.',
       params: Id,
-      querystring: Type.Object({ ...PageQuery(), state: Type.Optional(Type.Union(STATES.map((s) => Type.Literal(s)))) }, { additionalProperties: false }),
+      querystring: Type.Object({ ...PageQuery(), state: Type.Optional(StringEnum(STATES)) }, { additionalProperties: false }),
       response: { 200: ListEnvelope(PoolAddress), ...errorResponses('RESOURCE_NOT_FOUND') },
     },
   }, async (request) => page(request, await listPoolAddresses(db, request.params.id, request.query.state, pageOf(request.query)), addressView));
