@@ -41,6 +41,8 @@ test('a server created and stopped from the panel', { skip, timeout: 180_000 }, 
   await page.waitForSelector('nav[aria-label="Main"]');
   // Each page puts the focus on its heading, so the keyboard starts at the content, not the menu.
   await evidence(page, 'wait: document.activeElement?.tagName === H1', () => page.waitForFunction(() => document.activeElement?.tagName === 'H1'));
+  // The cards load after the heading takes the focus: wait for the balance before reading it.
+  await evidence(page, 'balance loaded', () => page.waitForFunction(() => document.querySelector('main a')?.textContent?.includes('USD') === true));
   await page.keyboard.press('Tab');
   assert.equal(await focused(), 'A:Balance200.00 USD', 'the next stop is the first card');
   await page.goto(`${origin}/panel/servers`);
