@@ -50,7 +50,7 @@ export interface Config {
    * WORKER_POOL_MAX connections: an operation holds one only while a statement of its own runs, so
    * more operations than connections keeps the connections busy while others are between
    * statements. Default 32: one process ran 17–28 % more simulated creates a second on average than
-   * at 16, with less CPU per operation, on 18 connections as on 34 (README, Performance).
+   * at 16, with less CPU per operation, on 18 connections as on 34 (docs/performance.md).
    */
   workerConcurrency: number;
   /**
