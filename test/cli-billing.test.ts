@@ -2,21 +2,13 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import { runAdmin } from '../src/cli/admin.ts';
+import { adminCli } from './helpers/admin-cli.ts';
 import { type TestApp, createCustomer, startApp } from './helpers/app.ts';
 
 let t: TestApp;
 let url: string;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(['--url', url, '--token', t.adminToken, ...args], {
-    stdout: (text) => { stdout += text; },
-    stderr: (text) => { stderr += text; },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => adminCli(t, url, args);
 
 before(async () => {
   t = await startApp();

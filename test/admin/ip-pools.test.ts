@@ -4,7 +4,7 @@
 // addresses`): which server or VDC VM holds each address, and which rest after a release, until when.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { runAdmin } from '../../src/cli/admin.ts';
+import { adminCli } from '../helpers/admin-cli.ts';
 import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
 import { type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
@@ -18,15 +18,7 @@ before(async () => {
   url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(['--url', url, '--token', t.adminToken, ...args], {
-    stdout: (text) => { stdout += text; },
-    stderr: (text) => { stderr += text; },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => adminCli(t, url, args);
 
 test('POST /ip-pools with location_id; GET /ip-pools lists every location\'s, or one\'s', async () => {
   const res = await adminCall(t, 'POST', '/admin/v1/ip-pools', { location_id: 2, cidr: '198.51.100.0/28', gateway: '198.51.100.1' });

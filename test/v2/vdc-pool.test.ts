@@ -2,7 +2,7 @@
 // vdc-pool`, and the customer's GET /v2/vdc/resources.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { runAdmin } from '../../src/cli/admin.ts';
+import { adminCli } from '../helpers/admin-cli.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { assertError } from '../helpers/server-actions.ts';
 import { BIG_POOL, assertPoolConsistent, createVm, resources, setPool } from '../helpers/vdc.ts';
@@ -116,17 +116,7 @@ test('the used counters move only through VMs: writing them directly is refused 
   );
 });
 
-interface Run { code: number; stdout: string; stderr: string }
-
-async function cli(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(['--url', url, '--token', t.adminToken, ...args], {
-    stdout: (text) => { stdout += text; },
-    stderr: (text) => { stderr += text; },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => adminCli(t, url, args);
 
 test('hostcloud admin vdc-pool set / get: a table of buckets, --json, input checked first, refusals in the command\'s words', async () => {
   const acc = await createCustomer(t);
