@@ -17,6 +17,7 @@ export const NAV: NavItem[] = [
   { href: '/panel/ssh-keys', label: 'SSH keys', scope: 'ssh_keys:read' },
   { href: '/panel/billing', label: 'Billing', scope: 'billing:read' },
   { href: '/panel/api-keys', label: 'API keys' },
+  { href: '/panel/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
   { href: '/panel/sub-users', label: 'Sub-users', scope: 'sub_users:read' },
   { href: '/panel/profile', label: 'Profile', scope: 'account:read' },
   { href: '/panel/security', label: 'Security' },

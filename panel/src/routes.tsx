@@ -20,6 +20,7 @@ import { TicketPage } from './pages/ticket.tsx';
 import { TicketsPage } from './pages/tickets.tsx';
 import { TopUpPage } from './pages/top-up.tsx';
 import { VdcPage } from './pages/vdc.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 
 export interface PageRoute {
   path: string;
@@ -45,6 +46,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/billing/invoices', component: InvoicesPage, scope: 'billing:read' },
   { path: '/panel/billing/statement', component: StatementPage, scope: 'billing:read' },
   { path: '/panel/api-keys', component: ApiKeysPage },
+  { path: '/panel/webhooks', component: WebhooksPage, scope: 'webhooks:read' },
   { path: '/panel/sub-users', component: SubUsersPage, scope: 'sub_users:read' },
   { path: '/panel/profile', component: ProfilePage, scope: 'account:read' },
   { path: '/panel/security', component: SecurityPage },

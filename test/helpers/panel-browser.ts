@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Config } from '../../src/config.ts';
 import { type Customer, type TestApp, adminCall, createCustomer, json, startApp } from './app.ts';
 
 // What the functions run in the page use (this project is type-checked without the DOM's types).
@@ -46,14 +47,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Registers the file's hooks: the app (with its worker) on a port, and one Chromium. */
-export function useBrowser(): void {
+/** Registers the file's hooks: the app (with its worker, and these settings) on a port, and one Chromium. */
+export function useBrowser(overrides: Partial<Config> = {}): void {
   before(async () => {
   if (!found) return;
   // PUBLIC_URL is the real origin, so mailed links and the checkout's way back work in the browser.
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  t = await startApp({ worker: 'embedded', publicUrl: origin });
+  t = await startApp({ ...overrides, worker: 'embedded', publicUrl: origin });
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
