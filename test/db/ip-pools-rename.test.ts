@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
+import { defaultFirewall } from '../../src/core/servers/default-firewall.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import * as m0070 from '../../src/db/migrations/0070_ip_pools_out_of_sim.ts';
 import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
@@ -26,7 +27,7 @@ test('0070 renames the pools, addresses and console sessions with what they hold
     const { id: location } = await db.selectFrom('ip_pools').select('location_id as id').where('version', '=', 4).orderBy('id').executeTakeFirstOrThrow();
     const machine = (id: string): MachineReservation => ({
       id, token: `op_${id}`, locationId: location, hostname: `${id}.example.com`, cpuCores: 1, ramMb: 1024, storageGb: 20,
-      osSlug: null, sshKeys: [], node: null, v4: 1, v6: 0, primaryV6: false,
+      osSlug: null, sshKeys: [], node: null, v4: 1, v6: 0, primaryV6: false, firewall: defaultFirewall(false),
     });
     const untyped = db as unknown as Kysely<unknown>;
     const ipv4Of = async (id: string) => (await sql<{ ip: string }>`SELECT host(ipv4) AS ip FROM sim_vms WHERE id = ${id}`.execute(db)).rows[0]!.ip;

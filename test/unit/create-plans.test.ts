@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ResolvedMachine, extraAddresses, planServerCreate } from '../../src/core/servers/create-plan.ts';
+import { defaultFirewall } from '../../src/core/servers/default-firewall.ts';
 import { planRegistration, type RegistrationOrder } from '../../src/core/domains/register.ts';
 import type { TldPrice } from '../../src/db/schema.ts';
 
@@ -41,7 +42,7 @@ test('a package server: its row, its first cycle charged at list price, its prov
   assert.deepEqual(p.traffic, { in_bytes: null, out_bytes: null, quota_bytes: 1_000_000_000_000 });
   assert.deepEqual(p.reservation, {
     locationId: 2, hostname: 'web-1', cpuCores: 1, ramMb: 1024, storageGb: 25, osSlug: 'ubuntu-24.04', sshKeys: ['ssh-ed25519 AAAA test@example'],
-    v4: 1, v6: 1, primaryV6: true,
+    v4: 1, v6: 1, primaryV6: true, firewall: defaultFirewall(true),
   });
 });
 

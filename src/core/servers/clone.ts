@@ -12,6 +12,7 @@ import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './action-types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
+import { defaultFirewall } from './default-firewall.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { findOsSlug } from '../../db/queries/servers.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';
@@ -70,7 +71,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
   await reserveAddresses(trx, {
     id: newMachineId(), token: operation.id, locationId: source.location_id, hostname: name, cpuCores: source.cpu_cores, ramMb: source.ram_mb,
     storageGb: source.storage_gb, osSlug: (await findOsSlug(trx, source.os_version_id))?.slug ?? null, sshKeys: [], node: node.name,
-    v4: 1, v6: ipv6 ? 1 : 0, primaryV6: ipv6,
+    v4: 1, v6: ipv6 ? 1 : 0, primaryV6: ipv6, firewall: defaultFirewall(ipv6),
   });
   await payServerCharge(trx, quote);
   return { operation, server: await viewOf(trx, server) };

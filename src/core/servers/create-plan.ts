@@ -12,6 +12,7 @@ import type { MachineSpec } from '../../providers/compute/types.ts';
 import type { Cents } from '../money.ts';
 import type { StartOperation } from '../operations/service.ts';
 import { type ServerQuote, quoteAt } from './charge.ts';
+import { defaultFirewall } from './default-firewall.ts';
 import { extraIpsPriceAt } from './pricing.ts';
 import { addMonth } from './rules.ts';
 import { type TrafficSummary, allowanceOf } from './telemetry.ts';
@@ -134,6 +135,7 @@ export function planServerCreate(
     reservation: {
       locationId: input.location_id, hostname: input.name, ...machine.spec, osSlug: machine.osSlug, sshKeys: machine.sshKeys,
       v4: input.ipv4_count ?? 1, v6: input.ipv6_count ?? 1, primaryV6: (input.ipv6_count ?? 1) > 0,
+      firewall: defaultFirewall((input.ipv6_count ?? 1) > 0),
     },
   };
 }

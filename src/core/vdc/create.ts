@@ -16,6 +16,7 @@ import { newId } from '../ids.ts';
 import { placeMachine } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkUserData } from '../servers/create.ts';
+import { defaultFirewall } from '../servers/default-firewall.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';
@@ -95,6 +96,7 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
   await reserveAddresses(trx, {
     id: newMachineId(), token: operation.id, locationId: refs.location.id, hostname: input.name, cpuCores: input.cpu_cores, ramMb: input.ram_mb,
     storageGb: input.storage_gb, osSlug: refs.os.slug, sshKeys: [], node: node.name, v4: holds.ipv4, v6: holds.ipv6, primaryV6: holds.ipv6 > 0,
+    firewall: defaultFirewall(holds.ipv6 > 0),
   }, 'VM');
   const osLabel = { family: refs.os.family, version: refs.os.version };
   return { view: { vm, os: refs.os.slug, power: vm.power_state, specs: { cpuCores: vm.cpu_cores, ramMb: vm.ram_mb, storageGb: vm.storage_gb }, osLabel }, operation };

@@ -2,7 +2,7 @@
 // migration 0031): in the caller's transaction, or as a part of the one-statement create.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import { defaultFirewall } from '../../providers/compute/simulated/machine.ts';
+import type { SimFirewallRuleValue } from '../schema.ts';
 
 export interface MachineReservation {
   /** The machine's id on the platform (its provider ref once provisioned). */
@@ -21,12 +21,14 @@ export interface MachineReservation {
   v4: number;
   v6: number;
   primaryV6: boolean;
+  /** The rules the machine's firewall starts with (core/servers/default-firewall.ts). */
+  firewall: SimFirewallRuleValue[];
 }
 
 /** The call, as a statement to run or to embed (SELECT id FROM …). */
 export function reserveMachineStatement(r: MachineReservation) {
   return sql<{ id: string }>`SELECT id FROM hc_reserve_machine(${r.id}, ${r.token}, ${r.locationId}::int, ${r.hostname}, ${r.cpuCores}::int, ${r.ramMb}::int,
-    ${r.storageGb}::int, ${r.osSlug}, ${r.sshKeys}::text[], ${r.node}, ${JSON.stringify(defaultFirewall(r.primaryV6))}::jsonb,
+    ${r.storageGb}::int, ${r.osSlug}, ${r.sshKeys}::text[], ${r.node}, ${JSON.stringify(r.firewall)}::jsonb,
     ${r.v4}::int, ${r.v6}::int, ${r.primaryV6}::boolean)`;
 }
 

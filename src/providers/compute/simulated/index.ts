@@ -21,7 +21,8 @@ import { requireServedNode } from '../platform.ts';
 import { leaseAddresses } from './allocate.ts';
 import { simulatedShell } from './shell.ts';
 import { parseAddress } from '../../../core/ip-pools/ip-math.ts';
-import { defaultFirewall, machineOf } from './machine.ts';
+import { machineOf } from './machine.ts';
+import { defaultFirewall } from '../../../core/servers/default-firewall.ts';
 import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
 
 export interface SimulatedComputeOptions {

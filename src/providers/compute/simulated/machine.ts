@@ -1,7 +1,5 @@
-// How a simulated machine looks to the caller: its network as ServerNetwork, its extra addresses,
-// and the firewall every new machine starts with.
+// How a simulated machine looks to the caller: its network as ServerNetwork and its extra addresses.
 import type { VmLease } from '../../../db/queries/ip-pools.ts';
-import type { NewFirewallRule } from '../../../db/queries/sim.ts';
 import type { ServerNetwork, SimVm } from '../../../db/schema.ts';
 import type { Machine } from '../types.ts';
 import { netmask, parseBlock } from '../../../core/ip-pools/ip-math.ts';
@@ -17,17 +15,4 @@ export function machineOf(vm: Pick<SimVm, 'id' | 'ipv4' | 'ipv6'>, leases: VmLea
   };
   const extraIps = leases.filter((l) => l !== primary4 && l !== primary6).map((l) => ({ address: l.address, version: l.version }));
   return { ref: vm.id, network, extraIps };
-}
-
-/** SSH, web and ping from anywhere, everything else inbound dropped — per family the machine has. */
-export function defaultFirewall(ipv6: boolean): NewFirewallRule[] {
-  const rules: Omit<NewFirewallRule, 'position'>[] = [];
-  for (const source of ipv6 ? ['0.0.0.0/0', '::/0'] : ['0.0.0.0/0']) {
-    for (const port of ['22', '80', '443']) rules.push({ direction: 'inbound', protocol: 'tcp', port, source, action: 'accept' });
-    rules.push({ direction: 'inbound', protocol: 'icmp', port: null, source, action: 'accept' });
-  }
-  for (const source of ipv6 ? ['0.0.0.0/0', '::/0'] : ['0.0.0.0/0']) {
-    rules.push({ direction: 'inbound', protocol: 'any', port: null, source, action: 'drop' });
-  }
-  return rules.map((r, i) => ({ ...r, position: i + 1 }));
 }
