@@ -111,9 +111,13 @@ async function readSummary(summaryFiles: string[]): Promise<RunSummary | null> {
   };
 }
 
+/** A test by file and name; a file that failed as a whole (it did not load, it timed out) by its path. */
+const failureName = (f: RunSummary['failures'][number], rel: (f: string) => string) =>
+  (path.isAbsolute(f.name) ? `${rel(f.name)} (the whole file)` : `${rel(f.file)} › ${f.name}`);
+
 /** A failed test as the summary names it: its file, its name, and the first line of what it threw. */
 const failureLine = (f: RunSummary['failures'][number], rel: (f: string) => string) =>
-  `${rel(f.file)} › ${f.name}${f.error ? ` — ${f.error.length > 300 ? `${f.error.slice(0, 300)}…` : f.error}` : ''}`;
+  `${failureName(f, rel)}${f.error ? ` — ${f.error.length > 300 ? `${f.error.slice(0, 300)}…` : f.error}` : ''}`;
 
 /** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
 function printSummary(s: RunSummary | null, fileCount: number, ms: number, rel: (f: string) => string, label = 'summary'): void {
@@ -142,7 +146,7 @@ function printRepeatSummary(rounds: { summary: RunSummary | null; ms: number }[]
   const counts = new Map<string, { line: string; n: number; errors: Set<string> }>();
   for (const { summary } of rounds) {
     for (const f of summary?.failures ?? []) {
-      const key = `${rel(f.file)} › ${f.name}`;
+      const key = failureName(f, rel);
       const c = counts.get(key) ?? { line: key, n: 0, errors: new Set<string>() };
       c.n++;
       if (f.error) c.errors.add(f.error.length > 300 ? `${f.error.slice(0, 300)}…` : f.error);
