@@ -20,7 +20,7 @@ test('SIGKILL a worker mid-create: another worker finishes it, and the provider 
 
   // A slow first worker: each provider step takes 3 s.
   const first = startWorker(t.databaseUrl, 3000);
-  await until('the first worker to start the operation', 30_000, async () => {
+  await until('the first worker to start the operation', 120_000, async () => {
     const op = await opRow();
     return op.status === 'running' && op.progress_pct > 0 ? op : undefined;
   });
