@@ -1,7 +1,7 @@
 // Self sign-up (PANEL_SIGNUP=open) and the page itself.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { up as forgetUnconfirmedPasswords } from '../../src/db/migrations/0085_panel_sign_up_without_password.ts';
 import { hashPassword } from '../../src/core/sub-users/password.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
@@ -89,7 +89,7 @@ test('upgrading: a password a sign-up stored before its email was confirmed is f
   const user = (await sql<{ id: number }>`INSERT INTO panel_users (account_id, sub_user_id, email, password_hash) VALUES (${account.id}, NULL, 'old-signup@example.com', ${hash}) RETURNING id`.execute(db)).rows[0]!;
   await sql`INSERT INTO panel_links (token_hash, kind, user_id, expires_at) VALUES ('x'::text || ${String(user.id)}, 'email_verification', ${user.id}, now() + interval '1 day')`.execute(db);
   const confirmed = await signedInOwner(t);
-  await forgetUnconfirmedPasswords(db);
+  await forgetUnconfirmedPasswords(db as unknown as Kysely<unknown>);
   const row = (await sql<{ password_hash: string | null }>`SELECT password_hash FROM panel_users WHERE id = ${user.id}`.execute(db)).rows[0]!;
   assert.equal(row.password_hash, null);
   const link = (await sql<{ used_at: Date | null }>`SELECT used_at FROM panel_links WHERE user_id = ${user.id}`.execute(db)).rows[0]!;
