@@ -6,7 +6,7 @@
 // nothing written, and a VM that fails or is deleted gives its address back to rest.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { type Customer, type TestApp, BUSY_MACHINE_CONNECT_WAIT_MS, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { assertLedgerExact, balanceCents } from '../helpers/server-extras.ts';
 import { PASSWORD, UBUNTU, serverBody } from '../helpers/servers.ts';
 import { clearFault, setFault } from '../helpers/server-actions.ts';
@@ -31,7 +31,7 @@ async function smallLocation(code: string, octet: number): Promise<number> {
 }
 
 before(async () => {
-  t = await startApp({ worker: 'embedded' });
+  t = await startApp({ worker: 'embedded', databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS });
 });
 
 test('20 parallel creates against room for 5 addresses: 5 servers, 15 × 422 uncharged, no address twice', async () => {

@@ -3,7 +3,7 @@
 // 422 CAPACITY_UNAVAILABLE with nothing charged, and usage counting servers and VDC VMs alike.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { type Customer, type TestApp, BUSY_MACHINE_CONNECT_WAIT_MS, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { CLOUD_S_SIZE, addNode, newLocation, nodeRow, setNodeStatus } from '../helpers/nodes.ts';
 import { assertError, assertLedger, balanceCents, serverRow } from '../helpers/server-actions.ts';
 import { createServer, serverBody } from '../helpers/servers.ts';
@@ -13,7 +13,7 @@ let t: TestApp;
 let c: Customer;
 
 before(async () => {
-  t = await startApp({ worker: 'embedded' });
+  t = await startApp({ worker: 'embedded', databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS });
   c = await createCustomer(t, { deposit: '500.00' });
 });
 

@@ -1,14 +1,14 @@
 // Money under concurrency: the balance decides, not the order requests happen to read it in.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';
+import { type TestApp, BUSY_MACHINE_CONNECT_WAIT_MS, call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { serverBody } from '../helpers/servers.ts';
 import { ledgerSumCents } from '../../src/db/queries/transactions.ts';
 
 let t: TestApp;
 
 before(async () => {
-  t = await startApp();
+  t = await startApp({ databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS });
 });
 
 test('20 parallel creates against a balance for 3: exactly 3 succeed, balance exactly 0, ledger sum = balance', async () => {

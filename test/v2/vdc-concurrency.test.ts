@@ -2,7 +2,7 @@
 // never exceeds `total` (the database refuses it), and it always equals the sum over live VMs.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
+import { type Customer, type TestApp, BUSY_MACHINE_CONNECT_WAIT_MS, adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
 import { clearFault, setFault } from '../helpers/server-actions.ts';
 import { type Json } from '../helpers/servers.ts';
 import { activeVm, assertPoolConsistent, resources, setPool, vmAction, vmBody } from '../helpers/vdc.ts';
@@ -10,7 +10,7 @@ import { activeVm, assertPoolConsistent, resources, setPool, vmAction, vmBody } 
 let t: TestApp;
 
 before(async () => {
-  t = await startApp({ worker: 'embedded' });
+  t = await startApp({ worker: 'embedded', databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS });
 });
 
 const PLENTY = { ram_mb: 65_536, storage_gb: 1000, ipv4: 50, ipv6: 50 };
