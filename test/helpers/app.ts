@@ -119,7 +119,8 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   // Before anything is opened, so a refused app leaves nothing running.
   refuseMixedWorkers(config);
   const { url } = await fileDatabase();
-  const database = connect(url);
+  // The pool as the app's settings make it in production (runtime.ts openStore): its waits are the config's.
+  const database = connect(url, { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs });
   await setIpCooldown(database.db, config.ipCooldownS);
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   // Each file its own budgets in a shared Redis, unless the test picks a prefix (RATE_LIMIT_PREFIX).
