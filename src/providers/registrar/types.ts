@@ -30,10 +30,13 @@ export type RegistrarRefusal =
 /** A failure of the registrar. `refusal` is set when the registry said no to this request; retrying cannot help. */
 export class RegistrarError extends ProviderError {
   readonly refusal: RegistrarRefusal | null;
-  constructor(message: string, opts: { refusal?: RegistrarRefusal; retryable?: boolean } = {}) {
+  /** The input field a refusal is about, when the registry said (e.g. `nameservers`, `contact`). */
+  readonly field: string | null;
+  constructor(message: string, opts: { refusal?: RegistrarRefusal; retryable?: boolean; field?: string } = {}) {
     super('UPSTREAM_ERROR', message, opts.refusal ? false : opts.retryable ?? true);
     this.name = 'RegistrarError';
     this.refusal = opts.refusal ?? null;
+    this.field = opts.field ?? null;
   }
 }
 
