@@ -12,7 +12,7 @@ Commands:
   admin …          operator commands over the admin API (hostcloud admin help)
   epp-test-registry  run the EPP test registry (TLS, test CA) for REGISTRAR_DRIVER=epp on this machine
 
-Settings come from the environment; see the README.`;
+Settings come from the environment; see docs/operations.md (Settings).`;
 
 /** `hostcloud COMMAND --help`: what it does, how it is set up, an example; it starts nothing. */
 const COMMAND_HELP: Record<string, string> = {
@@ -20,7 +20,7 @@ const COMMAND_HELP: Record<string, string> = {
 
   Runs the HTTP API (v2, v1, admin) on HOST:PORT and, with WORKER=embedded (the default), the worker.
   Without DATABASE_URL it starts an embedded PostgreSQL in DATA_DIR/pg. Settings are environment
-  variables (PORT, HOST, DATABASE_URL, ADMIN_TOKEN, LOG_FORMAT, …; see the README's Settings).
+  variables (PORT, HOST, DATABASE_URL, ADMIN_TOKEN, LOG_FORMAT, …; see docs/operations.md, Settings).
 
 Examples:
   hostcloud serve
