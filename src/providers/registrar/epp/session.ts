@@ -69,6 +69,8 @@ export class EppSession {
       s.once('error', (e) => { clearTimeout(timer); reject(new SessionError(`Cannot reach the registry at ${this.o.host}:${this.o.port}: ${e.message}`, false)); });
     });
     const s = this.socket;
+    // An idle session must not keep a process alive; a command in flight has its own timer.
+    s.unref();
     s.on('data', (chunk: Buffer) => {
       try {
         for (const frame of this.reader.push(chunk)) this.deliver(frame);

@@ -178,6 +178,7 @@ export async function startTestRegistry(opts: TestRegistryOptions = {}): Promise
           socket.destroy();
           return;
         }
+        if (fault === 'stall-after') return;
         send(response(answer, clTRID));
         if (answer.end || answer.code === 2200) {
           socket.end();

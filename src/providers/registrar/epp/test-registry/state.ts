@@ -73,7 +73,8 @@ export interface PollMessage {
 }
 
 /** What a hook may do to the command about to be handled. */
-export type Fault = 'drop-before' | 'drop-after' | { code: number; msg?: string };
+/** drop-before: the connection ends unanswered, nothing applied; drop-after: applied, then the connection ends unanswered; stall-after: applied, never answered. */
+export type Fault = 'drop-before' | 'drop-after' | 'stall-after' | { code: number; msg?: string };
 
 export interface Counters {
   domainCreates: Map<string, number>;
