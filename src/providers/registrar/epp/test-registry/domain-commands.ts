@@ -1,7 +1,7 @@
 // The test registry's domain commands (RFC 5731): check, info, create, renew, update, transfer.
 import { NS, type XmlEl, child, childrenOf, el, objectEl, path, textOf } from '../xml.ts';
 import { type Answer, Refuse, eppDate, ok } from './answers.ts';
-import { type RegDomain, type RegTransfer, type RegistryState, RegistryState as State, addYears } from './state.ts';
+import { type RegDomain, type RegTransfer, type RegistryState, RegistryState as State, addYears, nowSeconds } from './state.ts';
 
 const D = NS.domain;
 const LDH = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -93,7 +93,7 @@ export function domainCreate(state: RegistryState, clID: string, obj: XmlEl): An
   for (const c of [registrant, ...contacts.map((x) => x.text)]) if (!state.contacts.has(c)) throw new Refuse(2303, `contact ${c} does not exist`);
   const pw = path(obj, D, 'authInfo', 'pw')?.text;
   if (!pw) throw new Refuse(2003, 'domain:authInfo is missing');
-  const now = new Date();
+  const now = nowSeconds();
   const d: RegDomain = {
     name, roid: state.roid('D'), sponsor: clID, crDate: now, exDate: addYears(now, years), upDate: null, registrant,
     admin: contacts.find((c) => c.attrs.type === 'admin')?.text ?? null, tech: contacts.find((c) => c.attrs.type === 'tech')?.text ?? null,
@@ -162,7 +162,7 @@ export function domainTransfer(state: RegistryState, clID: string, obj: XmlEl, o
     if (d.statuses.has('clientTransferProhibited') || d.statuses.has('serverTransferProhibited')) throw new Refuse(2304, `${name} is locked against transfer`);
     if (path(obj, D, 'authInfo', 'pw')?.text !== d.authInfo) throw new Refuse(2202, `wrong authInfo for ${name}`);
     const years = periodOf(obj, 1);
-    const now = new Date();
+    const now = nowSeconds();
     const t: RegTransfer = {
       name, status: 'pending', reID: clID, reDate: now, acID: d.sponsor, acDate: new Date(now.getTime() + 5 * 86_400_000), period: years, exDate: addYears(d.exDate, years),
     };

@@ -29,8 +29,8 @@ export interface TestRegistry {
   state: RegistryState;
   approveTransfer(name: string): void;
   rejectTransfer(name: string): void;
-  /** The next command matching `when` meets `fault`. */
-  injectFault(fault: Fault, when?: { verb?: string; object?: string }): void;
+  /** The next `times` (1) commands matching `when` meet `fault`. */
+  injectFault(fault: Fault, when?: { verb?: string; object?: string }, times?: number): void;
   /** Ends every open session abruptly (a registry restart, a network cut). */
   dropAll(): void;
   /** Open connections now. */
@@ -201,8 +201,10 @@ export async function startTestRegistry(opts: TestRegistryOptions = {}): Promise
     state,
     approveTransfer: (name) => void settleTransfer(state, name, 'clientApproved'),
     rejectTransfer: (name) => void settleTransfer(state, name, 'clientRejected'),
-    injectFault(fault, when = {}) {
-      state.faults.push({ fault, when: (verb, object) => (when.verb === undefined || when.verb === verb) && (when.object === undefined || when.object === object) });
+    injectFault(fault, when = {}, times = 1) {
+      for (let i = 0; i < times; i++) {
+        state.faults.push({ fault, when: (verb, object) => (when.verb === undefined || when.verb === verb) && (when.object === undefined || when.object === object) });
+      }
     },
     dropAll() {
       for (const c of conns) c.socket.destroy();

@@ -85,6 +85,9 @@ export interface Counters {
 
 const YEAR_MS = 365 * 86_400_000;
 
+/** Now, to the second: EPP dates carry no milliseconds (the driver stores what the registry says). */
+export const nowSeconds = () => new Date(Math.floor(Date.now() / 1000) * 1000);
+
 export function addYears(d: Date, years: number): Date {
   const out = new Date(d);
   out.setUTCFullYear(out.getUTCFullYear() + years);
@@ -132,10 +135,16 @@ export class RegistryState {
   /** A domain held by another registrar, for transfers in. */
   seedDomain(name: string, sponsor: string, opts: { authInfo?: string; exDate?: Date; locked?: boolean } = {}): RegDomain {
     if (!this.clients.has(sponsor)) this.clients.set(sponsor, randomBytes(8).toString('hex'));
-    const now = new Date();
+    const now = nowSeconds();
+    // Its registrant, a contact of the sponsoring registrar, as every domain has one.
+    const registrant = `${sponsor.slice(0, 8)}${(this.seq + 1).toString(36)}`;
+    this.contacts.set(registrant, {
+      id: registrant, roid: this.roid('C'), sponsor, email: `owner@${name}`, voice: '+1.5555550100', authInfo: RegistryState.authCode(), disclose: null, crDate: now,
+      postal: [{ type: 'int', name: `Owner of ${name}`, org: null, street: ['1 Example Road'], city: 'Springfield', sp: null, pc: '12345', cc: 'US' }],
+    });
     const d: RegDomain = {
       name, roid: this.roid('D'), sponsor, crDate: now, exDate: opts.exDate ?? addYears(now, 1), upDate: null,
-      registrant: '', admin: null, tech: null, ns: [], statuses: new Set(opts.locked ? ['clientTransferProhibited'] : ['ok']),
+      registrant, admin: registrant, tech: registrant, ns: [], statuses: new Set(opts.locked ? ['clientTransferProhibited'] : ['ok']),
       authInfo: opts.authInfo ?? RegistryState.authCode(),
     };
     this.domains.set(name, d);
