@@ -294,15 +294,12 @@ function registrarSettings(env: NodeJS.ProcessEnv) {
   if (registrarDriver !== 'simulated' && registrarDriver !== 'epp' && registrarDriver !== 'off') {
     throw new ConfigError(`REGISTRAR_DRIVER must be simulated, epp or off, got "${registrarDriver}"`);
   }
-  const file = (name: string) => {
-    const v = str(env, name);
-    return v === undefined ? undefined : path.resolve(v);
-  };
+  const file = (v: string | undefined) => (v === undefined ? undefined : path.resolve(v));
   const out = {
     registrarDriver: registrarDriver as Config['registrarDriver'],
     eppHost: str(env, 'EPP_HOST'), eppPort: int(env, 'EPP_PORT', 700, 1, 65_535),
     eppClientId: str(env, 'EPP_CLIENT_ID'), eppPassword: str(env, 'EPP_PASSWORD'),
-    eppClientCert: file('EPP_CLIENT_CERT'), eppClientKey: file('EPP_CLIENT_KEY'), eppCa: file('EPP_CA'),
+    eppClientCert: file(str(env, 'EPP_CLIENT_CERT')), eppClientKey: file(str(env, 'EPP_CLIENT_KEY')), eppCa: file(str(env, 'EPP_CA')),
     eppSessions: int(env, 'EPP_SESSIONS', 2, 1, 64), eppPollS: int(env, 'EPP_POLL_S', 60, 1, 86_400),
   };
   if (registrarDriver === 'epp') {

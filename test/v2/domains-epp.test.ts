@@ -11,7 +11,7 @@ import { balanceOf, freshName, registerDomain } from '../helpers/domains.ts';
 import { type RegistryFixture, startRegistryFixture } from '../helpers/epp.ts';
 import { until } from '../helpers/worker-process.ts';
 
-describe('domains over EPP', () => {
+describe('domains over EPP', { timeout: 240_000 }, () => {
   let fx: RegistryFixture;
   let t: TestApp;
   let c: Customer;
@@ -20,7 +20,7 @@ describe('domains over EPP', () => {
     fx = await startRegistryFixture();
     t = await startApp({
       worker: 'embedded', registrarDriver: 'epp', eppHost: '127.0.0.1', eppPort: fx.registry.port, eppClientId: 'hostcloud', eppPassword: 'test-password',
-      eppClientCert: fx.files.cert, eppClientKey: fx.files.key, eppCa: fx.files.ca, eppSessions: 2, eppPollS: 1, jobRetryLimit: 2,
+      eppClientCert: fx.files.cert, eppClientKey: fx.files.key, eppCa: fx.files.ca, eppSessions: 2, eppPollS: 1, jobRetryLimit: 1,
     });
     c = await createCustomer(t, { deposit: '500.00' });
   });
