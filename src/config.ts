@@ -208,7 +208,20 @@ export interface Config {
   webhookRetryScheduleS: number[];
   /** WEBHOOK_DISABLE_AFTER_DAYS — an endpoint whose every attempt has failed for this long is disabled (with a notice). Default 5. */
   webhookDisableAfterDays: number;
+  // DNS (docs/dns.md).
+  /** DNS_DRIVER — `simulated` (zones kept in the database, answered by nothing), `powerdns` (PowerDNS Authoritative's HTTP API) or `off`. Default simulated. */
+  dnsDriver: DnsDriver;
+  /** POWERDNS_API_URL — PowerDNS's webserver, e.g. http://127.0.0.1:8081; required with DNS_DRIVER=powerdns. */
+  powerdnsApiUrl: string | undefined;
+  /** POWERDNS_API_KEY — its `api-key`; required with DNS_DRIVER=powerdns. */
+  powerdnsApiKey: string | undefined;
+  /** POWERDNS_SERVER_ID — the server id in the API's paths. Default localhost. */
+  powerdnsServerId: string;
+  /** DNS_NAMESERVERS — comma-separated host names (at least two): every zone's NS records, and a registration's nameservers when it names none. Default ns1.hostcloud.test,ns2.hostcloud.test. */
+  dnsNameservers: string[];
 }
+
+export type DnsDriver = 'simulated' | 'powerdns' | 'off';
 
 export type PaymentsMode = 'simulated' | 'stripe' | 'off';
 
@@ -284,6 +297,29 @@ function paymentSettings(env: NodeJS.ProcessEnv) {
   if (topupMinCents > topupMaxCents) throw new ConfigError('TOPUP_MIN must not exceed TOPUP_MAX');
   const paymentSweepIntervalS = int(env, 'PAYMENT_SWEEP_INTERVAL_S', 60, 1, 3600);
   return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents, paymentSweepIntervalS };
+}
+
+/** DNS_DRIVER and the settings of the driver it picks. */
+function dnsSettings(env: NodeJS.ProcessEnv) {
+  const dnsDriver = str(env, 'DNS_DRIVER') ?? 'simulated';
+  if (dnsDriver !== 'simulated' && dnsDriver !== 'powerdns' && dnsDriver !== 'off') throw new ConfigError(`DNS_DRIVER must be simulated, powerdns or off, got "${dnsDriver}"`);
+  const powerdnsApiUrl = str(env, 'POWERDNS_API_URL')?.replace(/\/+$/, '');
+  const powerdnsApiKey = str(env, 'POWERDNS_API_KEY');
+  if (powerdnsApiUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(powerdnsApiUrl).protocol);
+    } catch { /* reported below */ }
+    if (!ok) throw new ConfigError(`POWERDNS_API_URL must be an http(s) URL, got "${powerdnsApiUrl}"`);
+  }
+  if (dnsDriver === 'powerdns' && (!powerdnsApiUrl || !powerdnsApiKey)) throw new ConfigError('DNS_DRIVER=powerdns needs POWERDNS_API_URL and POWERDNS_API_KEY');
+  const dnsNameservers = (str(env, 'DNS_NAMESERVERS') ?? 'ns1.hostcloud.test,ns2.hostcloud.test')
+    .split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter((h) => h !== '');
+  const hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+  if (dnsNameservers.length < 2 || new Set(dnsNameservers).size !== dnsNameservers.length || !dnsNameservers.every((h) => hostName.test(h))) {
+    throw new ConfigError(`DNS_NAMESERVERS must name at least two distinct host names, comma-separated, got "${str(env, 'DNS_NAMESERVERS')}"`);
+  }
+  return { dnsDriver: dnsDriver as DnsDriver, powerdnsApiUrl, powerdnsApiKey, powerdnsServerId: str(env, 'POWERDNS_SERVER_ID') ?? 'localhost', dnsNameservers };
 }
 
 /** The embedded server's database (runtime.ts creates it under this name). */
@@ -424,5 +460,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, 1, 1000),
     webhookRetryScheduleS: schedule(env, 'WEBHOOK_RETRY_SCHEDULE_S', DEFAULT_RETRY_SCHEDULE_S),
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
+    ...dnsSettings(env),
   };
 }

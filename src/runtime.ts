@@ -29,6 +29,12 @@ import { createStripePayments } from './providers/payments/stripe.ts';
 import type { PaymentProvider } from './providers/payments/types.ts';
 import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
 import type { Registrar } from './providers/registrar/types.ts';
+import { createPowerDns } from './providers/dns/powerdns.ts';
+import { noopDns } from './providers/dns/noop.ts';
+import { createSimulatedDns } from './providers/dns/simulated.ts';
+import type { DnsProvider } from './providers/dns/types.ts';
+import { setDnsNameservers } from './db/queries/dns.ts';
+import { ensureAllPoolZones } from './core/dns/reverse.ts';
 import type { Telemetry } from './telemetry/index.ts';
 import { instrumentProvider } from './telemetry/provider.ts';
 
@@ -72,6 +78,8 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
     await migrateToLatest(database.db);
     await seedDemoCatalog(database.db);
     await setIpCooldown(database.db, config.ipCooldownS);
+    await setDnsNameservers(database.db, config.dnsNameservers);
+    await ensureAllPoolZones(database.db);
   } catch (e) {
     await closeAll();
     await embedded?.stop();
@@ -144,12 +152,22 @@ export function paymentsFor(config: Config, db: Db, telemetry?: Telemetry): Paym
   return telemetry ? instrumentProvider('payments', payments, telemetry.metrics) : payments;
 }
 
+/** DNS_DRIVER's provider: the simulated one (nothing served), PowerDNS's HTTP API, or none (off); instrumented like compute. */
+export function dnsFor(config: Config, telemetry?: Telemetry): DnsProvider {
+  const dns = config.dnsDriver === 'powerdns'
+    ? createPowerDns({ apiUrl: config.powerdnsApiUrl!, apiKey: config.powerdnsApiKey!, serverId: config.powerdnsServerId, timeoutMs: Math.max(config.providerTimeoutMs, 5000) })
+    : config.dnsDriver === 'simulated' ? createSimulatedDns() : noopDns;
+  return telemetry ? instrumentProvider('dns', dns, telemetry.metrics) : dns;
+}
+
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry, { logRefusals: true }),
     hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
     payments: paymentsFor(config, db, telemetry),
+    dns: dnsFor(config, telemetry),
+    dnsNameservers: config.dnsNameservers,
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

@@ -19,6 +19,7 @@ const EXAMPLES: Record<string, string[]> = {
   'keys create': ['keys create acc_3kT9wQ2mZx7Lp4Rb --ip 203.0.113.7 --name deploy --scope servers:write', 'keys create acc_3kT9wQ2mZx7Lp4Rb --ip 203.0.113.0/24 --sub-user 7'],
   'keys revoke': ['keys revoke key_5Fq8nWc2Lz6Tr1Ya'],
   'sub-users create': ['sub-users create acc_3kT9wQ2mZx7Lp4Rb --email grace@example.com --first-name Grace --last-name Hopper'],
+  'dns resync': ['dns resync', 'dns resync --zone example.com'],
   'sub-users list': ['sub-users list acc_3kT9wQ2mZx7Lp4Rb --status active'],
   'tickets list': ['tickets list --status open', 'tickets list --account acc_3kT9wQ2mZx7Lp4Rb --priority high'],
   'tickets show': ['tickets show 482913'],

@@ -69,6 +69,10 @@ VDC
                   sets the pool (made the first time); totals left out keep their value; a total below
                   what the account's VMs use is refused
 
+DNS
+  dns resync [--zone NAME]         pushes every zone (or one) to the DNS provider again, whole: after
+                                   PowerDNS lost its data or was replaced; the worker does it within seconds
+
 Nodes and migration
   nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
   nodes get NODE_ID
@@ -363,6 +367,13 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || await invoiceCommand(conn, out, group, action, args);
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
+  if (group === 'dns' && action === 'resync') {
+    const usage = 'hostcloud admin dns resync [--zone NAME]';
+    const { values, positionals: extra } = parse(args, { zone: { type: 'string' } }, usage);
+    positionals(extra, [], usage);
+    const body = values.zone === undefined ? {} : { zone: values.zone };
+    return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { queued: number }).queued} zone(s) for a whole push to the DNS provider`);
+  }
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
   if (group === 'hosting-servers' && action === 'list') {
     return out.show(await call(conn, 'GET', '/hosting/servers?per_page=100'), (a) => listing(a as never, 'all', 'hosting servers'));

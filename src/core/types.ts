@@ -48,7 +48,7 @@ import type { Db } from '../db/connection.ts';
 export type { Db };
 
 export const AREAS = [
-  'servers', 'vdc', 'domains', 'hosting', 'billing', 'account', 'tickets', 'sub_users', 'ssh_keys', 'reseller', 'catalog', 'events', 'webhooks',
+  'servers', 'vdc', 'domains', 'hosting', 'billing', 'account', 'tickets', 'sub_users', 'ssh_keys', 'reseller', 'catalog', 'events', 'webhooks', 'dns',
 ] as const;
 export type Area = (typeof AREAS)[number];
 export type Access = 'read' | 'write';

@@ -12,6 +12,7 @@ import type {
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
+import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
@@ -21,6 +22,7 @@ export type * from './schema-billing.ts';
 export type * from './schema-panel.ts';
 export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
+export type * from './schema-dns.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -614,6 +616,10 @@ export interface DB {
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  dns_zones: DnsZonesTable;
+  dns_records: DnsRecordsTable;
+  dns_outbox: DnsOutboxTable;
+  dns_settings: DnsSettingsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -2,6 +2,8 @@
 // addresses from them (reserve-addresses.ts at create; the driver for an added address or a move).
 // Rules here; storage in src/db/queries/ip-pools.ts and ip-pool-addresses.ts; the admin API
 // (src/http/admin/ip-pools.ts) and `hostcloud admin ip-pools` adapt.
+import { inTransaction } from '../../db/transaction.ts';
+import { ensurePoolZones } from '../dns/reverse.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { type PoolAddressRow, type PoolAddressState, listPoolAddressesPage } from '../../db/queries/ip-pool-addresses.ts';
 import { deletePoolUnlessLeased, findOverlappingPool, findPool, insertPool, listPoolsPage } from '../../db/queries/ip-pools.ts';
@@ -55,7 +57,13 @@ export async function addIpPool(db: Db, locationId: number, input: PoolInput): P
   const clash = await findOverlappingPool(db, checked.cidr);
   if (clash) throw overlapError(clash.cidr);
   try {
-    return viewOf(await insertPool(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway }), 0);
+    // The pool and its reverse zones (core/dns/reverse.ts) commit together.
+    const pool = await inTransaction(db, async (trx) => {
+      const row = await insertPool(trx, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway });
+      await ensurePoolZones(trx, row, new Date());
+      return row;
+    });
+    return viewOf(pool, 0);
   } catch (e) {
     // Two overlapping pools added at once: the exclusion constraint refuses the second.
     const refused = rowRefusal(e, 'ip_pools')?.kind;
