@@ -372,7 +372,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     const { values, positionals: extra } = parse(args, { zone: { type: 'string' } }, usage);
     positionals(extra, [], usage);
     const body = values.zone === undefined ? {} : { zone: values.zone };
-    return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { queued: number }).queued} zone(s) for a whole push to the DNS provider`);
+    return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { data: { queued: number } }).data.queued} zone(s) for a whole push to the DNS provider`);
   }
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
   if (group === 'hosting-servers' && action === 'list') {

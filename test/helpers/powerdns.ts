@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
 import { promisify } from 'node:util';
 
 const execFileP = promisify(execFile);
@@ -52,7 +51,7 @@ export interface PowerDns {
   dnsPort: number;
   apiUrl: string;
   apiKey: string;
-  /** Starts it (again, on the same ports and database). */
+  /** Starts it (again, on the same ports and database); nothing when it runs. */
   start(): Promise<void>;
   /** Stops it (SIGTERM, then SIGKILL). */
   stop(): Promise<void>;
@@ -62,6 +61,8 @@ export interface PowerDns {
   dig(name: string, type: string): Promise<string[]>;
   /** Polls dig until `ok` holds for the answer, or fails after `timeoutMs`. */
   waitFor(name: string, type: string, ok: (answer: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
+  /** Stops it and removes its directory (the file's `after`). */
+  close(): Promise<void>;
 }
 
 export async function startPowerDns(): Promise<PowerDns> {
@@ -85,6 +86,7 @@ export async function startPowerDns(): Promise<PowerDns> {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
 
   async function start(): Promise<void> {
+    if (child && child.exitCode === null) return;
     child = spawn(probed && typeof probed !== 'string' ? probed.server : 'pdns_server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => { output += String(d); });
     child.stderr!.on('data', (d) => { output += String(d); });
@@ -128,10 +130,11 @@ export async function startPowerDns(): Promise<PowerDns> {
     await execFileP('sqlite3', [db, 'DELETE FROM records; DELETE FROM domainmetadata; DELETE FROM domains;']);
   }
 
-  await start();
-  after(async () => {
+  async function close(): Promise<void> {
     await stop();
     await rm(dir, { recursive: true, force: true });
-  });
-  return { dnsPort, apiUrl, apiKey, start, stop, wipe, dig, waitFor };
+  }
+
+  await start();
+  return { dnsPort, apiUrl, apiKey, start, stop, wipe, dig, waitFor, close };
 }
