@@ -30,6 +30,7 @@ import { startDnsPusher } from './dns-pusher.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
+import { startRegistrarPoll } from './registrar-poll.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import { createJobQueue } from './queue.ts';
 import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
@@ -84,12 +85,14 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const dnsPusher = deps.dns ? startDnsPusher({ db, dns: deps.dns, logger, metrics: deps.metrics }) : null;
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const registrarPoll = startRegistrarPoll(db, deps.registrar, logger);
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
       w.halt();
       sweep.stop();
+      registrarPoll?.stop();
       await billing?.stop();
       await paymentSweeper?.stop();
       await notifications?.stop();
