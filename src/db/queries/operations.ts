@@ -118,8 +118,14 @@ export async function setOperationProgress(db: Db, id: string, pct: number, deta
     .execute();
 }
 
+/**
+ * A failed attempt that will be retried: its error and detail noted, and its lease dropped. The
+ * job now waits for its retry delay (which may outlast OPERATION_LEASE_S): the operation is not
+ * lost meanwhile, and the lost-operation sweep (takeExpiredLeases) must not queue it again.
+ */
 export async function noteOperationError(db: Db, id: string, error: string, detail: string): Promise<void> {
-  await db.updateTable('operations').set({ last_error: error, detail, updated_at: new Date() }).where('id', '=', id).execute();
+  await db.updateTable('operations').set({ last_error: error, detail, lease_until: null, updated_at: new Date() })
+    .where('id', '=', id).where('status', '=', 'running').execute();
 }
 
 /** Finishes an unfinished operation; false when it had already finished (a late duplicate run). */
@@ -149,8 +155,10 @@ export function findUnfinishedOperation(db: Db, resourceType: string, resourceId
 
 /** The running worker's sign of life. */
 export async function renewLease(db: Db, id: string, leaseS: number): Promise<void> {
+  // A dropped lease (a failed attempt waiting for its retry, or one the sweep took) is not renewed
+  // by a renewal that was already on its way.
   await db.updateTable('operations').set({ lease_until: sql`now() + make_interval(secs => ${leaseS})` })
-    .where('id', '=', id).where('status', '=', 'running').execute();
+    .where('id', '=', id).where('status', '=', 'running').where('lease_until', 'is not', null).execute();
 }
 
 /** Running operations whose worker stopped renewing, released (lease cleared) for a new run. */
