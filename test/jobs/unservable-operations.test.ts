@@ -54,7 +54,7 @@ const operationRow = (id: string) => db.selectFrom('operations').selectAll().whe
 const jobsOf = async (operationId: string) => (await sql<{ name: string; state: string }>`SELECT name, state FROM ${sql.table(`${JOB_SCHEMA}.job`)}
   WHERE data->>'operation_id' = ${operationId} ORDER BY created_on`.execute(db)).rows;
 
-test('an operation no worker can run (every worker refuses its node) fails after JOB_TIMEOUT_S, refunded and cleaned up', async () => {
+test('an operation no worker can run (every worker refuses its node) fails after JOB_TIMEOUT_S, refunded and cleaned up', async (ctx) => {
   const where = await location([{ endpoint: null, ramMb: 65_536 }]);
   const c = await createCustomer(t, { deposit: '50.00' });
   const res = await call(t.app, 'POST', '/v2/servers', { key: c.key, body: serverBody({ location_id: where.locationId }) });
@@ -67,6 +67,7 @@ test('an operation no worker can run (every worker refuses its node) fails after
 
   const started = Date.now();
   await t.sibling({ worker: 'embedded', jobTimeoutS: 4 });
+  ctx.after(() => t.stopWorkers());
   await until('a first refusal', async () => (await operationRow(operation.id)).last_error !== null);
   const waiting = json(await call(t.app, 'GET', `/v2/operations/${operation.id}`, { key: c.key })).data;
   assert.equal(waiting.status, 'queued', 'given back while JOB_TIMEOUT_S has not passed');
@@ -84,7 +85,6 @@ test('an operation no worker can run (every worker refuses its node) fails after
   assert.deepEqual(leased, [], 'its addresses went back to the pool');
   assert.deepEqual((await jobsOf(operation.id)).map((j) => j.state), ['completed'], 'its one job settled, never given back again');
   assert.ok(t.logs.some((l) => l.includes(`"operation_id":"${operation.id}"`) && l.includes('no worker could run an operation within JOB_TIMEOUT_S')));
-  await t.stopWorkers();
 });
 
 test('a failed attempt waiting for a retry delay longer than the lease is not lost: one job, attempts within JOB_RETRY_LIMIT, a true detail', async () => {
