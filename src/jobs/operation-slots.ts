@@ -91,7 +91,7 @@ export async function runOperationSlots(
         if (err instanceof WrongPlatformError) {
           // A misconfigured worker (a rolling deploy's): said loudly, and the job left for a worker that can.
           logger.error({ component: 'worker', operation_id: id, node: err.node, compute_driver: err.driver }, err.message);
-          let outcome: GiveBack = 'gone';
+          let outcome = 'gone' as GiveBack;
           await w.settle('giving an operation job back', async () => {
             outcome = await giveBackOperationJob(db, OPERATIONS_QUEUE, job.id, id, err.message, WAITING_DETAIL, config.jobTimeoutS);
           });

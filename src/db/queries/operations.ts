@@ -110,12 +110,15 @@ export async function completeOperations(db: Db, done: { id: string; detail: str
   return new Set(r.rows.map((row) => row.id));
 }
 
-export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<void> {
-  await db.updateTable('operations')
+/** Writes a running operation's progress; true when the operator has asked it to stop (admin cancel). */
+export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<boolean> {
+  const row = await db.updateTable('operations')
     .set({ progress_pct: pct, detail, updated_at: new Date() })
     .where('id', '=', id)
     .where('status', '=', 'running')
-    .execute();
+    .returning('cancel_requested_at')
+    .executeTakeFirst();
+  return row?.cancel_requested_at != null;
 }
 
 /**
@@ -129,11 +132,14 @@ export async function noteOperationError(db: Db, id: string, error: string, deta
 }
 
 /** Finishes an unfinished operation; false when it had already finished (a late duplicate run). */
-export async function finishOperation(db: Db, id: string, status: Extract<OperationStatus, 'completed' | 'failed'>, detail: string): Promise<boolean> {
+export async function finishOperation(db: Db, id: string, status: Extract<OperationStatus, 'completed' | 'failed'>, detail: string, lastError?: string): Promise<boolean> {
   const now = new Date();
   const res = await db.updateTable('operations')
     // The password a create or reset carried is not kept once the work is done.
-    .set({ status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, lease_until: null, params: sql`params - 'password'` })
+    .set({
+      status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, lease_until: null, params: sql`params - 'password'`,
+      ...(lastError === undefined ? {} : { last_error: lastError }),
+    })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
