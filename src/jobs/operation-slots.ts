@@ -61,10 +61,11 @@ export async function runOperationSlots(
   const failUnservable = async (jobId: string, id: string, neverRun: boolean) => {
     logger.error({ component: 'worker', operation_id: id, limit_s: config.jobTimeoutS }, 'no worker could run an operation within JOB_TIMEOUT_S: failed and refunded');
     const failed = await w.settle('failing an operation no worker can run', async () => {
-      await failOperation(exec, id, unservableDetail(config.jobTimeoutS));
       // The clean-up of failOperation is the platform's, which refuses this node; a machine no
-      // worker ever began (every claim given back, this one its first) is only a reservation.
+      // worker ever began (every claim given back, this one its first) is only a reservation,
+      // released first so that the failure, once seen, has nothing left behind.
       if (neverRun) await releaseUnbuiltMachine(db, id);
+      await failOperation(exec, id, unservableDetail(config.jobTimeoutS));
     });
     if (failed) await w.settle('completing an operation job', () => w.boss.complete(OPERATIONS_QUEUE, jobId));
   };
