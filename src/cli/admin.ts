@@ -6,6 +6,7 @@ import { billingCommand } from './admin-billing.ts';
 import { invoiceCommand } from './admin-invoices.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { nodesCommand, serversCommand } from './admin-nodes.ts';
+import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { operationsCommand } from './admin-operations.ts';
@@ -92,6 +93,17 @@ Operations (every account's)
   operations cancel OPERATION_ID    queued or stuck: failed now, refunded and cleaned up; running: asked
                                    to stop at its next step
   operations retry OPERATION_ID     a failed one whose type allows it runs again, as a new operation
+
+Hosting nodes (HOSTING_DRIVER=native; docs/hosting-nodes.md)
+  hosting-nodes list               nodes with accounts, free disk and what they lack
+  hosting-nodes get NODE_ID
+  hosting-nodes add --name NAME --host HOST [--location ID] [--port 22] [--user root] [--http-port 80]
+                  [--max-accounts N] [--config KEY=VALUE]...
+                                   prints Hostcloud's SSH public key (authorise it on the node first),
+                                   reaches the node, pins its host key and records what it lacks
+  hosting-nodes check NODE_ID      reaches the node again (a changed host key is refused)
+  hosting-nodes disable NODE_ID    no new accounts on it; enable NODE_ID takes them again
+  hosting-nodes enable NODE_ID
 
 Simulated providers (PROVIDER: compute registrar hosting payments; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
@@ -369,6 +381,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'nodes' && await nodesCommand(conn, out, action, args))
     || (group === 'servers' && await serversCommand(conn, out, action, args))
     || (group === 'operations' && await operationsCommand(conn, out, action, args))
+    || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))
     || await invoiceCommand(conn, out, group, action, args);
