@@ -298,11 +298,11 @@ export async function failoverDrill(argv: string[]): Promise<number> {
     const bases = ports.map((p) => `http://127.0.0.1:${p}`);
     const serve1 = startHostcloud('serve', { ...env, PORT: String(ports[0]), WORKER: 'off', PUBLIC_URL: bases[0] }, path.join(tmp, 'serve1.log'));
     procs.push(serve1);
-    await waitFor('serve 1 (migrations)', 120_000, async () => (await call(bases[0]!, 'GET', '/readyz')).status === 200, 300);
+    await waitFor('serve 1 (migrations)', 120_000, async () => (await call(bases[0]!, 'GET', '/readyz')).status === 200, 300, serve1);
     const serve2 = startHostcloud('serve', { ...env, PORT: String(ports[1]), WORKER: 'off', PUBLIC_URL: bases[1] }, path.join(tmp, 'serve2.log'));
     const worker = startHostcloud('worker', { ...env }, path.join(tmp, 'worker.log'));
     procs.push(serve2, worker);
-    await waitFor('serve 2', 60_000, async () => (await call(bases[1]!, 'GET', '/readyz')).status === 200, 300);
+    await waitFor('serve 2', 60_000, async () => (await call(bases[1]!, 'GET', '/readyz')).status === 200, 300, serve2);
     say(`Hostcloud: serve ${bases.join(', ')} (WORKER=off), one worker; all on HAProxy`);
 
     const keys: { account: string; key: string }[] = [];
