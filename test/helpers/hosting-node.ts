@@ -66,9 +66,10 @@ export interface TestNode {
   mysql(sql: string): string;
   /** nginx -t of this node's nginx: whether its configuration is valid. */
   nginxOk(): boolean;
-  /** Stops and starts this node's sshd with a new host key. */
-  changeHostKey(): Promise<void>;
-  sshd: () => ChildProcess;
+  /** Stops this node's sshd: the node is unreachable. */
+  stopSshd(): Promise<void>;
+  /** Starts it again, with a new host key if asked. */
+  startSshd(opts?: { newHostKey?: boolean }): Promise<void>;
 }
 
 async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
@@ -191,14 +192,17 @@ export async function startHostingNode(): Promise<TestNode> {
         return false;
       }
     },
-    async changeHostKey() {
+    async stopSshd() {
+      if (sshd.exitCode !== null || sshd.signalCode !== null) return;
+      const exited = new Promise((r) => sshd.once('exit', r));
       sshd.kill('SIGTERM');
-      await new Promise((r) => sshd.once('exit', r));
-      newHostKey();
+      await exited;
+    },
+    async startSshd(opts = {}) {
+      if (opts.newHostKey) newHostKey();
       sshd = start('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig]);
       await tcpOpen(sshPort);
     },
-    sshd: () => sshd,
   };
 }
 
