@@ -725,7 +725,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'PANEL_SIGNUP',
-    meaning: '`open`: anyone may sign up in the customer panel (email confirmed by a link) and gets an account with a zero balance; `off`: invitation only',
+    meaning: '`open`: anyone may sign up in the customer panel (name and email; the password is chosen through the mailed link) and gets an account with a zero balance; `off`: invitation only',
     default: '`off`',
     value: 'off',
   },
