@@ -16,6 +16,12 @@ export interface Config {
   publicUrl: string;
   /** DATABASE_URL — PostgreSQL to use. Unset → embedded PostgreSQL under DATA_DIR/pg. */
   databaseUrl: string | undefined;
+  /**
+   * SEED_DEMO — seed the demo catalog, nodes, IP pools and seller at start. Default true with the
+   * embedded database (no DATABASE_URL), false with DATABASE_URL: a production database starts
+   * empty (GET /admin/v1/setup says what to add).
+   */
+  seedDemo: boolean;
   /** DATA_DIR — embedded database and local state. Default ./data. */
   dataDir: string;
   /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
@@ -367,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl,
+    seedDemo: flag(env, 'SEED_DEMO', databaseUrl === undefined),
     dataDir,
     adminToken,
     metricsToken,
