@@ -13,6 +13,7 @@ import { createLogger } from '../../src/http/logger.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { servicesFor } from '../../src/runtime.ts';
 import { banner } from '../../src/cli/start-up.ts';
+import { adminCli } from '../helpers/admin-cli.ts';
 import { adminCall, call, json, startApp } from '../helpers/app.ts';
 
 const t = await startApp();
@@ -45,6 +46,17 @@ test('under COMPUTE_DRIVER=lxd the simulated demo nodes and OS versions without 
   assert.match(byItem.os_images.fix, /operating-systems update ID --image/);
   assert.equal(byItem.nodes.ready, false);
   assert.match(byItem.nodes.fix, /--endpoint/);
+});
+
+test('hostcloud admin setup: a table of the checks, then the commands for what is missing', async () => {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  const r = await adminCli(t, `http://127.0.0.1:${port}`, ['setup']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ITEM +READY +DETAIL\n/);
+  assert.match(r.stdout, /\nlocations +yes +3 locations servers can be created in/);
+  assert.match(r.stdout, /\nsmtp +NO +SMTP_URL is not set/);
+  assert.match(r.stdout, /missing before a customer can buy:\n  smtp: set SMTP_URL/);
 });
 
 test('no token 401; a customer key 401', async () => {
