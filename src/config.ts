@@ -1,6 +1,6 @@
 // Settings come from the environment only. Every setting documents its default here and in
-// the README's settings table; a malformed value stops the process with a clear message
-// rather than running with a surprise.
+// SETTINGS below (from which the operator's settings table is written); a malformed value stops
+// the process with a clear message rather than running with a surprise.
 import path from 'node:path';
 import { MAX_AMOUNT_CENTS, parseAmount } from './core/money.ts';
 import { normaliseEntry } from './core/api-keys/ip-allowlist.ts';
@@ -24,7 +24,7 @@ export interface Config {
   seedDemo: boolean;
   /** DATA_DIR — embedded database and local state. Default ./data. */
   dataDir: string;
-  /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
+  /** ADMIN_TOKEN — bearer token of the admin API. Unset → the installation's own, made once (runtime.ts resolveAdminToken). */
   adminToken: string | undefined;
   /**
    * METRICS_TOKEN — a bearer token that reads `GET /metrics` (of `serve`, and of `worker` on
@@ -433,3 +433,419 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
   };
 }
+
+// The settings' reference. docs/operations.md's settings table and deploy/hostcloud.env are
+// written from this list by `npm run settings:docs` (scripts/settings-docs.ts), and
+// test/unit/settings-docs.test.ts fails when either file differs from it, when loadConfig reads a
+// variable missing here (or the reverse), or when a `value` is not what loadConfig uses by
+// default. A new setting: read it in loadConfig, describe it here, run `npm run settings:docs`.
+export interface SettingDoc {
+  /** The environment variable. */
+  name: string;
+  /** What it does (Markdown, one line). */
+  meaning: string;
+  /** The default as a reader needs it (Markdown): a value, or what happens when unset. */
+  default: string;
+  /** The default as a literal value, for the environment file; absent when unset or derived. */
+  value?: string;
+  /** The value deploy/hostcloud.env sets for a production installation (left commented out otherwise). */
+  deploy?: string;
+}
+
+export const SETTINGS: readonly SettingDoc[] = [
+  {
+    name: 'PORT',
+    meaning: 'listen port',
+    default: '`8080`',
+    value: '8080',
+  },
+  {
+    name: 'HOST',
+    meaning: 'listen address (`0.0.0.0` or `::` for every interface)',
+    default: '`127.0.0.1`',
+    value: '127.0.0.1',
+  },
+  {
+    name: 'PUBLIC_URL',
+    meaning: 'origin used in `doc_url` and links',
+    default: '`http://localhost:$PORT`',
+    deploy: 'https://cloud.example.com',
+  },
+  {
+    name: 'DATABASE_URL',
+    meaning: 'PostgreSQL to use',
+    default: 'unset → embedded PostgreSQL in `DATA_DIR/pg`',
+    deploy: 'postgres://hostcloud:CHANGE-ME@127.0.0.1:5432/hostcloud',
+  },
+  {
+    name: 'DATA_DIR',
+    meaning: 'embedded database and local state',
+    default: '`./data`',
+    value: './data',
+    deploy: '/var/lib/hostcloud',
+  },
+  {
+    name: 'ADMIN_TOKEN',
+    meaning: 'bearer token of the admin API (24+ characters)',
+    default: 'unset → one per installation: made by the first process on the database (only its SHA-256 kept there), printed in full once and written to that process\'s `DATA_DIR/admin-token`; every process accepts it',
+  },
+  {
+    name: 'SEED_DEMO',
+    meaning: 'seed the demo catalog, nodes, IP pools and seller at start (once per database)',
+    default: '`true` with the embedded database, `false` with `DATABASE_URL` (a production database starts empty: `hostcloud admin setup` lists what to add)',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    meaning: 'a bearer token (24+ characters, not the admin token) that reads `GET /metrics` — of `serve`, and of `worker` on `WORKER_METRICS_PORT` — and nothing else: give Prometheus this one',
+    default: 'unset → only the admin token reads `/metrics`',
+  },
+  {
+    name: 'BUILD_COMMIT',
+    meaning: 'the commit this installation runs, shown by `hostcloud_build_info`',
+    default: 'unset → `git rev-parse` of the installation when it is a git checkout, else `unknown`',
+  },
+  {
+    name: 'REDIS_URL',
+    meaning: 'shared rate-limit store for several API processes',
+    default: 'unset → in-process',
+  },
+  {
+    name: 'RATE_LIMIT_MAX',
+    meaning: 'requests per key (per IP before authentication) per window of `RATE_LIMIT_WINDOW_S`',
+    default: '`600`',
+    value: '600',
+  },
+  {
+    name: 'RATE_LIMIT_WINDOW_S',
+    meaning: 'the rate-limit window, in seconds',
+    default: '`60`',
+    value: '60',
+  },
+  {
+    name: 'RATE_LIMIT_PREFIX',
+    meaning: 'Redis key prefix of the budgets: processes of one installation share it, two installations on one Redis must not',
+    default: '`hostcloud:rl:<database name>` (of `DATABASE_URL`; `hostcloud` when embedded)',
+  },
+  {
+    name: 'TRUST_PROXY',
+    meaning: 'comma-separated proxy addresses/CIDRs (or `loopback`, `linklocal`, `uniquelocal`) whose `X-Forwarded-For` is honoured',
+    default: 'off',
+    value: 'off',
+    deploy: '127.0.0.1',
+  },
+  {
+    name: 'WORKER',
+    meaning: '`embedded` runs the worker inside `serve`; `off` does not',
+    default: '`embedded`',
+    value: 'embedded',
+    deploy: 'off',
+  },
+  {
+    name: 'SIM_DELAY_MS',
+    meaning: 'base delay of each simulated provider step',
+    default: '`2000`',
+    value: '2000',
+  },
+  {
+    name: 'COMPUTE_DRIVER',
+    meaning: '`simulated` (the built-in platform) or `lxd` (servers and VDC VMs are LXD instances; see [Running on LXD](#running-on-lxd)); give every API and worker process of an installation the same one, since a process never acts on a node of the other platform (LXD nodes have an endpoint, simulated ones none) — a worker gives such a job back for another, unspent, with an error log line naming the node, its driver and the fix, and a request answers 503',
+    default: '`simulated`',
+    value: 'simulated',
+    deploy: 'lxd',
+  },
+  {
+    name: 'LXD_PROJECT',
+    meaning: 'the LXD project instances live in (made on each node when missing; images and profiles are the `default` project\'s)',
+    default: '`hostcloud`',
+    value: 'hostcloud',
+  },
+  {
+    name: 'LXD_INSTANCE_TYPE',
+    meaning: '`virtual-machine` (KVM: production VPS) or `container` (no KVM needed)',
+    default: '`virtual-machine`',
+    value: 'virtual-machine',
+  },
+  {
+    name: 'LXD_STORAGE_POOL',
+    meaning: 'the storage pool of instances\' root disks, on every node',
+    default: '`default`',
+    value: 'default',
+  },
+  {
+    name: 'LXD_CLIENT_CERT',
+    meaning: 'the client certificate presented to LXD servers over https',
+    default: '`DATA_DIR/lxd-client.crt`, made at first use',
+  },
+  {
+    name: 'LXD_CLIENT_KEY',
+    meaning: 'the private key of `LXD_CLIENT_CERT`',
+    default: '`DATA_DIR/lxd-client.key`, made at first use',
+  },
+  {
+    name: 'IP_COOLDOWN_S',
+    meaning: 'how long a released address rests before it is handed out again',
+    default: '`3600`',
+    value: '3600',
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    meaning: 'operations one worker process runs at once; they share its `WORKER_POOL_MAX` connections, each holding one only while a statement of its own runs (32 ran 17–28 % more operations/s per process on average than 16 at `SIM_DELAY_MS=0`, in alternated rounds, on 18 connections as on 34; docs/performance.md)',
+    default: '`32`',
+    value: '32',
+  },
+  {
+    name: 'WORKER_POLL_MS',
+    meaning: 'how long an idle worker waits before it looks for queued operations again (an operation that ends wakes it sooner); the longest a new operation waits to start',
+    default: '`500`',
+    value: '500',
+  },
+  {
+    name: 'WORKER_POOL_MAX',
+    meaning: 'connections one worker process opens (its operations, its batched completions, its queue; at least 3); `serve`\'s embedded worker has a pool of this size apart from the requests\', so a busy worker never makes a request wait for a connection. `serve` with `WORKER=off` and four workers need 82 of PostgreSQL\'s default 100',
+    default: '`18`',
+    value: '18',
+  },
+  {
+    name: 'WORKER_METRICS_PORT',
+    meaning: 'where `hostcloud worker` serves `GET /metrics` (`METRICS_TOKEN` or the admin token) on `HOST`',
+    default: 'none (no listener)',
+  },
+  {
+    name: 'JOB_RETRY_LIMIT',
+    meaning: 'retries of an operation after a retryable provider error',
+    default: '`5`',
+    value: '5',
+  },
+  {
+    name: 'JOB_RETRY_DELAY_S',
+    meaning: 'first retry delay; later ones back off exponentially',
+    default: '`5`',
+    value: '5',
+  },
+  {
+    name: 'OPERATION_LEASE_S',
+    meaning: 'a running operation whose worker — or request, for an upgrade or an address purchase — stops renewing its lease (every third of this) for this long is presumed lost and queued again; so is a job fetched but never started',
+    default: '`30`',
+    value: '30',
+  },
+  {
+    name: 'JOB_TIMEOUT_S',
+    meaning: 'the queue\'s backstop: a job unfinished after this long is failed and retried; must exceed the slowest provider call',
+    default: '`900`',
+    value: '900',
+  },
+  {
+    name: 'JOB_MAINTENANCE_S',
+    meaning: 'the queue\'s upkeep interval (expiring, archiving jobs); workers look for lost operations this often or every third of `OPERATION_LEASE_S`, whichever is sooner',
+    default: '`60`',
+    value: '60',
+  },
+  {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    meaning: 'how long a request waits for a database connection (new, or a free one of the pool) before answering 503',
+    default: '`5000`',
+    value: '5000',
+  },
+  {
+    name: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    meaning: 'PostgreSQL cancels a statement after this long (503); a server too frozen to do so is given up on 2 s later',
+    default: '`30000`',
+    value: '30000',
+  },
+  {
+    name: 'DATABASE_PREPARED_STATEMENTS',
+    meaning: 'send statements named so PostgreSQL plans each once per connection; `false` behind a transaction-mode pooler that cannot carry them (PgBouncer before 1.21)',
+    default: '`true`',
+    value: 'true',
+  },
+  {
+    name: 'DATABASE_POOL_MAX',
+    meaning: 'connections `hostcloud serve` opens for its requests; with `WORKER=embedded` its worker opens `WORKER_POOL_MAX` more, in a pool of its own',
+    default: '`10`',
+    value: '10',
+  },
+  {
+    name: 'PROVIDER_TIMEOUT_MS',
+    meaning: 'how long a request waits for an upstream before giving up: a server detail\'s live state (then `unknown`), a web-hosting detail\'s disk usage (then `null`), the hosting panel\'s room check of an order and its login (then 502)',
+    default: '`2000`',
+    value: '2000',
+  },
+  {
+    name: 'BODY_LIMIT_BYTES',
+    meaning: 'largest request body (larger → 413 `PAYLOAD_TOO_LARGE`)',
+    default: '`1048576`',
+    value: '1048576',
+  },
+  {
+    name: 'LOG_LEVEL',
+    meaning: 'pino log level (`fatal` … `trace`, `silent`)',
+    default: '`info`',
+    value: 'info',
+  },
+  {
+    name: 'LOG_FORMAT',
+    meaning: '`json` (one JSON object a line), `pretty` (readable, colourised on a terminal), or `auto`: pretty when stdout is a terminal, JSON otherwise',
+    default: '`auto`',
+    value: 'auto',
+    deploy: 'json',
+  },
+  {
+    name: 'SMTP_URL',
+    meaning: 'where the worker sends notifications, `smtp://user:pass@host:587` or `smtps://…:465` (nodemailer URL options such as `?pool=true` apply)',
+    default: 'unset → notifications stay `queued`, listed at `GET /admin/v1/notifications`; sent once it is set',
+  },
+  {
+    name: 'SMTP_FROM',
+    meaning: 'the From of every notification',
+    default: '`Hostcloud <noreply@localhost>`',
+    value: 'Hostcloud <noreply@localhost>',
+  },
+  {
+    name: 'MAIL_MAX_ATTEMPTS',
+    meaning: 'sending attempts before a notification is marked `failed` (its last error kept)',
+    default: '`5`',
+    value: '5',
+  },
+  {
+    name: 'MAIL_RETRY_DELAY_S',
+    meaning: 'wait after a failed send; doubled after each further failure, at most 6 h',
+    default: '`60`',
+    value: '60',
+  },
+  {
+    name: 'PANEL_SIGNUP',
+    meaning: '`open`: anyone may sign up in the customer panel (email confirmed by a link) and gets an account with a zero balance; `off`: invitation only',
+    default: '`off`',
+    value: 'off',
+  },
+  {
+    name: 'PANEL_SESSION_IDLE_S',
+    meaning: 'a panel session unused this long ends',
+    default: '`3600`',
+    value: '3600',
+  },
+  {
+    name: 'PANEL_SESSION_MAX_S',
+    meaning: 'a panel session ends this long after sign-in, however active',
+    default: '`43200` (12 h)',
+    value: '43200',
+  },
+  {
+    name: 'BILLING_INTERVAL_S',
+    meaning: 'how often each worker runs the billing pass (renewals, suspensions, cancellations, domain expiry); the first pass comes this long after the worker starts, and `hostcloud admin billing run` runs one at once',
+    default: '`300`',
+    value: '300',
+  },
+  {
+    name: 'SUSPEND_GRACE_DAYS',
+    meaning: 'a service suspended for non-payment is cancelled and released after this many days unpaid',
+    default: '`14`',
+    value: '14',
+  },
+  {
+    name: 'DOMAIN_RENEW_DAYS',
+    meaning: 'domains with `auto_renew` renew this many days before they expire',
+    default: '`30`',
+    value: '30',
+  },
+  {
+    name: 'PAYMENTS',
+    meaning: 'how customers top up: `simulated` (a checkout page served by this server, `/payments/simulated/checkout/…`, that pays or declines at a click), `stripe` (Stripe Checkout), or `off` (no top-up; the operator records deposits)',
+    default: '`simulated`',
+    value: 'simulated',
+    deploy: 'off',
+  },
+  {
+    name: 'STRIPE_SECRET_KEY',
+    meaning: 'the Stripe API key (`sk_live_…`, `sk_test_…` or a restricted `rk_…`)',
+    default: 'required with `PAYMENTS=stripe`',
+  },
+  {
+    name: 'STRIPE_WEBHOOK_SECRET',
+    meaning: 'the signing secret (`whsec_…`) of the Stripe webhook endpoint `PUBLIC_URL/payments/stripe/webhook` (events: `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`, `checkout.session.expired`)',
+    default: 'required with `PAYMENTS=stripe`',
+  },
+  {
+    name: 'STRIPE_API_URL',
+    meaning: 'another origin for the Stripe API (stripe-mock, a test stand-in)',
+    default: 'Stripe\'s own',
+  },
+  {
+    name: 'PAYMENT_SWEEP_INTERVAL_S',
+    meaning: 'how often each worker runs the payment sweep: payments pending over 5 minutes are settled with the provider\'s word, those still open 25 hours after they started are expired as abandoned, pending refunds are finished (see "Top-up and invoices")',
+    default: '`60`',
+    value: '60',
+  },
+  {
+    name: 'TOPUP_MIN',
+    meaning: 'smallest top-up (what the balance is credited; tax comes on top)',
+    default: '`5.00`',
+    value: '5.00',
+  },
+  {
+    name: 'TOPUP_MAX',
+    meaning: 'largest top-up',
+    default: '`10000.00`',
+    value: '10000.00',
+  },
+  {
+    name: 'EVENT_RETENTION_DAYS',
+    meaning: 'events (`GET /v2/events`) and their webhook deliveries older than this are removed by the worker\'s hourly maintenance',
+    default: '`30`',
+    value: '30',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_HTTP',
+    meaning: 'accept, and deliver to, plain `http://` webhook URLs — development and tests only',
+    default: '`false` (https only)',
+    value: 'false',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE',
+    meaning: 'accept, and deliver to, webhook URLs on loopback, private, link-local, carrier-grade NAT, multicast and other non-public addresses — development and tests only',
+    default: '`false`',
+    value: 'false',
+  },
+  {
+    name: 'WEBHOOK_MAX_PER_ACCOUNT',
+    meaning: 'webhook endpoints one account may register (one more is 422 `QUOTA_EXCEEDED`)',
+    default: '`10`',
+    value: '10',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_S',
+    meaning: 'a delivery must be answered 2xx within this (connection, TLS, request and answer), or the attempt failed and the request is cut',
+    default: '`15`',
+    value: '15',
+  },
+  {
+    name: 'WEBHOOK_CONNECT_TIMEOUT_S',
+    meaning: 'the TCP connection to an endpoint must be up within this',
+    default: '`5`',
+    value: '5',
+  },
+  {
+    name: 'WEBHOOK_CONCURRENCY',
+    meaning: 'webhook deliveries one worker process has in flight at once',
+    default: '`100`',
+    value: '100',
+  },
+  {
+    name: 'WEBHOOK_ENDPOINT_CONCURRENCY',
+    meaning: 'at most this many deliveries in flight to one endpoint, across all worker processes (a slow receiver holds its own slots only)',
+    default: '`10`',
+    value: '10',
+  },
+  {
+    name: 'WEBHOOK_RETRY_SCHEDULE_S',
+    meaning: 'comma-separated waits in seconds after each failed attempt; after the last, the delivery has failed',
+    default: '`5,300,1800,7200,18000,36000,50400,72000,86400` (Standard Webhooks\' example: ten attempts over ~75 h)',
+    value: '5,300,1800,7200,18000,36000,50400,72000,86400',
+  },
+  {
+    name: 'WEBHOOK_DISABLE_AFTER_DAYS',
+    meaning: 'an endpoint whose every attempt has failed for this many days is disabled, with a notice',
+    default: '`5`',
+    value: '5',
+  },
+];

@@ -15,6 +15,7 @@ import { type Answer, type Load, type Sample, type Send, countByStatus, reportFa
 import { databaseOf, faultConnection, maintenanceUrl } from './faults.ts';
 
 const HELP = `Usage: npm run chaos -- [options]
+       npm run chaos -- restore [--help]    the back-up and restore drill (PostgreSQL clusters of its own)
 
   --api-url URL         the running API (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT, PORT 8080)
   --database-url URL    its database (default $DATABASE_URL)
@@ -256,7 +257,12 @@ async function main(): Promise<number> {
   return failed.length || fivehundreds ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (e) => {
+// `restore` is a drill of its own, on PostgreSQL clusters they start themselves.
+const [sub, ...subArgs] = process.argv.slice(2);
+const drill = sub === 'restore'
+  ? () => import('./restore.ts').then((m) => m.restoreDrill(subArgs))
+  : main;
+drill().then((code) => process.exit(code), (e) => {
   process.stderr.write(`chaos: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(2);
 });

@@ -11,7 +11,7 @@ Commands:
   migrate          apply database migrations (and seed the demo data where SEED_DEMO), then exit
   admin …          operator commands over the admin API (hostcloud admin help)
 
-Settings come from the environment; see the README.`;
+Settings come from the environment; see docs/operations.md (Settings).`;
 
 /** `hostcloud COMMAND --help`: what it does, how it is set up, an example; it starts nothing. */
 const COMMAND_HELP: Record<string, string> = {
@@ -19,7 +19,7 @@ const COMMAND_HELP: Record<string, string> = {
 
   Runs the HTTP API (v2, v1, admin) on HOST:PORT and, with WORKER=embedded (the default), the worker.
   Without DATABASE_URL it starts an embedded PostgreSQL in DATA_DIR/pg. Settings are environment
-  variables (PORT, HOST, DATABASE_URL, ADMIN_TOKEN, LOG_FORMAT, …; see the README's Settings).
+  variables (PORT, HOST, DATABASE_URL, ADMIN_TOKEN, LOG_FORMAT, …; see docs/operations.md, Settings).
 
 Examples:
   hostcloud serve

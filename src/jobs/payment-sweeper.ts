@@ -11,6 +11,7 @@ import type { ComputeProvider } from '../providers/compute/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
 
 export interface PaymentSweeperDeps {
   db: Db;
@@ -21,6 +22,7 @@ export interface PaymentSweeperDeps {
   jobs: OperationQueue;
   config: Partial<Pick<Config, 'paymentSweepIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'operationLeaseS'>>;
   logger: Logger;
+  metrics?: Metrics;
   isOpen(): boolean;
   noteFailure(e: unknown): boolean;
 }
@@ -51,10 +53,14 @@ export function startPaymentSweeper(deps: PaymentSweeperDeps): { stop(): Promise
     running = sweepPayments(sweepDeps, new Date()).then(
       (report) => {
         // A line only when the sweep did something: most passes find nothing.
+        deps.metrics?.paymentSweeps.inc({ outcome: report.errors > 0 ? 'errors' : 'ok' });
         const did = Object.values(report).some((n) => n > 0);
         if (did) deps.logger.info({ component: 'payments', ...report, duration_ms: Date.now() - started }, 'payment sweep');
       },
-      (err: unknown) => { if (!deps.noteFailure(err)) deps.logger.error({ err, component: 'payments' }, 'payment sweep failed'); },
+      (err: unknown) => {
+        deps.metrics?.paymentSweeps.inc({ outcome: 'failed' });
+        if (!deps.noteFailure(err)) deps.logger.error({ err, component: 'payments' }, 'payment sweep failed');
+      },
     ).finally(() => { running = null; });
   };
   const timer = setInterval(tick, (c.paymentSweepIntervalS ?? DEFAULTS.paymentSweepIntervalS) * 1000);

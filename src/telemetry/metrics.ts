@@ -69,6 +69,10 @@ export class Metrics {
     labelNames: ['provider', 'outcome'] as const, registers: this.r,
   });
 
+  readonly paymentSweeps = new Counter({
+    name: 'hostcloud_payment_sweeps_total', help: 'Payment sweeps run by this worker, by outcome: ok, errors (some payment or refund could not be settled), failed (the sweep itself failed)',
+    labelNames: ['outcome'] as const, registers: this.r,
+  });
   readonly eventsWritten = new Counter({
     name: 'hostcloud_events_written_total', help: 'Customer-visible events committed (GET /v2/events, webhooks), by type',
     labelNames: ['type'] as const, registers: this.r,

@@ -16,6 +16,7 @@ import { startWorker } from '../../src/jobs/worker.ts';
 import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
 import { computeFor, hostingFor, paymentsFor, registrarFor, servicesFor } from '../../src/runtime.ts';
 import type { App } from '../../src/http/app.ts';
+import { Metrics } from '../../src/telemetry/metrics.ts';
 
 let t: TestApp;
 let app: App;
@@ -128,8 +129,9 @@ test('a worker runs the sweep every PAYMENT_SWEEP_INTERVAL_S: a lost confirmatio
   await sql`UPDATE payments SET created_at = now() - interval '10 minutes' WHERE id = ${started.id}`.execute(t.database.db);
   const db = t.database.db;
   const config = { ...t.config, paymentSweepIntervalS: 1 };
+  const metrics = new Metrics();
   const worker = await startWorker({
-    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), payments: paymentsFor(config, db), config, logger: pino({ level: 'silent' }), renderEvent: renderV2Event,
+    db, compute: computeFor(config, db), hosting: hostingFor(config, db), registrar: registrarFor(config, db), payments: paymentsFor(config, db), config, logger: pino({ level: 'silent' }), metrics, renderEvent: renderV2Event,
   });
   try {
     const deadline = Date.now() + 20_000;
@@ -141,4 +143,8 @@ test('a worker runs the sweep every PAYMENT_SWEEP_INTERVAL_S: a lost confirmatio
     await worker.stop();
   }
   assert.equal(await assertLedger(t, c.accountId), 700);
+  // Counted for the alert on failing sweeps (deploy/prometheus/hostcloud-alerts.yml).
+  const sweeps = (await metrics.paymentSweeps.get()).values;
+  assert.ok(sweeps.some((v) => v.labels.outcome === 'ok' && v.value >= 1), JSON.stringify(sweeps));
+  assert.ok(!sweeps.some((v) => v.labels.outcome === 'failed'));
 });
