@@ -56,7 +56,7 @@ test('hostcloud admin setup: a table of the checks, then the commands for what i
   assert.match(r.stdout, /^ITEM +READY +DETAIL\n/);
   assert.match(r.stdout, /\nlocations +yes +3 locations servers can be created in/);
   assert.match(r.stdout, /\nsmtp +NO +SMTP_URL is not set/);
-  assert.match(r.stdout, /missing before a customer can buy:\n  smtp: set SMTP_URL/);
+  assert.match(r.stdout, /missing before a customer can buy:\n {2}smtp: set SMTP_URL/);
 });
 
 test('no token 401; a customer key 401', async () => {
