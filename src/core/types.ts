@@ -49,7 +49,7 @@ export type { Db };
 
 export { ALL_SCOPES, AREAS, READ_ONLY_AREAS } from './scope-names.ts';
 export type { Access, Area, Scope } from './scope-names.ts';
-import type { Area, Scope } from './scope-names.ts';
+import type { Scope } from './scope-names.ts';
 
 export interface Caller {
   accountId: string;
