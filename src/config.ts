@@ -157,6 +157,10 @@ export interface Config {
   /** LXD_CLIENT_CERT / LXD_CLIENT_KEY — the client certificate presented to https nodes. Default DATA_DIR/lxd-client.crt and .key, made at first start. */
   lxdClientCert: string;
   lxdClientKey: string;
+  /** HOSTING_DRIVER — `simulated` (the built-in simulated panel), `native` (accounts on hosting nodes over SSH) or `off` (no hosting: orders refused as the panel has no room). Default simulated. */
+  hostingDriver: 'simulated' | 'native' | 'off';
+  /** HOSTING_SSH_KEY — the private key (OpenSSH format) the native driver logs in to hosting nodes with. Default DATA_DIR/hosting-ssh-key, made at first use. */
+  hostingSshKey: string;
   /** PANEL_SIGNUP — `open`: anyone may sign up in the customer panel (email verified by a link); `off`: invitation only. Default off. */
   panelSignup: 'open' | 'off';
   /** PANEL_SESSION_IDLE_S — a panel session unused this long ends. Default 3600 (1 hour). */
@@ -266,6 +270,14 @@ function amount(env: NodeJS.ProcessEnv, name: string, defCents: number): number 
 }
 
 /** PAYMENTS and the settings of the provider it picks. */
+function hostingSettings(env: NodeJS.ProcessEnv, dataDir: string) {
+  const hostingDriver = str(env, 'HOSTING_DRIVER') ?? 'simulated';
+  if (hostingDriver !== 'simulated' && hostingDriver !== 'native' && hostingDriver !== 'off') {
+    throw new ConfigError(`HOSTING_DRIVER must be simulated, native or off, got "${hostingDriver}"`);
+  }
+  return { hostingDriver, hostingSshKey: path.resolve(str(env, 'HOSTING_SSH_KEY') ?? path.join(dataDir, 'hosting-ssh-key')) } as const;
+}
+
 function paymentSettings(env: NodeJS.ProcessEnv) {
   const payments = str(env, 'PAYMENTS') ?? 'simulated';
   if (payments !== 'simulated' && payments !== 'stripe' && payments !== 'off') {
@@ -421,6 +433,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     panelSessionIdleS: int(env, 'PANEL_SESSION_IDLE_S', 3600, 60, 30 * 86_400),
     panelSessionMaxS: int(env, 'PANEL_SESSION_MAX_S', 43_200, 300, 90 * 86_400),
     ...paymentSettings(env),
+    ...hostingSettings(env, dataDir),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
@@ -580,6 +593,16 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'LXD_CLIENT_KEY',
     meaning: 'the private key of `LXD_CLIENT_CERT`',
     default: '`DATA_DIR/lxd-client.key`, made at first use',
+  },
+  {
+    name: 'HOSTING_DRIVER',
+    meaning: '`simulated` (the built-in hosting panel), `native` (web-hosting accounts are real accounts on hosting nodes reached over SSH: nginx, PHP-FPM, SFTP, MariaDB; see [hosting-nodes.md](hosting-nodes.md)) or `off` (no web hosting: orders are refused with 503)',
+    default: '`simulated`',
+  },
+  {
+    name: 'HOSTING_SSH_KEY',
+    meaning: 'the private key (OpenSSH format) the native hosting driver logs in to hosting nodes with; `hostcloud admin hosting-nodes add` prints its public half',
+    default: '`DATA_DIR/hosting-ssh-key`, made at first use',
   },
   {
     name: 'IP_COOLDOWN_S',

@@ -23,6 +23,8 @@ import { createLxdCompute } from './providers/compute/lxd/index.ts';
 import { createSimulatedCompute } from './providers/compute/simulated/index.ts';
 import type { ComputeProvider } from './providers/compute/types.ts';
 import { WrongPlatformError } from './providers/errors.ts';
+import { createNativePanel } from './providers/hosting/native/index.ts';
+import { offPanel } from './providers/hosting/off.ts';
 import { createSimulatedPanel } from './providers/hosting/simulated/index.ts';
 import type { HostingPanel } from './providers/hosting/types.ts';
 import { noopPayments } from './providers/payments/noop.ts';
@@ -156,7 +158,9 @@ export function computeFor(config: Config, db: Db, telemetry?: Telemetry, opts: 
 
 /** The hosting panel; with telemetry, every call is counted and timed per method. */
 export function hostingFor(config: Config, db: Db, telemetry?: Telemetry): HostingPanel {
-  const panel = createSimulatedPanel({ db, delayMs: config.simDelayMs });
+  // HOSTING_DRIVER: the simulated panel, real accounts on hosting nodes over SSH, or none.
+  const panel = config.hostingDriver === 'native' ? createNativePanel({ db, keyFile: config.hostingSshKey, publicUrl: config.publicUrl })
+    : config.hostingDriver === 'off' ? offPanel : createSimulatedPanel({ db, delayMs: config.simDelayMs });
   return telemetry ? instrumentProvider('hosting', panel, telemetry.metrics) : panel;
 }
 

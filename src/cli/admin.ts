@@ -6,6 +6,7 @@ import { billingCommand } from './admin-billing.ts';
 import { invoiceCommand } from './admin-invoices.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { nodesCommand, serversCommand } from './admin-nodes.ts';
+import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
@@ -82,6 +83,17 @@ Nodes and migration
                   retry the servers it had to leave; disabled only stops new placements
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
+
+Hosting nodes (HOSTING_DRIVER=native; docs/hosting-nodes.md)
+  hosting-nodes list               nodes with accounts, free disk and what they lack
+  hosting-nodes get NODE_ID
+  hosting-nodes add --name NAME --host HOST [--location ID] [--port 22] [--user root] [--http-port 80]
+                  [--max-accounts N] [--config KEY=VALUE]...
+                                   prints Hostcloud's SSH public key (authorise it on the node first),
+                                   reaches the node, pins its host key and records what it lacks
+  hosting-nodes check NODE_ID      reaches the node again (a changed host key is refused)
+  hosting-nodes disable NODE_ID    no new accounts on it; enable NODE_ID takes them again
+  hosting-nodes enable NODE_ID
 
 Simulated providers (PROVIDER: compute registrar hosting payments; default compute)
   provider fault [--provider PROVIDER]    shows the provider's fault switch
@@ -362,6 +374,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
     || (group === 'nodes' && await nodesCommand(conn, out, action, args))
     || (group === 'servers' && await serversCommand(conn, out, action, args))
+    || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))
     || await invoiceCommand(conn, out, group, action, args);

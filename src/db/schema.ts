@@ -5,6 +5,7 @@ import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } f
 import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
+import type { HostingNodeAccountsTable, HostingNodesTable } from './schema-hosting-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
 import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 import type {
@@ -21,6 +22,7 @@ export type * from './schema-billing.ts';
 export type * from './schema-panel.ts';
 export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
+export type * from './schema-hosting-nodes.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -595,6 +597,8 @@ export interface DB {
   sim_hosting_servers: SimHostingServersTable;
   sim_hosting_accounts: SimHostingAccountsTable;
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
+  hosting_nodes: HostingNodesTable;
+  hosting_node_accounts: HostingNodeAccountsTable;
   billing_charges: BillingChargesTable;
   billing_notices: BillingNoticesTable;
   panel_users: PanelUsersTable;

@@ -56,9 +56,13 @@ test('links: read without spending, set a password once; unknown 404, used or ex
   assert.equal((await b.request('GET', `/panel/api/links/${token}`)).statusCode, 409);
   assert.equal((await b.request('GET', '/panel/api/links/not-a-real-token-but-long-enough')).statusCode, 404);
 
+  // The owner has a password now: the operator gets no link that would replace it.
+  const replace = await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/panel-invitation`);
+  assert.equal(replace.statusCode, 409, replace.body);
   // A new invitation retires the previous link; an expired one says so.
-  const second = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/panel-invitation`)).data;
-  const third = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/panel-invitation`)).data;
+  const d = await createCustomer(t);
+  const second = json(await adminCall(t, 'POST', `/admin/v1/accounts/${d.accountId}/panel-invitation`)).data;
+  const third = json(await adminCall(t, 'POST', `/admin/v1/accounts/${d.accountId}/panel-invitation`)).data;
   assert.equal((await b.request('POST', `/panel/api/links/${tokenOf(second.url)}/password`, { password: PASSWORD })).statusCode, 409);
   await sql`UPDATE panel_links SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`.execute(t.database.db);
   const expired = await b.request('POST', `/panel/api/links/${tokenOf(third.url)}/password`, { password: PASSWORD });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ALL_SCOPES } from '../../src/core/types.ts';
 import { sql } from 'kysely';
-import { SIGN_IN_LIMITS } from '../../src/http/panel/throttle.ts';
+import { SIGN_IN_LIMITS } from '../../src/core/panel/throttle.ts';
 import { call, json, startApp } from '../helpers/app.ts';
 import { PASSWORD, PanelClient, signedInOwner } from '../helpers/panel.ts';
 

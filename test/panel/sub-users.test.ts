@@ -2,6 +2,8 @@
 // session may do (its permissions, on the panel and on v2), deactivation and deletion.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { issueLink } from '../../src/core/panel/links.ts';
+import { findPanelUserByEmail } from '../../src/db/queries/panel-users.ts';
 import { call, json, startApp } from '../helpers/app.ts';
 import { PASSWORD, PanelClient, panelNotices, signedInOwner, signedInSubUser, tokenOf } from '../helpers/panel.ts';
 
@@ -75,7 +77,7 @@ test('a sub-user\'s session does what its permissions allow, on v2 and the panel
   assert.equal((await stranger.client.request('PATCH', `/v2/sub-users/${sub.id}`, { status: 'inactive' })).statusCode, 404);
 });
 
-test('deactivate: its session stops at once (403) and it cannot sign in; activate again; invite again gives a new link', async () => {
+test('deactivate: its session stops at once (403) and it cannot sign in; activate again; no new invitation for it (it has its password)', async () => {
   const o = await signedInOwner(t);
   const sub = await signedInSubUser(o, ['servers:read']);
   assert.equal((await o.client.request('PATCH', `/v2/sub-users/${sub.id}`, { status: 'inactive' })).statusCode, 200);
@@ -91,9 +93,53 @@ test('deactivate: its session stops at once (403) and it cannot sign in; activat
   assert.equal((await o.client.request('POST', `/panel/api/sub-users/${sub.id}/invitation`)).statusCode, 409, 'inactive: activate first');
   assert.equal((await o.client.request('PATCH', `/v2/sub-users/${sub.id}`, { status: 'active' })).statusCode, 200);
   assert.equal((await sub.client.request('GET', '/v2/servers')).statusCode, 200);
+  // It has set its password: a new invitation is not for it ("Forgot password" is, mailed to it).
   const again = await o.client.request('POST', `/panel/api/sub-users/${sub.id}/invitation`);
-  assert.equal(again.statusCode, 200);
-  assert.match(json(again).data.url, /\/panel\/invitation\//);
+  assert.equal(again.statusCode, 409);
+  assert.equal(json(again).data, undefined);
+});
+
+test('takeover: a sub-user manager cannot re-invite an active sub-user (no link), nor a pending one holding more than it does; a set-password link never overwrites an active password', async () => {
+  const o = await signedInOwner(t);
+  const biller = await signedInSubUser(o, ['billing:read', 'billing:write']);
+  const manager = await signedInSubUser(o, ['sub_users:read', 'sub_users:write']);
+  const res = await manager.client.request('POST', `/panel/api/sub-users/${biller.id}/invitation`);
+  assert.equal(res.statusCode, 409, res.body);
+  assert.doesNotMatch(res.body, /\/panel\/(invitation|reset-password)\//, 'no link in the answer');
+  assert.match(json(res).error.message, /already set|Forgot password/i);
+  // The owner cannot either: a set password is changed only by its holder (or through its mailbox).
+  assert.equal((await o.client.request('POST', `/panel/api/sub-users/${biller.id}/invitation`)).statusCode, 409);
+  assert.equal((await new PanelClient(t).signIn(biller.email)).statusCode, 200, 'the biller still signs in with its own password');
+
+  // A pending sub-user with billing rights: re-inviting it needs those rights too.
+  const pending = json(await o.client.request('POST', '/panel/api/sub-users', { email: 'pend@example.com', first_name: 'P', last_name: 'B', permissions: ['billing:read'] })).data;
+  const beyond = await manager.client.request('POST', `/panel/api/sub-users/${pending.sub_user.id}/invitation`);
+  assert.equal(beyond.statusCode, 403, beyond.body);
+  assert.equal(json(beyond).error.code, 'AUTH_SCOPE_INSUFFICIENT');
+  const noRights = await signedInSubUser(o, ['sub_users:read']);
+  assert.equal((await noRights.client.request('POST', `/panel/api/sub-users/${pending.sub_user.id}/invitation`)).statusCode, 403);
+  const plain = json(await o.client.request('POST', '/panel/api/sub-users', { email: 'plain@example.com', first_name: 'P', last_name: 'L', permissions: [] })).data;
+  const ok = await manager.client.request('POST', `/panel/api/sub-users/${plain.sub_user.id}/invitation`);
+  assert.equal(ok.statusCode, 200, ok.body);
+  assert.match(json(ok).data.url, /\/panel\/invitation\//);
+
+  // An invitation link still live from before the password was set (as earlier versions handed
+  // out) does nothing to it.
+  const leftover = await issueLink(t.database.db, (await findPanelUserByEmail(t.database.db, biller.email))!, 'invitation', 'http://api.test/panel', new Date());
+  const stale = new PanelClient(t);
+  await stale.me();
+  const overwrite = await stale.request('POST', `/panel/api/links/${tokenOf(leftover.url)}/password`, { password: 'the attacker password' });
+  assert.equal(overwrite.statusCode, 409, overwrite.body);
+  assert.equal((await new PanelClient(t).signIn(biller.email, 'the attacker password')).statusCode, 401);
+  assert.equal((await new PanelClient(t).signIn(biller.email)).statusCode, 200);
+});
+
+test('an invitation link never sets the password of a person who already has one (the operator\'s invitation of an owner who signs in is 409)', async () => {
+  const o = await signedInOwner(t);
+  const again = await call(t.app, 'POST', `/admin/v1/accounts/${o.accountId}/panel-invitation`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+  assert.equal(again.statusCode, 409, again.body);
+  assert.match(json(again).error.message, /Forgot password/);
+  assert.equal((await new PanelClient(t).signIn(o.email)).statusCode, 200);
 });
 
 test('delete: its keys are revoked and its panel login and sessions go with it', async () => {

@@ -93,6 +93,16 @@ describe('create', () => {
       ['https://2130706433/', /loopback/],
       ['https://127.1/', /loopback/],
       ['https://[64:ff9b::a00:1]/', /reserved/],
+      // IPv6 spellings of non-public IPv4 addresses: compatible, mapped, translated, 6to4, NAT64, Teredo.
+      ['https://[::7f00:1]/', /127\.0\.0\.1/],
+      ['https://[::a00:1]/', /10\.0\.0\.1/],
+      ['https://[::a9fe:a9fe]/', /169\.254\.169\.254/],
+      ['https://[::ffff:a9fe:a9fe]/', /link-local/],
+      ['https://[::ffff:0:7f00:1]/', /127\.0\.0\.1|reserved/],
+      ['https://[2002:a9fe:a9fe::1]/', /169\.254\.169\.254/],
+      ['https://[64:ff9b::7f00:1]/', /127\.0\.0\.1/],
+      ['https://[64:ff9b:1::a00:1]/', /reserved/],
+      ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', /127\.0\.0\.1/],
       ['https://localhost/hook', /localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
     ] as const) {
       assertInvalid(await post({ url }), 'url', why);

@@ -74,7 +74,7 @@ function Row({ s, writable, within, onChange }: { s: SubUser; writable: boolean;
             {s.status === 'inactive'
               ? <Button type="button" kind="plain" busy={f.busy} label={`Activate ${name}`} onClick={() => f.submit(async () => { await v2.patch(`/sub-users/${s.id}`, { status: 'active' }); onChange(); })}>Activate</Button>
               : <Button type="button" kind="plain" busy={f.busy} label={`Deactivate ${name}`} onClick={() => f.submit(async () => { await v2.patch(`/sub-users/${s.id}`, { status: 'inactive' }); onChange(); })}>Deactivate</Button>}
-            {!s.panel.signed_up && s.status !== 'inactive' && (
+            {!s.panel.signed_up && s.status === 'pending' && (
               <Button type="button" kind="plain" busy={f.busy} label={`Invite ${name} again`} onClick={() => f.submit(async () => {
                 setLink((await panel.post<{ url: string }>(`/sub-users/${s.id}/invitation`)).data.url);
               })}>Invite again</Button>

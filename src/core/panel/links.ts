@@ -3,7 +3,7 @@
 // the token's hash is stored; a new link of a kind retires the earlier unused ones.
 import { findAccount } from '../../db/queries/accounts.ts';
 import {
-  findPanelLink, findPanelUser, insertPanelLink, retirePanelLinks, spendPanelLink, updatePanelUser,
+  findPanelLink, findPanelUser, insertPanelLink, lockPanelUser, retirePanelLinks, spendPanelLink, updatePanelUser,
 } from '../../db/queries/panel-users.ts';
 import { revokeUserSessions } from '../../db/queries/panel-sessions.ts';
 import { lockAccountSubUser, updateSubUserRow } from '../../db/queries/sub-users.ts';
@@ -44,6 +44,7 @@ export async function issueLink(trx: Db, user: Pick<PanelUser, 'id'>, kind: Pane
   return { url: `${panelUrl}/${LINK_PATH[kind]}/${token}`, expiresAt };
 }
 
+const ALREADY_SET = () => new ApiError('STATE_CONFLICT', 'This invitation was accepted already: sign in, or use "Forgot password" on the sign-in page');
 const NOT_VALID = () => new ApiError('RESOURCE_NOT_FOUND', 'This link is not valid: check that it was copied whole');
 
 export interface LinkView {
@@ -72,15 +73,20 @@ export async function readLink(db: Db, token: string, now: Date): Promise<LinkVi
 /**
  * Sets the password through an invitation or reset link, and spends it. The link proves the
  * email; an invited sub-user becomes active; every session of the person ends (a reset is often
- * because someone else got in).
+ * because someone else got in). An invitation sets a first password only: one whose person has
+ * set a password since is refused (only a reset, mailed to the person alone, replaces one).
  */
 export async function setPasswordWithLink(db: Db, token: string, password: string, now: Date): Promise<PanelUser> {
-  const { user } = await liveLink(db, token, now, ['invitation', 'password_reset']);
+  const { link, user } = await liveLink(db, token, now, ['invitation', 'password_reset']);
+  if (link.kind === 'invitation' && user.password_hash !== null) throw ALREADY_SET();
   const errors = passwordErrors(password, user.email);
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   const hash = await hashPassword(password);
   return inTransaction(db, async (trx) => {
     if (!(await spendPanelLink(trx, sha256(token), now))) throw new ApiError('STATE_CONFLICT', 'This link was already used; sign in, or ask for a new link');
+    const current = await lockPanelUser(trx, user.id);
+    if (!current) throw NOT_VALID();
+    if (link.kind === 'invitation' && current.password_hash !== null) throw ALREADY_SET();
     if (user.sub_user_id !== null) {
       const sub = await lockAccountSubUser(trx, user.account_id, user.sub_user_id);
       if (!sub) throw NOT_VALID();

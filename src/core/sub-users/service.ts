@@ -71,7 +71,7 @@ export async function getSubUser(s: Pick<AccountScope, 'db' | 'accountId'>, id: 
 }
 
 /** A sub-user's key may not give any sub-user (itself included) a permission the key does not hold. */
-function refuseEscalation(actor: Actor, permissions: readonly string[], what: string): void {
+export function refuseEscalation(actor: Actor, permissions: readonly string[], what: string): void {
   if (actor.subUserId === null || actor.scopes === null) return;
   const held = new Set<string>(actor.scopes);
   const beyond = permissions.filter((p) => !held.has(p));

@@ -9,6 +9,7 @@ import * as apiKeys from './api-keys.ts';
 import * as billing from './billing.ts';
 import * as catalog from './catalog.ts';
 import * as hosting from './hosting.ts';
+import * as hostingNodes from './hosting-nodes.ts';
 import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
 import * as ipPools from './ip-pools.ts';
@@ -26,5 +27,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations, setup]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations, setup]) r.register(app as TypedApp, deps);
 }

@@ -1,7 +1,7 @@
 // POST /admin/v1/accounts/:id/panel-invitation: a single-use link (72 h) for the account's owner
 // to set a password and sign in to the customer panel, also queued as a notice to the account's
-// email. A new invitation retires the previous link; it also works as a reset for an owner who
-// already signs in.
+// email. A new invitation retires the previous link. An owner who already set a password is 409:
+// a link handed to the operator never replaces a password ("Forgot password" mails the owner one).
 import { Type } from '@sinclair/typebox';
 import { inviteOwner } from '../../core/panel/invitations.ts';
 import { locate, ok } from '../reply.ts';

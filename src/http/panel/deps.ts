@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.ts';
 import type { ClientMeta, PanelIdentity, SessionSettings } from '../../core/panel/sessions.ts';
 import type { RouteDeps } from '../route-types.ts';
 import { sessionOf } from './session-auth.ts';
-import type { SignInThrottle } from './throttle.ts';
+import type { SignInThrottle, ThrottleKey } from '../../core/panel/throttle.ts';
 import { ipBudget } from '../auth.ts';
 
 export interface PanelDeps extends RouteDeps {
@@ -23,7 +23,7 @@ export function clientMeta(request: FastifyRequest): ClientMeta {
 }
 
 /** The throttle's key of the client's address (an IPv6 /64 counts as one). */
-export function addressKey(request: FastifyRequest): string {
+export function addressKey(request: FastifyRequest): ThrottleKey {
   return `addr:${ipBudget(request.ip)}`;
 }
 

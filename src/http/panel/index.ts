@@ -11,7 +11,7 @@ import type { RateLimiter } from '../rate-limit.ts';
 import { panelBundle } from './assets.ts';
 import type { PanelDeps } from './deps.ts';
 import { sessionSettings } from './session-auth.ts';
-import { createSignInThrottle } from './throttle.ts';
+import { createSignInThrottle } from '../../core/panel/throttle.ts';
 import * as beginTwoFactor from './api/begin-two-factor.ts';
 import * as createApiKey from './api/create-api-key.ts';
 import * as disableTwoFactor from './api/disable-two-factor.ts';
@@ -67,7 +67,7 @@ export async function registerPanel(app: FastifyInstance, opts: PanelOptions): P
     if (r.url.startsWith('/panel/api/')) applyRouteConventions(r);
   });
   if (opts.onUndocumentedError) checkDocumentedErrors(app, opts.onUndocumentedError);
-  const deps: PanelDeps = { ...opts, sessions: sessionSettings(opts.config), throttle: createSignInThrottle(opts.db) };
+  const deps: PanelDeps = { ...opts, sessions: sessionSettings(opts.config), throttle: createSignInThrottle(opts.db, opts.now) };
   for (const r of ROUTES) r.register(app as TypedApp, deps);
 
   // An unknown /panel/api path is an API 404, never the page.

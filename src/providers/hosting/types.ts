@@ -91,3 +91,68 @@ export const HOSTING_CALLS = [
 export type HostingCall = (typeof HOSTING_CALLS)[number];
 // Compiles only while HOSTING_CALLS names every method: a new method must be added to the list.
 const _everyCallListed: Record<Exclude<keyof HostingPanel, HostingCall>, never> = {};
+
+/** Where a hosting node is, for the drivers that reach nodes themselves (HOSTING_DRIVER=native). */
+export interface HostingNodeTarget {
+  name: string;
+  host: string;
+  port: number;
+  user: string;
+  /** The pinned `SHA256:…` of its host key; null while the node is being added (the key is learnt then). */
+  hostKey: string | null;
+  /** The operator's overrides of the node's paths and commands. */
+  config: unknown;
+}
+
+export interface HostingNodeInspection {
+  /** The host key the node offered (`SHA256:…`). */
+  hostKey: string;
+  /** What the node lacks: nginx, php-fpm, sftp, mariadb, tools. */
+  missing: string[];
+  diskTotalMb: number | null;
+  diskFreeMb: number | null;
+  quotas: boolean;
+}
+
+export interface HostingDatabase {
+  name: string;
+  sizeMb: number;
+}
+
+/** What the customer's hosting page shows of an account. Never a password. */
+export interface HostingSiteInfo {
+  domain: string;
+  documentRoot: string;
+  sftp: { host: string; port: number; username: string };
+  phpVersion: string;
+  siteUrl: string;
+  usedMb: number;
+  quotaMb: number;
+  quotaEnforced: boolean;
+  databases: HostingDatabase[];
+  maxDatabases: number;
+}
+
+/**
+ * What a driver that runs the accounts itself offers beyond the panel calls: its nodes and the
+ * account's own tools (the customer's hosting page). Passwords are made, set and returned once;
+ * the driver never keeps them.
+ */
+export interface HostingNodeTools {
+  /** Our SSH public key (OpenSSH one line), for the nodes' authorized_keys. */
+  sshPublicKey(): Promise<string>;
+  inspectNode(target: HostingNodeTarget, timeoutMs: number): Promise<HostingNodeInspection>;
+  /** What is wrong with a node's `config` overrides (unknown keys, unsafe paths), or null. */
+  nodeConfigProblem(config: unknown): string | null;
+  siteInfo(ref: string): Promise<HostingSiteInfo>;
+  resetSftpPassword(ref: string): Promise<string>;
+  /** `name`: the part after `<user>_`; over the account's limit → a final CAPACITY_UNAVAILABLE. */
+  createDatabase(ref: string, name: string): Promise<{ name: string; password: string }>;
+  resetDatabasePassword(ref: string, database: string): Promise<string>;
+  dropDatabase(ref: string, database: string): Promise<void>;
+}
+
+/** The panel's node tools, when its driver has them. */
+export function hostingNodeTools(panel: HostingPanel): (HostingPanel & HostingNodeTools) | null {
+  return typeof (panel as Partial<HostingNodeTools>).inspectNode === 'function' ? panel as HostingPanel & HostingNodeTools : null;
+}

@@ -34,7 +34,11 @@ export function usernameCandidate(base: string, n: number): string {
 
 /** The first candidate for `domain` that is neither reserved nor taken on the server. */
 export function deriveUsername(domain: string, taken: (username: string) => boolean): string {
-  const base = usernameBase(domain);
+  return deriveFromBase(usernameBase(domain), taken);
+}
+
+/** The first candidate from `base` (a username itself, e.g. a node's prefix before the domain's base) that is free. */
+export function deriveFromBase(base: string, taken: (username: string) => boolean): string {
   for (let n = 0; ; n++) {
     const candidate = usernameCandidate(base, n);
     if (!RESERVED.has(candidate) && !taken(candidate)) return candidate;

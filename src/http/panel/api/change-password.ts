@@ -17,14 +17,9 @@ export function register(app: TypedApp, deps: PanelDeps) {
     },
   }, async (request) => {
     const identity = await identityOf(request, deps);
-    const key = `code:${identity.userId}`;
-    await deps.throttle.check([key]);
-    try {
-      await changePassword(deps.db, identity, request.body.current_password, request.body.new_password, deps.now());
-    } catch (e) {
-      if (e instanceof ApiError && e.errors.some((f) => f.field === 'current_password')) await deps.throttle.fail([key]);
-      throw e;
-    }
+    await deps.throttle.attempt([`code:${identity.userId}`],
+      (e) => e instanceof ApiError && e.errors.some((f) => f.field === 'current_password'),
+      () => changePassword(deps.db, identity, request.body.current_password, request.body.new_password, deps.now()));
     return ok(request, { done: true });
   });
 }

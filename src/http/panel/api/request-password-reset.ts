@@ -2,6 +2,7 @@
 // signs in to the panel. Answers 202 the same whatever the email.
 import { Type } from '@sinclair/typebox';
 import { requestPasswordReset } from '../../../core/panel/sign-up.ts';
+import { emailKey } from '../../../core/panel/throttle.ts';
 import { ok } from '../../reply.ts';
 import type { TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
@@ -16,9 +17,8 @@ export function register(app: TypedApp, deps: PanelDeps) {
       response: { 202: Envelope(Type.Object({ message: Type.String() })), ...errorResponses('VALIDATION_FAILED') },
     },
   }, async (request, reply) => {
-    const keys = [`email:${request.body.email.trim().toLowerCase()}`, addressKey(request)];
-    await deps.throttle.check(keys);
-    await deps.throttle.fail([addressKey(request)]);
+    await deps.throttle.check([emailKey(request.body.email)]);
+    await deps.throttle.take([addressKey(request)]);
     await requestPasswordReset(deps.db, request.body.email, panelUrl(deps), deps.now());
     reply.code(202);
     return ok(request, { message: `If ${request.body.email.trim()} signs in to the panel, a link to set a new password is on its way.` });

@@ -21,16 +21,9 @@ export function register(app: TypedApp, deps: PanelDeps) {
   }, async (request, reply) => {
     const identity = await sessionOf(request, deps.db, deps.sessions, deps.now());
     if (!identity) throw new ApiError('AUTH_REQUIRED', 'Sign in with your email and password first (the code step lasts 5 minutes)');
-    const keys = [`code:${identity.userId}`, addressKey(request)];
-    await deps.throttle.check(keys);
-    let started;
-    try {
-      started = await completeSignIn(deps.db, identity, request.body.code, clientMeta(request), deps.now(), deps.sessions);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'VALIDATION_FAILED') await deps.throttle.fail(keys);
-      throw e;
-    }
-    await deps.throttle.clear(`code:${identity.userId}`);
+    const started = await deps.throttle.attempt([`code:${identity.userId}`, addressKey(request)],
+      (e) => e instanceof ApiError && e.code === 'VALIDATION_FAILED',
+      () => completeSignIn(deps.db, identity, request.body.code, clientMeta(request), deps.now(), deps.sessions));
     forgetSession(request);
     setSessionCookie(request, reply, deps.config.publicUrl, started.token, deps.sessions.maxS);
     return ok(request, { next: 'done' as const });

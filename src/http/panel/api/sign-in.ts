@@ -1,5 +1,6 @@
 // POST /panel/api/sign-in: email and password. Starts a session (the cookie); with two-factor on
-// the session waits for a code (POST /panel/api/sign-in/code). Throttled per email and address.
+// the session waits for a code (POST /panel/api/sign-in/code). Throttled per email and address:
+// the attempt is counted before the password is checked (core/panel/throttle.ts).
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../../core/errors.ts';
 import { signIn } from '../../../core/panel/sessions.ts';
@@ -11,6 +12,7 @@ import { type PanelDeps, addressKey, clientMeta } from '../deps.ts';
 import { Email, Password } from '../schemas.ts';
 import { forgetSession } from '../session-auth.ts';
 import { TOTP_STAGE_S } from '../../../core/panel/sessions.ts';
+import { emailKey } from '../../../core/panel/throttle.ts';
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/sign-in', {
@@ -20,17 +22,9 @@ export function register(app: TypedApp, deps: PanelDeps) {
       response: { 200: Envelope(Type.Object({ next: StringEnum(['totp', 'done'] as const) })), ...errorResponses('VALIDATION_FAILED') },
     },
   }, async (request, reply) => {
-    const emailKey = `email:${request.body.email.trim().toLowerCase()}`;
-    const keys = [emailKey, addressKey(request)];
-    await deps.throttle.check(keys);
-    let result;
-    try {
-      result = await signIn(deps.db, request.body.email, request.body.password, clientMeta(request), deps.now(), deps.sessions);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'AUTH_INVALID') await deps.throttle.fail(keys);
-      throw e;
-    }
-    await deps.throttle.clear(emailKey);
+    const result = await deps.throttle.attempt([emailKey(request.body.email), addressKey(request)],
+      (e) => e instanceof ApiError && e.code === 'AUTH_INVALID',
+      () => signIn(deps.db, request.body.email, request.body.password, clientMeta(request), deps.now(), deps.sessions));
     forgetSession(request);
     setSessionCookie(request, reply, deps.config.publicUrl, result.token, result.next === 'totp' ? TOTP_STAGE_S : deps.sessions.maxS);
     return ok(request, { next: result.next });

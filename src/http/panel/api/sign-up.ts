@@ -19,8 +19,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
   }, async (request, reply) => {
     if (deps.config.panelSignup !== 'open') throw new ApiError('ENDPOINT_NOT_FOUND', 'Sign-up is closed: ask your provider for an invitation');
     // Each sign-up mails someone: it spends the address's sign-in budget, so mail cannot be sprayed.
-    await deps.throttle.check([addressKey(request)]);
-    await deps.throttle.fail([addressKey(request)]);
+    await deps.throttle.take([addressKey(request)]);
     await signUp(deps.db, request.body, panelUrl(deps), deps.now());
     reply.code(202);
     return ok(request, { message: `We sent a link to ${request.body.email.trim()}: open it to confirm your email, then sign in.` });
