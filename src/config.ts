@@ -161,6 +161,23 @@ export interface Config {
   hostingDriver: 'simulated' | 'native' | 'off';
   /** HOSTING_SSH_KEY — the private key (OpenSSH format) the native driver logs in to hosting nodes with. Default DATA_DIR/hosting-ssh-key, made at first use. */
   hostingSshKey: string;
+  /** REGISTRAR_DRIVER — `simulated` (the built-in registry), `epp` (a registry or registrar over EPP; docs/epp.md) or `off` (no domains). Default simulated. */
+  registrarDriver: 'simulated' | 'epp' | 'off';
+  /** EPP_HOST / EPP_PORT (700) — the registry's EPP server; required with REGISTRAR_DRIVER=epp. */
+  eppHost: string | undefined;
+  eppPort: number;
+  /** EPP_CLIENT_ID / EPP_PASSWORD — our login (clID, pw) at the registry. */
+  eppClientId: string | undefined;
+  eppPassword: string | undefined;
+  /** EPP_CLIENT_CERT / EPP_CLIENT_KEY — PEM files of the TLS client certificate the registry knows us by. */
+  eppClientCert: string | undefined;
+  eppClientKey: string | undefined;
+  /** EPP_CA — PEM file of the CA(s) to trust for the registry's certificate (pinned); unset: the system's. */
+  eppCa: string | undefined;
+  /** EPP_SESSIONS — EPP sessions per process (the registry's limit per registrar bounds it). Default 2. */
+  eppSessions: number;
+  /** EPP_POLL_S — how often the worker reads the registry's message queue. Default 60. */
+  eppPollS: number;
   /** PANEL_SIGNUP — `open`: anyone may sign up in the customer panel (email verified by a link); `off`: invitation only. Default off. */
   panelSignup: 'open' | 'off';
   /** PANEL_SESSION_IDLE_S — a panel session unused this long ends. Default 3600 (1 hour). */
@@ -276,6 +293,27 @@ function hostingSettings(env: NodeJS.ProcessEnv, dataDir: string) {
     throw new ConfigError(`HOSTING_DRIVER must be simulated, native or off, got "${hostingDriver}"`);
   }
   return { hostingDriver, hostingSshKey: path.resolve(str(env, 'HOSTING_SSH_KEY') ?? path.join(dataDir, 'hosting-ssh-key')) } as const;
+}
+
+function registrarSettings(env: NodeJS.ProcessEnv) {
+  const registrarDriver = str(env, 'REGISTRAR_DRIVER') ?? 'simulated';
+  if (registrarDriver !== 'simulated' && registrarDriver !== 'epp' && registrarDriver !== 'off') {
+    throw new ConfigError(`REGISTRAR_DRIVER must be simulated, epp or off, got "${registrarDriver}"`);
+  }
+  const file = (v: string | undefined) => (v === undefined ? undefined : path.resolve(v));
+  const out = {
+    registrarDriver: registrarDriver as Config['registrarDriver'],
+    eppHost: str(env, 'EPP_HOST'), eppPort: int(env, 'EPP_PORT', 700, 1, 65_535),
+    eppClientId: str(env, 'EPP_CLIENT_ID'), eppPassword: str(env, 'EPP_PASSWORD'),
+    eppClientCert: file(str(env, 'EPP_CLIENT_CERT')), eppClientKey: file(str(env, 'EPP_CLIENT_KEY')), eppCa: file(str(env, 'EPP_CA')),
+    eppSessions: int(env, 'EPP_SESSIONS', 2, 1, 64), eppPollS: int(env, 'EPP_POLL_S', 60, 1, 86_400),
+  };
+  if (registrarDriver === 'epp') {
+    const missing = (['EPP_HOST', 'EPP_CLIENT_ID', 'EPP_PASSWORD'] as const).filter((n) => !str(env, n));
+    if (missing.length) throw new ConfigError(`REGISTRAR_DRIVER=epp needs ${missing.join(', ')}`);
+    if ((out.eppClientCert === undefined) !== (out.eppClientKey === undefined)) throw new ConfigError('EPP_CLIENT_CERT and EPP_CLIENT_KEY go together');
+  }
+  return out;
 }
 
 function paymentSettings(env: NodeJS.ProcessEnv) {
@@ -434,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     panelSessionMaxS: int(env, 'PANEL_SESSION_MAX_S', 43_200, 300, 90 * 86_400),
     ...paymentSettings(env),
     ...hostingSettings(env, dataDir),
+    ...registrarSettings(env),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
@@ -605,6 +644,60 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: '`DATA_DIR/hosting-ssh-key`, made at first use',
   },
   {
+    name: 'REGISTRAR_DRIVER',
+    meaning: '`simulated` (the built-in registry), `epp` (a registry or registrar spoken to in EPP, RFC 5730–5734; see [epp.md](epp.md)) or `off` (domain orders fail with 502)',
+    default: '`simulated`',
+    value: 'simulated',
+  },
+  {
+    name: 'EPP_HOST',
+    meaning: 'the registry\'s EPP server (required with `REGISTRAR_DRIVER=epp`)',
+    default: 'unset',
+  },
+  {
+    name: 'EPP_PORT',
+    meaning: 'its port',
+    default: '`700`',
+    value: '700',
+  },
+  {
+    name: 'EPP_CLIENT_ID',
+    meaning: 'our EPP login (`clID`) at the registry (required with `epp`)',
+    default: 'unset',
+  },
+  {
+    name: 'EPP_PASSWORD',
+    meaning: 'its password (`pw`); also the key from which domains\' authInfo is derived',
+    default: 'unset',
+  },
+  {
+    name: 'EPP_CLIENT_CERT',
+    meaning: 'PEM file of the TLS client certificate the registry knows us by',
+    default: 'unset → no client certificate',
+  },
+  {
+    name: 'EPP_CLIENT_KEY',
+    meaning: 'PEM file of its private key',
+    default: 'unset',
+  },
+  {
+    name: 'EPP_CA',
+    meaning: 'PEM file of the CA(s) trusted for the registry\'s certificate (pinned)',
+    default: 'unset → the system\'s CAs',
+  },
+  {
+    name: 'EPP_SESSIONS',
+    meaning: 'EPP sessions each process keeps open (one command at a time each)',
+    default: '`2`',
+    value: '2',
+  },
+  {
+    name: 'EPP_POLL_S',
+    meaning: 'how often the worker reads and acknowledges the registry\'s message queue (transfers, notices)',
+    default: '`60`',
+    value: '60',
+  },
+  {
     name: 'IP_COOLDOWN_S',
     meaning: 'how long a released address rests before it is handed out again',
     default: '`3600`',
@@ -737,7 +830,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'PANEL_SIGNUP',
-    meaning: '`open`: anyone may sign up in the customer panel (email confirmed by a link) and gets an account with a zero balance; `off`: invitation only',
+    meaning: '`open`: anyone may sign up in the customer panel (name and email; the password is chosen through the mailed link) and gets an account with a zero balance; `off`: invitation only',
     default: '`off`',
     value: 'off',
   },

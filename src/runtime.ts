@@ -31,6 +31,9 @@ import { noopPayments } from './providers/payments/noop.ts';
 import { createSimulatedPayments } from './providers/payments/simulated.ts';
 import { createStripePayments } from './providers/payments/stripe.ts';
 import type { PaymentProvider } from './providers/payments/types.ts';
+import { readFileSync } from 'node:fs';
+import { type EppRegistrar, createEppRegistrar } from './providers/registrar/epp/index.ts';
+import { offRegistrar } from './providers/registrar/off.ts';
 import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
 import type { Registrar } from './providers/registrar/types.ts';
 import type { Telemetry } from './telemetry/index.ts';
@@ -164,9 +167,35 @@ export function hostingFor(config: Config, db: Db, telemetry?: Telemetry): Hosti
   return telemetry ? instrumentProvider('hosting', panel, telemetry.metrics) : panel;
 }
 
-/** The registrar (the simulated registry; a real EPP or reseller-API driver would be chosen here), instrumented like compute. */
+// One EPP driver per registry login and process: the API and the embedded worker share its
+// sessions (EPP_SESSIONS per process, not per caller) and what its poll queue has learnt.
+const eppDrivers = new Map<string, EppRegistrar>();
+
+function eppFor(config: Config): EppRegistrar {
+  const key = [config.eppHost, config.eppPort, config.eppClientId, config.eppClientCert, config.eppSessions].join('|');
+  let driver = eppDrivers.get(key);
+  if (!driver) {
+    const pem = (file: string | undefined) => (file ? readFileSync(file, 'utf8') : undefined);
+    driver = createEppRegistrar({
+      host: config.eppHost!, port: config.eppPort, clientId: config.eppClientId!, password: config.eppPassword!,
+      cert: pem(config.eppClientCert), key: pem(config.eppClientKey), ca: pem(config.eppCa), sessions: config.eppSessions, pollS: config.eppPollS,
+    });
+    eppDrivers.set(key, driver);
+  }
+  return driver;
+}
+
+/** Logs out of every EPP session this process opened (a graceful stop). */
+export async function closeRegistrars(): Promise<void> {
+  const all = [...eppDrivers.values()];
+  eppDrivers.clear();
+  await Promise.all(all.map((d) => d.close()));
+}
+
+/** The registrar of REGISTRAR_DRIVER: the simulated registry, EPP or none; instrumented like compute. */
 export function registrarFor(config: Config, db: Db, telemetry?: Telemetry): Registrar {
-  const registrar = createSimulatedRegistrar({ db, delayMs: config.simDelayMs });
+  const registrar = config.registrarDriver === 'epp' ? eppFor(config)
+    : config.registrarDriver === 'off' ? offRegistrar : createSimulatedRegistrar({ db, delayMs: config.simDelayMs });
   return telemetry ? instrumentProvider('registrar', registrar, telemetry.metrics) : registrar;
 }
 

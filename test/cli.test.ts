@@ -22,8 +22,9 @@ function spawnCli(args: string[], opts: { token?: string } = {}): Promise<Run> {
   const { ADMIN_TOKEN: _a, HOSTCLOUD_URL: _h, DATA_DIR: _d, ...env } = process.env;
   const argv = [path.join(root, 'bin/hostcloud.js'), 'admin', '--url', url, '--token', opts.token ?? t.adminToken, ...args];
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: root, env, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    // A backstop for a hung process: three started at once took over 30 s on a busy machine.
+    execFile(process.execPath, argv, { cwd: root, env, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr: err?.killed ? `${stderr}(killed after 120 s)` : stderr });
     });
   });
 }
@@ -408,8 +409,9 @@ test('--json: errors are one JSON object on stderr too (usage, refusals in flag 
 test('hostcloud serve|worker|migrate --help: usage and examples, exit 0, nothing started', async () => {
   const { ADMIN_TOKEN: _a, DATABASE_URL: _d, ...env } = process.env;
   const run = (args: string[]) => new Promise<Run>((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin/hostcloud.js'), ...args], { cwd: root, env, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    // A backstop for a hung process, as in spawnCli: three at once took over 30 s on a busy machine.
+    execFile(process.execPath, [path.join(root, 'bin/hostcloud.js'), ...args], { cwd: root, env, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr: err?.killed ? `${stderr}(killed after 120 s)` : stderr }));
   });
   const results = await Promise.all([['serve', '--help'], ['worker', '-h'], ['migrate', '--help']].map(run));
   for (const [i, name] of ['serve', 'worker', 'migrate'].entries()) {

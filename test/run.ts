@@ -60,13 +60,22 @@ async function tuneForTests(adminUrl: string): Promise<void> {
   }
 }
 
+/**
+ * A backstop for a hung file, so that it fails on its own instead of stalling CI. Node 20's
+ * --test-timeout bounds each test *file* (its whole process), not each test: at 120 s it failed
+ * files whose tests were all fine but which took longer as a whole on a busy machine (a file's wall
+ * time there is three or four times a quiet one's). A test that must answer within a bound says so
+ * itself ({ timeout }).
+ */
+const FILE_TIMEOUT_MS = 15 * 60_000;
+
 /** What test/summary-reporter.mjs writes. */
 interface RunSummary {
   files: string[];
   passed: number;
   failed: number;
   skipped: { file: string; name: string; suite: boolean; reason: string }[];
-  failures: { file: string; name: string }[];
+  failures: { file: string; name: string; error?: string }[];
   /** Each file's wall time in ms, from its process's start to its end. */
   durations?: Record<string, number>;
 }
@@ -83,41 +92,100 @@ function skippedLines(skipped: RunSummary['skipped'], rel: (f: string) => string
     : `  skipped ${ks.length}: ${reason} — ${ks.map((k) => `${rel(k.file)} › ${k.name}`).join('; ')}`));
 }
 
-/** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
-async function printSummary(summaryFiles: string[], fileCount: number, ms: number, toSource: (f: string) => string): Promise<void> {
+/** What the reporter wrote for each phase of one run, merged; null when the runner ended first. */
+async function readSummary(summaryFiles: string[]): Promise<RunSummary | null> {
   const parts: RunSummary[] = [];
   for (const file of summaryFiles) {
     const text = await fs.readFile(file, 'utf8').catch(() => '');
     await fs.rm(file, { force: true });
     if (text) parts.push(JSON.parse(text) as RunSummary);
   }
-  if (parts.length < summaryFiles.length || !parts.length) {
-    process.stdout.write(`\nsummary: not available (the test runner ended before reporting)\n`);
-    return;
-  }
-  const s: RunSummary = {
+  if (parts.length < summaryFiles.length || !parts.length) return null;
+  return {
     files: parts.flatMap((p) => p.files),
     passed: parts.reduce((n, p) => n + p.passed, 0),
     failed: parts.reduce((n, p) => n + p.failed, 0),
     skipped: parts.flatMap((p) => p.skipped),
     failures: parts.flatMap((p) => p.failures),
+    durations: Object.assign({}, ...parts.map((p) => p.durations ?? {})) as Record<string, number>,
   };
-  const rel = (f: string) => path.relative(process.cwd(), toSource(f)) || f;
+}
+
+/** A test by file and name; a file that failed as a whole (it did not load, it timed out) by its path. */
+const failureName = (f: RunSummary['failures'][number], rel: (f: string) => string) =>
+  (path.isAbsolute(f.name) ? `${rel(f.name)} (the whole file)` : `${rel(f.file)} › ${f.name}`);
+
+/** A failed test as the summary names it: its file, its name, and the first line of what it threw. */
+const failureLine = (f: RunSummary['failures'][number], rel: (f: string) => string) =>
+  `${failureName(f, rel)}${f.error ? ` — ${f.error.length > 300 ? `${f.error.slice(0, 300)}…` : f.error}` : ''}`;
+
+/** The last lines of a run: how many files and tests, what failed, what was skipped and why. */
+function printSummary(s: RunSummary | null, fileCount: number, ms: number, rel: (f: string) => string, label = 'summary'): void {
+  if (!s) {
+    process.stdout.write(`\n${label}: not available (the test runner ended before reporting)\n`);
+    return;
+  }
   // The slowest files, to see where a run's time goes (a file's wall time grows with the files
   // sharing the machine, but the order mostly holds). TEST_SLOWEST sets how many (0: none).
-  const slowest = parts.flatMap((p) => Object.entries(p.durations ?? {})).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TEST_SLOWEST ?? 15));
+  const slowest = Object.entries(s.durations ?? {}).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TEST_SLOWEST ?? 15));
   const lines = [
     '',
-    `summary: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
-    ...s.failures.map((f) => `  failed: ${rel(f.file)} › ${f.name}`),
+    `${label}: ${fileCount} files, ${s.passed + s.failed} tests: ${s.passed} passed, ${s.failed} failed, ${s.skipped.length} skipped (${(ms / 1000).toFixed(1)} s)`,
+    ...s.failures.map((f) => `  failed: ${failureLine(f, rel)}`),
     ...skippedLines(s.skipped, rel),
     ...(slowest.length ? ['  slowest files:', ...slowest.map(([f, d]) => `    ${(d / 1000).toFixed(1).padStart(6)} s  ${rel(f)}`)] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * After `--repeat N`: each round's outcome, then every test that failed in any round with how
+ * often, worst first, and the first line of what it threw each distinct time.
+ */
+function printRepeatSummary(rounds: { summary: RunSummary | null; ms: number }[], rel: (f: string) => string): void {
+  const counts = new Map<string, { line: string; n: number; errors: Set<string> }>();
+  for (const { summary } of rounds) {
+    for (const f of summary?.failures ?? []) {
+      const key = failureName(f, rel);
+      const c = counts.get(key) ?? { line: key, n: 0, errors: new Set<string>() };
+      c.n++;
+      if (f.error) c.errors.add(f.error.length > 300 ? `${f.error.slice(0, 300)}…` : f.error);
+      counts.set(key, c);
+    }
+  }
+  const clean = rounds.filter((r) => r.summary && r.summary.failed === 0).length;
+  const lines = [
+    '',
+    `repeat: ${rounds.length} rounds, ${clean} without a failure; ${counts.size} tests failed at least once`,
+    ...rounds.map((r, i) => `  round ${i + 1}: ${r.summary ? `${r.summary.passed} passed, ${r.summary.failed} failed` : 'no summary'} (${(r.ms / 1000).toFixed(1)} s)`),
+    ...[...counts.values()].sort((a, b) => b.n - a.n).flatMap((c) => [
+      `  failed ${c.n} of ${rounds.length}: ${c.line}`,
+      ...[...c.errors].map((e) => `      ${e}`),
+    ]),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `--repeat N` (or `--repeat=N`) and the files named, from npm test's arguments. */
+function parseArgs(argv: string[]): { repeat: number; files: string[] } {
+  const files: string[] = [];
+  let repeat = 1;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--repeat(?:=(.*))?$/.exec(a);
+    if (!m) {
+      files.push(a);
+      continue;
+    }
+    const value = m[1] ?? argv[++i];
+    repeat = Number(value);
+    if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat needs a whole number of rounds, at least 1 (got ${value ?? 'nothing'})`);
+  }
+  return { repeat, files };
+}
+
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
+  const { repeat, files: args } = parseArgs(process.argv.slice(2));
   // TEST_EXCLUDE (a regular expression over paths relative to the checkout) leaves files out of a
   // whole-suite run: .ci/run's second run, on the machine's PostgreSQL and Redis, leaves out the
   // files whose subject is not the database (browsers, LXD, npm pack, a terminal), which the first
@@ -166,7 +234,6 @@ async function main(): Promise<number> {
     ]);
     process.stdout.write(`test database: ${stopEmbedded ? 'embedded PostgreSQL' : 'TEST_DATABASE_URL'}; redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'none'}; ${files.length} files${bundled ? ', bundled' : ''} (setup ${Date.now() - started} ms)\n`);
 
-    // The per-test timeout is a backstop: a hung test fails on its own instead of stalling CI.
     // Files named *.solo.test.ts bound a latency (a bystander's p99, statements per create): they
     // run after the others, one at a time, so what they measure is the code and not the other
     // test files sharing the machine's cores.
@@ -178,30 +245,40 @@ async function main(): Promise<number> {
     const solo = runnable.filter(isSolo);
     const shared = runnable.filter((f) => !isSolo(f));
     const phases: [string[], number][] = [[shared, concurrency], [solo, 1]];
-    const summaryFiles: string[] = [];
+    const rel = (f: string) => path.relative(process.cwd(), toSource(f)) || f;
+    const rounds: { summary: RunSummary | null; ms: number }[] = [];
     let code = 0;
-    for (const [phaseFiles, phaseConcurrency] of phases) {
-      if (!phaseFiles.length) continue;
-      const summaryFile = path.join(os.tmpdir(), `${prefix}-summary-${summaryFiles.length}.json`);
-      summaryFiles.push(summaryFile);
-      const reporters = [
-        '--test-reporter=spec', '--test-reporter-destination=stdout',
-        `--test-reporter=${path.resolve('test/summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
-      ];
-      const phaseCode = await new Promise<number>((resolve) => {
-        // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
-        // (their package.json "exports"), so tests run what is checked in, built or not (the
-        // bundles hold them already). Stack traces of bundles map back through their source maps.
-        const loader = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
-        const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, '--test-timeout=120000', ...reporters, ...phaseFiles], {
-          stdio: 'inherit',
-          env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
+    for (let round = 1; round <= repeat; round++) {
+      const roundStarted = Date.now();
+      if (repeat > 1) process.stdout.write(`\nround ${round} of ${repeat}\n`);
+      const summaryFiles: string[] = [];
+      for (const [phaseFiles, phaseConcurrency] of phases) {
+        if (!phaseFiles.length) continue;
+        const summaryFile = path.join(os.tmpdir(), `${prefix}-summary-${round}-${summaryFiles.length}.json`);
+        summaryFiles.push(summaryFile);
+        const reporters = [
+          '--test-reporter=spec', '--test-reporter-destination=stdout',
+          `--test-reporter=${path.resolve('test/summary-reporter.mjs')}`, `--test-reporter-destination=${summaryFile}`,
+        ];
+        const phaseCode = await new Promise<number>((resolve) => {
+          // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
+          // (their package.json "exports"), so tests run what is checked in, built or not (the
+          // bundles hold them already). Stack traces of bundles map back through their source maps.
+          const loader = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
+          const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...reporters, ...phaseFiles], {
+            stdio: 'inherit',
+            env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
+          });
+          child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
         });
-        child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
-      });
-      code ||= phaseCode;
+        code ||= phaseCode;
+      }
+      const summary = await readSummary(summaryFiles);
+      const ms = Date.now() - (repeat > 1 ? roundStarted : started);
+      rounds.push({ summary, ms });
+      printSummary(summary, files.length, ms, rel, repeat > 1 ? `round ${round} of ${repeat}` : 'summary');
     }
-    await printSummary(summaryFiles, files.length, Date.now() - started, toSource);
+    if (repeat > 1) printRepeatSummary(rounds, rel);
     return code;
   } finally {
     await dropRunDatabases(adminUrl, prefix).catch((e) => process.stderr.write(`cleanup: ${e}\n`));

@@ -44,7 +44,8 @@ function serve(env: Record<string, string>) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
-async function until<T>(fn: () => T | undefined, what: string, ms = 60_000): Promise<T> {
+// Waits, not bounds: an embedded PostgreSQL's first start (initdb) took over 60 s on a busy machine.
+async function until<T>(fn: () => T | undefined, what: string, ms = 180_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = fn();
@@ -64,7 +65,7 @@ test('the banner prints an admin command that works as printed, from another dir
   assert.ok(command.startsWith(`DATA_DIR='${dataDir}' `), command);
   const elsewhere = await tmpDir();
   const run = (cmd: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('/bin/sh', ['-c', cmd], { cwd: elsewhere, env: cleanEnv({}), timeout: 30_000 }, (err, stdout, stderr) =>
+    execFile('/bin/sh', ['-c', cmd], { cwd: elsewhere, env: cleanEnv({}), timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
   });
   const created = await run(command);

@@ -2,6 +2,18 @@
 // test/run.ts gives it); run.ts prints the short summary once the run has ended. Plain JavaScript:
 // node loads reporters before tsx's hooks are in place.
 
+/**
+ * The first line of what a failed test threw: node wraps a test's own error (an assertion, a
+ * timeout) as the cause of a test failure.
+ * @param {any} error
+ */
+function firstLine(error) {
+  const e = error?.cause ?? error;
+  if (e === undefined || e === null) return '';
+  const text = typeof e === 'object' && 'message' in e ? `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}` : String(e);
+  return text.split('\n').find((l) => l.trim()) ?? '';
+}
+
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* summary(source) {
   const out = { files: [], passed: 0, failed: 0, skipped: [], failures: [], durations: {} };
@@ -28,7 +40,7 @@ export default async function* summary(source) {
     if (event.type === 'test:pass') out.passed++;
     else {
       out.failed++;
-      out.failures.push({ file, name: data.name });
+      out.failures.push({ file, name: data.name, error: firstLine(data.details?.error) });
     }
   }
   out.files = [...files].sort();

@@ -10,6 +10,7 @@ Commands:
   worker           run the worker alone (needs DATABASE_URL); start as many as you like
   migrate          apply database migrations (and seed the demo data where SEED_DEMO), then exit
   admin …          operator commands over the admin API (hostcloud admin help)
+  epp-test-registry  run the EPP test registry (TLS, test CA) for REGISTRAR_DRIVER=epp on this machine
 
 Settings come from the environment; see docs/operations.md (Settings).`;
 
@@ -42,6 +43,14 @@ Examples:
 Examples:
   hostcloud migrate
   DATABASE_URL=postgres://hostcloud@db/hostcloud hostcloud migrate`,
+  'epp-test-registry': `Usage: hostcloud epp-test-registry [--port N] [--dir DIR] [--client-id ID] [--password PW]
+
+  Runs the EPP test registry (RFC 5730–5734 over TLS, state in memory) on 127.0.0.1 and prints the
+  REGISTRAR_DRIVER=epp settings that reach it. Its test CA and certificates are made in DIR (default
+  DATA_DIR/epp-test-registry) on the first start. See docs/epp.md.
+
+Examples:
+  hostcloud epp-test-registry --port 7000`,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -68,6 +77,11 @@ async function main(argv: string[]): Promise<number> {
       const store = await openStore(config);
       await store.close();
       process.stdout.write(`migrations applied${config.seedDemo ? '; demo data seeded (SEED_DEMO)' : ''}\n`);
+      return 0;
+    }
+    case 'epp-test-registry': {
+      const { runEppTestRegistry } = await import('./epp-test-registry.ts');
+      await runEppTestRegistry(rest, config.dataDir);
       return 0;
     }
     case 'worker': {

@@ -438,6 +438,19 @@ export interface SimHostingServersTable {
 
 export type SimPanelAccountState = 'creating' | 'active' | 'suspended' | 'terminated';
 
+/** The registry's message queue as the worker read it (EPP poll): transfers' outcomes and notices for the operator. */
+export interface RegistrarMessagesTable {
+  id: Generated<string>;
+  registrar: string;
+  msg_id: string;
+  queued_at: Date | null;
+  received_at: Generated<Date>;
+  domain: string | null;
+  kind: 'transfer' | 'notice';
+  text: string;
+  detail: Generated<unknown>;
+}
+
 export interface SimHostingAccountsTable {
   id: string;
   request_token: string;
@@ -596,6 +609,7 @@ export interface DB {
   hosting_login_links: HostingLoginLinksTable;
   sim_hosting_servers: SimHostingServersTable;
   sim_hosting_accounts: SimHostingAccountsTable;
+  registrar_messages: RegistrarMessagesTable;
   sim_hosting_sso_sessions: SimHostingSsoSessionsTable;
   hosting_nodes: HostingNodesTable;
   hosting_node_accounts: HostingNodeAccountsTable;

@@ -7,6 +7,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../core/types.ts';
+import { classifyDatabaseError } from '../db/failures.ts';
 import { JOB_SCHEMA } from '../db/names.ts';
 import type { DbGate } from './db-gate.ts';
 import { MAINTENANCE_QUEUE, executorOf } from './queue.ts';
@@ -45,19 +46,21 @@ export async function startJobLoops(db: Db, gate: DbGate, logger: Logger, mainte
       }
     },
   };
-  const boss = new PgBoss({
-    db: watched,
-    schema: JOB_SCHEMA,
-    migrate: false,
-    supervise: true,
-    // No cron: its internal loop has the unawaited settle of work(); maintenance is a throttled send.
-    schedule: false,
-    maintenanceIntervalSeconds: maintenanceIntervalS,
-  } as PgBoss.ConstructorOptions);
-  boss.on('error', (err) => {
-    if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'job queue error');
-  });
-  await boss.start();
+  const boss = await startBoss(() => {
+    const b = new PgBoss({
+      db: watched,
+      schema: JOB_SCHEMA,
+      migrate: false,
+      supervise: true,
+      // No cron: its internal loop has the unawaited settle of work(); maintenance is a throttled send.
+      schedule: false,
+      maintenanceIntervalSeconds: maintenanceIntervalS,
+    } as PgBoss.ConstructorOptions);
+    b.on('error', (err) => {
+      if (!gate.noteFailure(err)) logger.error({ err, component: 'worker' }, 'job queue error');
+    });
+    return b;
+  }, gate, logger);
   // Databases set up by earlier versions hold an hourly cron entry nothing reads any more.
   await boss.unschedule(MAINTENANCE_QUEUE).catch(() => undefined);
 
@@ -119,4 +122,33 @@ export async function startJobLoops(db: Db, gate: DbGate, logger: Logger, mainte
     halt() { stopping = true; },
     wakeAll() { for (const wake of [...naps]) wake(); },
   };
+}
+
+/** How long a start that the database was too busy to answer waits before it tries again. */
+const BUSY_START_RETRY_MS = 1_000;
+
+/**
+ * pg-boss, started once the database lets it: a worker that starts while the database is away or
+ * too slow to answer (restarting, or a busy machine past the connect or statement timeout) waits
+ * for it as a running worker does, instead of failing. In `serve` the worker starts after the
+ * server says it is listening, and that failure ended the process under its first clients. A
+ * PgBoss whose start failed never starts again (it stays "starting"): each try makes a new one.
+ */
+async function startBoss(make: () => PgBoss, gate: DbGate, logger: Logger): Promise<PgBoss> {
+  for (;;) {
+    const boss = make();
+    try {
+      await boss.start();
+      return boss;
+    } catch (err) {
+      const fault = classifyDatabaseError(err);
+      if (fault !== 'unavailable' && fault !== 'contention') throw err;
+      // Unavailable: the watched executor has closed the gate; its probe opens it again.
+      if (!gate.noteFailure(err)) {
+        logger.warn({ err, component: 'worker' }, 'the database was too busy to start the job queue; trying again');
+        await new Promise((resolve) => setTimeout(resolve, BUSY_START_RETRY_MS));
+      }
+      await gate.ready();
+    }
+  }
 }

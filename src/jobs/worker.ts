@@ -28,6 +28,7 @@ import { startLostOperationSweep } from './lost-operations.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
+import { startRegistrarPoll } from './registrar-poll.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import { createJobQueue } from './queue.ts';
 import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
@@ -79,12 +80,14 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup, render: deps.renderEvent });
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
+  const registrarPoll = startRegistrarPoll(db, deps.registrar, logger);
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
     async stop() {
       w.halt();
       sweep.stop();
+      registrarPoll?.stop();
       await billing?.stop();
       await paymentSweeper?.stop();
       await notifications?.stop();

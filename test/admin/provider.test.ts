@@ -2,7 +2,10 @@
 // over the admin API and `hostcloud admin`; and the demo pools every database starts with.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import { runAdmin } from '../../src/cli/admin.ts';
+import { ApiError } from '../../src/core/errors.ts';
+import { addIpPool } from '../../src/core/ip-pools/admin.ts';
 import { connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -183,6 +186,52 @@ test('add a pool: overlapping any pool, in any location, is refused naming cidr'
   const results = await Promise.all(['172.20.0.0/24', '172.20.0.0/23', '172.20.0.128/25'].map((cidr) =>
     adminCall(t, 'POST', url, { version: 4, cidr, gateway: cidr.replace(/0\/\d+$/, '1').replace(/128\/25$/, '129') })));
   assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 422, 422], results.map((r) => r.body).join('\n'));
+});
+
+test('add a pool: many overlapping adds at once — one is added, every other is refused as overlapping, never "busy"', async () => {
+  // Racing on the exclusion constraint alone, two inserts could each find the other's row and wait
+  // on it, and PostgreSQL failed one as a deadlock: 503 "The service is busy" where the answer is
+  // 422. A busy machine made that race likely; here a lock on the table holds 30 adds (the rule
+  // called directly, on a pool of 30 connections) until every one waits, then lets them all go.
+  const loc = await newLocation();
+  const wide = connect(t.databaseUrl, { max: 30 });
+  try {
+    for (let round = 0; round < 3; round++) {
+      const net = `10.${120 + round}`;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      let held!: () => void;
+      const isHeld = new Promise<void>((resolve) => { held = resolve; });
+      const holder = db.transaction().execute(async (trx) => {
+        await sql`LOCK TABLE ip_pools IN SHARE MODE`.execute(trx);
+        held();
+        await released;
+      });
+      await isHeld;
+      const adds = Promise.allSettled(Array.from({ length: 30 }, (_, i) =>
+        addIpPool(wide.db, loc, { version: 4, cidr: `${net}.0.0/${16 + (i % 15)}`, gateway: `${net}.0.1` })));
+      const deadline = Date.now() + 60_000;
+      const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)).rows[0]!.n;
+      while (await waiting() < 30) {
+        assert.ok(Date.now() < deadline, `round ${round}: the 30 adds never all waited`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      release();
+      await holder;
+      const refusals = (await adds).flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+      const odd = refusals.filter((e) => !(e instanceof ApiError && e.code === 'VALIDATION_FAILED' && /overlaps/.test(e.errors[0]?.message ?? '')));
+      assert.deepEqual(odd.map(String), [], `round ${round}: only overlaps refused`);
+      assert.equal(refusals.length, 29, `round ${round}: one added`);
+    }
+  } finally {
+    await wide.close();
+  }
+  const url = `/admin/v1/locations/${loc}/ip-pools`;
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+    adminCall(t, 'POST', url, { version: 4, cidr: `10.130.0.0/${16 + i}`, gateway: '10.130.0.1' })));
+  assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, ...Array(9).fill(422)], results.map((r) => r.body).join('\n'));
+  for (const r of results.filter((x) => x.statusCode === 422)) assert.match(json(r).error.errors[0].message, /overlaps/);
 });
 
 test('delete a pool: 200 when nothing is leased, 409 while something is, 404 after', async () => {

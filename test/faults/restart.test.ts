@@ -79,7 +79,11 @@ async function drillServer(env: Record<string, string> = {}): Promise<Drill> {
   drill.databaseUrl = pg.urlFor('hc_drill');
   const adminToken = `drill-admin-${randomBytes(12).toString('hex')}`;
   drill.serve = await startServe(drill.databaseUrl, adminToken, env);
-  drill.admin = httpSend(drill.serve.base, adminToken);
+  const send = httpSend(drill.serve.base, adminToken);
+  // A call that gets no answer says what the server said meanwhile (it may have ended).
+  drill.admin = (method, p, o) => send(method, p, o).catch((e: unknown) => {
+    throw new Error(`${method} ${p}: ${e instanceof Error ? `${e.message} (${String((e as { cause?: unknown }).cause ?? '')})` : e}; hostcloud serve ${drill.serve.child.exitCode === null ? 'running' : `exited ${drill.serve.child.exitCode}`}, its output:\n${drill.serve.output().slice(-4000)}`);
+  });
   drill.account = JSON.parse((await drill.admin('POST', '/admin/v1/accounts', { body: { email: 'drill@example.com', name: 'Fault Drill' } })).body).data.id;
   assert.equal((await drill.admin('POST', `/admin/v1/accounts/${drill.account}/deposits`, { body: { amount: '1000.00' } })).status, 201);
   const key = JSON.parse((await drill.admin('POST', `/admin/v1/accounts/${drill.account}/api-keys`, { body: { name: 'drill', ip_allowlist: ['127.0.0.1'] } })).body).data.key as string;

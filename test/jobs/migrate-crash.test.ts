@@ -9,7 +9,7 @@ import { killWorkers, startWorker, until } from '../helpers/worker-process.ts';
 
 after(killWorkers);
 
-test('SIGKILL a worker mid-migration: another finishes it, the machine is moved once and exists once', { timeout: 120_000 }, async () => {
+test('SIGKILL a worker mid-migration: another finishes it, the machine is moved once and exists once', { timeout: 360_000 }, async () => {
   const t = await startApp({ jobTimeoutS: 900 });
   const db = t.database.db;
   const c = await createCustomer(t, { deposit: '10.00' });
@@ -18,7 +18,7 @@ test('SIGKILL a worker mid-migration: another finishes it, the machine is moved 
   const finished = async (id: string) => { const op = await opRow(id); return op.status === 'completed' || op.status === 'failed' ? op : undefined; };
 
   const provisioner = startWorker(t.databaseUrl, 0);
-  assert.equal((await until('provisioning', 30_000, () => finished(created.operation.id))).status, 'completed');
+  assert.equal((await until('provisioning', 120_000, () => finished(created.operation.id))).status, 'completed');
   provisioner.child.kill('SIGKILL');
   await new Promise((r) => provisioner.child.once('exit', r));
 
@@ -29,7 +29,7 @@ test('SIGKILL a worker mid-migration: another finishes it, the machine is moved 
 
   // A slow worker: each platform step takes 3 s; killed once the move is under way.
   const first = startWorker(t.databaseUrl, 3000);
-  await until('the first worker to start moving', 30_000, async () => {
+  await until('the first worker to start moving', 120_000, async () => {
     const op = await opRow(operation.id);
     return op.status === 'running' && op.progress_pct > 20 ? op : undefined;
   });
@@ -40,7 +40,7 @@ test('SIGKILL a worker mid-migration: another finishes it, the machine is moved 
   assert.equal((await db.selectFrom('servers').select('power_state').where('id', '=', created.id).executeTakeFirstOrThrow()).power_state, 'migrating');
 
   const second = startWorker(t.databaseUrl, 0);
-  const done = await until('another worker to finish it', 45_000, () => finished(operation.id))
+  const done = await until('another worker to finish it', 120_000, () => finished(operation.id))
     .catch((e) => { throw new Error(`${e.message}\n--- second worker ---\n${second.output()}`); });
   const recoverySeconds = (Date.now() - killedAt) / 1000;
   assert.equal(done.status, 'completed', done.detail);

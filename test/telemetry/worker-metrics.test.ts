@@ -73,7 +73,7 @@ test('the listener with METRICS_TOKEN: that token and the admin token read; any 
   }
 });
 
-test('a real `hostcloud worker` with WORKER_METRICS_PORT counts the operations it ran and serves them', { timeout: 60_000 }, async () => {
+test('a real `hostcloud worker` with WORKER_METRICS_PORT counts the operations it ran and serves them', { timeout: 300_000 }, async () => {
   const t = await startApp({});
   const c = await createCustomer(t, { deposit: '10.00' });
   const res = await call(t.app, 'POST', '/v2/servers', { key: c.key, body: serverBody({ name: 'metrics.example.com' }) });
@@ -81,14 +81,14 @@ test('a real `hostcloud worker` with WORKER_METRICS_PORT counts the operations i
   const { operation } = json(res).data;
   const w = startWorker(t.databaseUrl, 0, { WORKER_METRICS_PORT: '0', ADMIN_TOKEN: TOKEN, HOST: '127.0.0.1' });
   // Port 0: the worker says where it listens.
-  const url = await until('the worker to say where its metrics are', 20_000, async () => /"url":"(http:\/\/[^"]+\/metrics)"/.exec(w.output())?.[1])
+  const url = await until('the worker to say where its metrics are', 90_000, async () => /"url":"(http:\/\/[^"]+\/metrics)"/.exec(w.output())?.[1])
     .catch((e) => { throw new Error(`${e.message}\n${w.output()}`); });
-  await until('the create to complete', 30_000, async () => {
+  await until('the create to complete', 120_000, async () => {
     const op = await t.database.db.selectFrom('operations').select('status').where('id', '=', operation.id).executeTakeFirstOrThrow();
     return op.status === 'completed' ? op : undefined;
   });
   // The counter moves once the completion has committed (the event is reported after commit).
-  const text = await until('the completion to be counted', 10_000, async () => {
+  const text = await until('the completion to be counted', 60_000, async () => {
     const body = await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
     return /hostcloud_operations_total\{type="server.create",outcome="completed"\} 1/.test(body) ? body : undefined;
   });

@@ -12,6 +12,7 @@ import { createServer } from '../helpers/servers.ts';
 import { completeOperations, finishOperation, insertOperation } from '../../src/db/queries/operations.ts';
 import { operationWaitsOf } from '../../src/http/app.ts';
 import type { OperationWaits } from '../../src/http/operation-waits.ts';
+import { MAX_WAIT_S } from '../../src/core/operations/wait.ts';
 
 let t: TestApp;
 let c: Customer;
@@ -21,7 +22,7 @@ before(async () => {
   t = await startApp();
   c = await createCustomer(t, { deposit: '100.00' });
   waits = operationWaitsOf(t.app)!;
-  await until('the listen connection', 10_000, async () => (waits.listening ? true : undefined));
+  await until('the listen connection', 60_000, async () => (waits.listening ? true : undefined));
 });
 
 /** A queued operation of `c`'s (no resource behind it: reading an operation needs only its row). */
@@ -35,8 +36,17 @@ function get(id: string, wait?: string, key = c.key) {
   return call(t.app, 'GET', `/v2/operations/${id}`, { key, ...(wait === undefined ? {} : { query: { wait } }) });
 }
 
+/**
+ * The answer did not wait out its wait (30 s or more here): on a busy machine an answer "at once"
+ * has taken more than a second, so the bound is well under the wait, not a latency.
+ */
+function assertNoWait(started: number): void {
+  const ms = Date.now() - started;
+  assert.ok(ms < 10_000, `answered after ${ms} ms`);
+}
+
 /** Resolves once `n` requests wait (each has read its operation and found it unfinished). */
-const waiting = (n: number) => until(`${n} waiting requests`, 10_000, async () => (waits.waiting >= n ? true : undefined));
+const waiting = (n: number) => until(`${n} waiting requests`, 60_000, async () => (waits.waiting >= n ? true : undefined));
 
 describe('wait', () => {
   test('without wait, or wait=0, the answer is at once', async () => {
@@ -46,7 +56,7 @@ describe('wait', () => {
       const res = await get(id, w);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(json(res).data.status, 'queued');
-      assert.ok(Date.now() - started < 1000);
+      assertNoWait(started);
     }
   });
 
@@ -94,13 +104,14 @@ describe('wait', () => {
     await finishOperation(t.database.db, id, 'completed', 'Done');
     const started = Date.now();
     assert.equal(json(await get(id, '60')).data.status, 'completed');
-    assert.ok(Date.now() - started < 1000);
+    assertNoWait(started);
   });
 
   test('200 waiting requests hold no database connection; the one listen connection is all', async () => {
     const ids = await Promise.all(Array.from({ length: 200 }, () => queuedOp()));
     const pool = t.database.pool;
-    const answers = ids.map((id) => get(id, '30'));
+    // The longest wait, so no request's own wait ends before the operations complete on a busy machine.
+    const answers = ids.map((id) => get(id, String(MAX_WAIT_S)));
     await waiting(200);
     // What the requests hold now: connections checked out of the pool, and busy backends of this database.
     const checkedOut = pool.totalCount - pool.idleCount;
@@ -132,7 +143,7 @@ describe('wait', () => {
     assert.equal(json(res).data.status, 'completed');
     // Read again within the fallback interval, or when the listener is back (whichever first).
     assert.ok(Date.now() - committed < 2_000);
-    await until('the listener to reconnect', 10_000, async () => (waits.listening ? true : undefined));
+    await until('the listener to reconnect', 60_000, async () => (waits.listening ? true : undefined));
   });
 });
 
@@ -154,7 +165,7 @@ describe('what is refused or not waited on', () => {
     const res = await get(id, '30');
     assert.equal(res.statusCode, 404);
     assert.equal(json(res).error.code, 'RESOURCE_NOT_FOUND');
-    assert.ok(Date.now() - started < 1000);
+    assertNoWait(started);
     assert.equal((await get('op_nope', '30')).statusCode, 404);
   });
 
@@ -167,7 +178,7 @@ describe('what is refused or not waited on', () => {
     const res = await get(id, '30', narrow.key);
     assert.equal(res.statusCode, 403);
     assert.equal(json(res).error.code, 'AUTH_SCOPE_INSUFFICIENT');
-    assert.ok(Date.now() - started < 1000);
+    assertNoWait(started);
   });
 
   test('a sandbox operation is complete: the test key\'s wait answers at once', async () => {
@@ -178,7 +189,7 @@ describe('what is refused or not waited on', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(json(res).data.status, 'completed');
     assert.equal(json(res).meta.sandbox, true);
-    assert.ok(Date.now() - started < 1000);
+    assertNoWait(started);
   });
 
   test('a closing server answers its waiting requests at once, with the state then', async () => {
@@ -186,7 +197,7 @@ describe('what is refused or not waited on', () => {
     const siblingWaits = operationWaitsOf(sibling)!;
     const id = await queuedOp();
     const pending = call(sibling, 'GET', `/v2/operations/${id}`, { key: c.key, query: { wait: '60' } });
-    await until('the request to wait', 10_000, async () => (siblingWaits.waiting === 1 ? true : undefined));
+    await until('the request to wait', 60_000, async () => (siblingWaits.waiting === 1 ? true : undefined));
     const started = Date.now();
     await sibling.close();
     const res = await pending;

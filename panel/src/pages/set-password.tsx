@@ -1,9 +1,10 @@
-// An invitation or password-reset link: set a password, then sign in.
+// An invitation or password-reset link: set a password, then sign in. A reset also offers to revoke
+// the account's API keys (a sub-user's: its own), for when someone else may have had the password.
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { panel } from '../api.ts';
 import { Loading, Notice, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
 import { useSession } from '../session.tsx';
 
 interface Link {
@@ -19,14 +20,15 @@ export function SetPasswordPage() {
   const link = useLoad(async () => (await panel.get<Link>(`/links/${encodeURIComponent(token)}`)).data, [token]);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [done, setDone] = useState<string | null>(null);
+  const [revoke, setRevoke] = useState(false);
+  const [done, setDone] = useState<{ email: string; revoked: number } | null>(null);
   const f = useForm();
   const title = link.data?.kind === 'password_reset' ? 'Set a new password' : 'Welcome to Hostcloud';
   if (done) {
     return (
       <>
         <h1 id="page-title">Password set</h1>
-        <Notice kind="success">Your password is set. Sign in as {done}.</Notice>
+        <Notice kind="success">Your password is set{done.revoked ? ` and ${done.revoked} API key${done.revoked === 1 ? ' is' : 's are'} revoked` : ''}. Sign in as {done.email}.</Notice>
         <p><a class="btn primary" href={`/panel/sign-in`} onClick={() => { if (me.signed_in) void panel.post('/sign-out').then(refresh); }}>Sign in</a></p>
       </>
     );
@@ -43,13 +45,18 @@ export function SetPasswordPage() {
                 f.setError(fieldError('confirm', 'does not match the new password'));
                 return;
               }
-              const r = await panel.post<{ email: string }>(`/links/${encodeURIComponent(token)}/password`, { password });
-              setDone(r.data.email);
+              const body = l.kind === 'password_reset' ? { password, revoke_api_keys: revoke } : { password };
+              const r = await panel.post<{ email: string; revoked_api_keys: number }>(`/links/${encodeURIComponent(token)}/password`, body);
+              setDone({ email: r.data.email, revoked: r.data.revoked_api_keys });
             })}>
               <Field label="New password" name="password" type="password" value={password} onValue={setPassword} error={f.field('password')}
                 autoComplete="new-password" hint="At least 10 characters; a few words are easier to remember than symbols" required />
               <Field label="Confirm password" name="confirm" type="password" value={confirm} onValue={setConfirm} error={f.field('confirm')} autoComplete="new-password" required />
-              <FormError error={f.error} fields={['password', 'confirm']} />
+              {l.kind === 'password_reset' && (
+                <Checkbox label="Also revoke API keys" name="revoke_api_keys" checked={revoke} onChecked={setRevoke}
+                  hint="Every key of the account (a sub-user's: its own), in case someone else had your password and made one. Scripts using them stop working until they get a new key." />
+              )}
+              <FormError error={f.error} fields={['password', 'confirm', 'revoke_api_keys']} />
               <Button busy={f.busy}>Set password</Button>
             </Form>
           </>

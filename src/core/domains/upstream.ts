@@ -23,7 +23,7 @@ export function registrarFailure(e: unknown, name: string, fields: RefusalFields
       case 'already_ours': return invalid(domain, `${name} is already registered with us`);
       case 'auth_code_invalid': return invalid(fields.authCode ?? 'auth_code', `is not the auth code of ${name}; ask its current registrar for the EPP code`);
       case 'period_invalid': return invalid(fields.years ?? 'years', `the registry refused the period: ${e.message}`);
-      case 'policy': return invalid(fields.policy ?? domain, `the registry refused: ${e.message}`);
+      case 'policy': return invalid(fields.policy ?? e.field ?? domain, `the registry refused: ${e.message}`);
     }
   }
   if (e instanceof ProviderError) return new ApiError('UPSTREAM_ERROR', `The registrar failed: ${e.message}`);

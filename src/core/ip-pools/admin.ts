@@ -4,7 +4,7 @@
 // (src/http/admin/ip-pools.ts) and `hostcloud admin ip-pools` adapt.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { type PoolAddressRow, type PoolAddressState, listPoolAddressesPage } from '../../db/queries/ip-pool-addresses.ts';
-import { deletePoolUnlessLeased, findOverlappingPool, findPool, insertPool, listPoolsPage } from '../../db/queries/ip-pools.ts';
+import { deletePoolUnlessLeased, findPool, insertPoolUnlessOverlapping, listPoolsPage } from '../../db/queries/ip-pools.ts';
 import { rowRefusal } from '../../db/refusals.ts';
 import type { IpPool } from '../../db/schema.ts';
 import { leasableCount, parseBlock } from './ip-math.ts';
@@ -52,16 +52,18 @@ const overlapError = (other: string) => invalid('cidr', `overlaps the pool ${oth
 export async function addIpPool(db: Db, locationId: number, input: PoolInput): Promise<PoolView> {
   const checked = checkPool(input);
   await requireLocation(db, locationId);
-  const clash = await findOverlappingPool(db, checked.cidr);
-  if (clash) throw overlapError(clash.cidr);
+  let added: Awaited<ReturnType<typeof insertPoolUnlessOverlapping>>;
   try {
-    return viewOf(await insertPool(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway }), 0);
+    added = await insertPoolUnlessOverlapping(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway });
   } catch (e) {
-    // Two overlapping pools added at once: the exclusion constraint refuses the second.
+    // A pool written by another way at the same time (a seed, a migration): the exclusion
+    // constraint refuses the second.
     const refused = rowRefusal(e, 'ip_pools')?.kind;
     if (refused === 'overlap' || refused === 'duplicate') throw overlapError('added at the same time');
     throw e;
   }
+  if ('clash' in added) throw overlapError(added.clash.cidr);
+  return viewOf(added.pool, 0);
 }
 
 /** Deletes a pool none of whose addresses is leased; returns it as it was. */

@@ -9,6 +9,7 @@ import { revokeUserSessions } from '../../db/queries/panel-sessions.ts';
 import { lockAccountSubUser, updateSubUserRow } from '../../db/queries/sub-users.ts';
 import type { PanelLinkKind, PanelUser } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { revokeAccountKeys, revokeSubUserKeys } from '../../db/queries/api-keys.ts';
 import { ApiError } from '../errors.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { hashPassword } from '../sub-users/password.ts';
@@ -70,16 +71,26 @@ export async function readLink(db: Db, token: string, now: Date): Promise<LinkVi
   return { kind: link.kind, email: user.email, expiresAt: link.expires_at };
 }
 
+export interface PasswordSet {
+  user: PanelUser;
+  /** How many API keys the reset revoked (when asked to). */
+  revokedApiKeys: number;
+}
+
 /**
  * Sets the password through an invitation or reset link, and spends it. The link proves the
  * email; an invited sub-user becomes active; every session of the person ends (a reset is often
  * because someone else got in). An invitation sets a first password only: one whose person has
- * set a password since is refused (only a reset, mailed to the person alone, replaces one).
+ * set a password since is refused (only a reset, mailed to the person alone, replaces one). A reset
+ * may also revoke API keys (someone who had the password may have made some).
  */
-export async function setPasswordWithLink(db: Db, token: string, password: string, now: Date): Promise<PanelUser> {
+export async function setPasswordWithLink(db: Db, token: string, password: string, now: Date, opts: { revokeApiKeys?: boolean } = {}): Promise<PasswordSet> {
   const { link, user } = await liveLink(db, token, now, ['invitation', 'password_reset']);
   if (link.kind === 'invitation' && user.password_hash !== null) throw ALREADY_SET();
   const errors = passwordErrors(password, user.email);
+  if (opts.revokeApiKeys && link.kind !== 'password_reset') {
+    errors.push({ field: 'revoke_api_keys', code: 'INVALID', message: 'only a password reset revokes API keys; revoke them on the API keys page' });
+  }
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   const hash = await hashPassword(password);
   return inTransaction(db, async (trx) => {
@@ -94,7 +105,11 @@ export async function setPasswordWithLink(db: Db, token: string, password: strin
       if (sub.status === 'pending') await updateSubUserRow(trx, sub.id, { status: 'active' }, now);
     }
     await revokeUserSessions(trx, user.id, now);
-    return (await updatePanelUser(trx, user.id, { password_hash: hash, email_verified_at: user.email_verified_at ?? now }, now))!;
+    // The owner's reset revokes every key of the account; a sub-user's, its own keys only.
+    const revokedApiKeys = !opts.revokeApiKeys ? 0
+      : user.sub_user_id === null ? await revokeAccountKeys(trx, user.account_id, now) : await revokeSubUserKeys(trx, user.account_id, user.sub_user_id, now);
+    const updated = (await updatePanelUser(trx, user.id, { password_hash: hash, email_verified_at: user.email_verified_at ?? now }, now))!;
+    return { user: updated, revokedApiKeys };
   });
 }
 
@@ -107,10 +122,13 @@ export async function verifyEmailWithLink(db: Db, token: string, now: Date): Pro
   });
 }
 
+/** What a mailed link is for: a kind of link, or a sign-up's invitation (its own words). */
+export type LinkMail = PanelLinkKind | 'sign_up';
+
 /** Queues the mail that carries a link, to the person (not the account's contact address). */
-export async function mailLink(trx: Db, user: Pick<PanelUser, 'account_id' | 'email'>, kind: PanelLinkKind, link: IssuedLink, inviter?: string): Promise<void> {
+export async function mailLink(trx: Db, user: Pick<PanelUser, 'account_id' | 'email'>, kind: LinkMail, link: IssuedLink, inviter?: string): Promise<void> {
   const account = await findAccount(trx, user.account_id);
-  const hours = Math.round(LINK_TTL_S[kind] / 3600);
+  const hours = Math.round(LINK_TTL_S[kind === 'sign_up' ? 'invitation' : kind] / 3600);
   const text = {
     invitation: {
       subject: `You are invited to the Hostcloud panel${account ? ` of ${account.name}` : ''}`,
@@ -121,6 +139,11 @@ export async function mailLink(trx: Db, user: Pick<PanelUser, 'account_id' | 'em
       subject: 'Reset your Hostcloud panel password',
       body: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nSet a new password here (the link works once, for ${hours} hour${hours === 1 ? '' : 's'}):\n${link.url}\n\n`
         + 'If you did not ask for this, ignore this email: your password stays as it is.',
+    },
+    sign_up: {
+      subject: 'Choose your password for Hostcloud',
+      body: `Someone (hopefully you) signed up to Hostcloud with ${user.email}.\n\nChoose your password here to confirm the email and sign in (the link works once, for ${hours} hours):\n${link.url}\n\n`
+        + 'If you did not sign up, ignore this email: nobody can sign in with this email without the link.',
     },
     email_verification: {
       subject: 'Confirm your email for Hostcloud',

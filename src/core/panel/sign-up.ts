@@ -1,37 +1,36 @@
 // Self sign-up (PANEL_SIGNUP=open) and password-reset requests. Both answer the same whatever the
 // email, so neither tells a stranger who has an account: what differs goes to the mailbox.
 import { findAccountByEmail } from '../../db/queries/accounts.ts';
-import { findPanelUserByEmail, insertPanelUser, updatePanelUser } from '../../db/queries/panel-users.ts';
+import { findPanelUserByEmail, insertPanelUser } from '../../db/queries/panel-users.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { createAccount, updateAccount } from '../accounts/service.ts';
+import { createAccount } from '../accounts/service.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { queueNotification } from '../notifications/queue.ts';
-import { hashPassword } from '../sub-users/password.ts';
 import type { Db } from '../types.ts';
 import { issueLink, mailLink } from './links.ts';
-import { emailErrors, passwordErrors } from './rules.ts';
+import { emailErrors } from './rules.ts';
 
 export interface SignUpInput {
   email: string;
   name: string;
-  password: string;
 }
 
 /**
- * A new account with a zero balance and its owner, who signs in once the email is confirmed.
- * Signing up again before confirming replaces the password and sends a new link; an email that
- * already signs in gets a notice instead.
+ * A new account with a zero balance and its owner, without a password: the mailed link (an
+ * invitation) is where the owner chooses it, which proves the email at the same time. So whoever
+ * signs up first with someone else's email holds nothing. Signing up again while the owner has no
+ * password sends the mailbox a new link (the name given first stays); an email that already signs
+ * in, or belongs to a sub-user or an account the operator opened, gets a notice with no link.
  */
 export async function signUp(db: Db, input: SignUpInput, panelUrl: string, now: Date): Promise<void> {
   const email = input.email.trim();
-  const errors: FieldError[] = [...emailErrors(email), ...passwordErrors(input.password, email)];
+  const errors: FieldError[] = [...emailErrors(email)];
   if (input.name.trim() === '') errors.push({ field: 'name', code: 'INVALID', message: 'must not be blank' });
   else if (input.name.length > 200) errors.push({ field: 'name', code: 'INVALID', message: 'must be at most 200 characters' });
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
-  const hash = await hashPassword(input.password);
   await inTransaction(db, async (trx) => {
     const user = await findPanelUserByEmail(trx, email);
-    if (user?.email_verified_at) {
+    if (user?.password_hash) {
       await queueNotification(trx, {
         accountId: user.account_id, kind: 'panel.sign_up_repeated', toEmail: user.email,
         subject: 'You already have a Hostcloud panel login',
@@ -40,9 +39,7 @@ export async function signUp(db: Db, input: SignUpInput, panelUrl: string, now: 
       return;
     }
     if (user && user.sub_user_id === null) {
-      await updateAccount(trx, user.account_id, { name: input.name });
-      await updatePanelUser(trx, user.id, { password_hash: hash }, now);
-      await mailLink(trx, user, 'email_verification', await issueLink(trx, user, 'email_verification', panelUrl, now));
+      await mailLink(trx, user, 'sign_up', await issueLink(trx, user, 'invitation', panelUrl, now));
       return;
     }
     const existing = await findAccountByEmail(trx, email);
@@ -57,8 +54,8 @@ export async function signUp(db: Db, input: SignUpInput, panelUrl: string, now: 
       return;
     }
     const account = await createAccount(trx, { email, name: input.name });
-    const owner = (await insertPanelUser(trx, { account_id: account.id, sub_user_id: null, email, password_hash: hash }))!;
-    await mailLink(trx, owner, 'email_verification', await issueLink(trx, owner, 'email_verification', panelUrl, now));
+    const owner = (await insertPanelUser(trx, { account_id: account.id, sub_user_id: null, email }))!;
+    await mailLink(trx, owner, 'sign_up', await issueLink(trx, owner, 'invitation', panelUrl, now));
   });
 }
 

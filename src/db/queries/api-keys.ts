@@ -84,3 +84,11 @@ export async function revokeSubUserKeys(db: Db, accountId: string, subUserId: nu
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** Revokes every live key of the account, its sub-users' too (a password reset that asks it); returns how many. */
+export async function revokeAccountKeys(db: Db, accountId: string, at: Date): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: at })
+    .where('account_id', '=', accountId).where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -42,6 +42,21 @@ export function insertPool(db: Db, row: { location_id: number; version: 4 | 6; c
 }
 
 /**
+ * Adds a pool unless it overlaps one (then `clash` is that pool and nothing changes). Adds take
+ * turns under a lock for their transaction: left to the exclusion constraint alone, two
+ * overlapping inserts can each find the other's uncommitted row and wait on it, and PostgreSQL
+ * then fails one as a deadlock — "busy" to a caller, where the answer is "overlaps". In turn, each
+ * add sees every pool added before it, and the constraint stays as the last word.
+ */
+export function insertPoolUnlessOverlapping(db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }): Promise<{ pool: IpPool } | { clash: IpPool }> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended('ip_pools:add', 0))`.execute(trx);
+    const clash = await findOverlappingPool(trx, row.cidr);
+    return clash ? { clash } : { pool: await insertPool(trx, row) };
+  });
+}
+
+/**
  * Deletes a pool unless an address of it is leased (then `leased` > 0 and nothing changes).
  * Released addresses go with it. The pool row is locked first, so no allocation slips in between.
  */

@@ -30,10 +30,13 @@ export type RegistrarRefusal =
 /** A failure of the registrar. `refusal` is set when the registry said no to this request; retrying cannot help. */
 export class RegistrarError extends ProviderError {
   readonly refusal: RegistrarRefusal | null;
-  constructor(message: string, opts: { refusal?: RegistrarRefusal; retryable?: boolean } = {}) {
+  /** The input field a refusal is about, when the registry said (e.g. `nameservers`, `contact`). */
+  readonly field: string | null;
+  constructor(message: string, opts: { refusal?: RegistrarRefusal; retryable?: boolean; field?: string } = {}) {
     super('UPSTREAM_ERROR', message, opts.refusal ? false : opts.retryable ?? true);
     this.name = 'RegistrarError';
     this.refusal = opts.refusal ?? null;
+    this.field = opts.field ?? null;
   }
 }
 
@@ -62,6 +65,16 @@ export interface RegistryDomain {
   whoisPrivacy: boolean;
 }
 
+/** The account a domain is registered for: its profile is the registrant where the order names no contact. */
+export interface DomainOwner {
+  id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  phone: string | null;
+  country: string | null;
+}
+
 export interface RegisterRequest {
   token: string;
   name: string;
@@ -70,6 +83,8 @@ export interface RegisterRequest {
   whoisPrivacy: boolean;
   transferLock: boolean;
   contact: DomainContact | null;
+  /** The account (registries that need a registrant contact make it from its profile). */
+  owner?: DomainOwner;
 }
 
 export interface TransferRequest {
@@ -91,9 +106,30 @@ export interface TransferStatus {
   reason: string | null;
 }
 
+/** A message from the registry's queue (EPP <poll>): a transfer's outcome or a notice for the operator. */
+export interface RegistryMessage {
+  /** The registry's message id (acknowledged once handled). */
+  id: string;
+  queuedAt: Date | null;
+  text: string;
+  /** The domain it is about, when it names one. */
+  domain: string | null;
+  /** A transfer's news: its state, who asked (reID) and who held the name (acID). */
+  transfer: { state: TransferState; gaining: string; losing: string; ours: boolean } | null;
+}
+
+/** The registry's message queue, for registrars that have one: the worker polls it every `intervalMs`. */
+export interface RegistrarMessages {
+  readonly intervalMs: number;
+  /** Reads and acknowledges waiting messages, each acknowledged only after `handle` resolved; returns how many. */
+  poll(handle: (m: RegistryMessage) => Promise<void>): Promise<number>;
+}
+
 export interface Registrar {
   /** How the domain resource names this registrar (`registrar` field). */
   readonly name: string;
+  /** The registry's message queue (EPP), polled by the worker; absent where there is none. */
+  readonly messages?: RegistrarMessages;
   /** Availability of one or many names (EPP <check> takes a list). */
   check(names: string[]): Promise<{ name: string; available: boolean }[]>;
   /** Registers the name for `years`; refusal 'unavailable' if it is taken. */
@@ -126,4 +162,4 @@ export const REGISTRAR_CALLS = [
 
 export type RegistrarCall = (typeof REGISTRAR_CALLS)[number];
 // Compiles only while REGISTRAR_CALLS names every method: a new method must be added to the list.
-const _everyCallListed: Record<Exclude<keyof Registrar, RegistrarCall | 'name'>, never> = {};
+const _everyCallListed: Record<Exclude<keyof Registrar, RegistrarCall | 'name' | 'messages'>, never> = {};

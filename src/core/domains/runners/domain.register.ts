@@ -1,6 +1,7 @@
 // domain.register: the registrar registers the name (the operation id is the request token, so a
 // retried run never registers twice) and the domain becomes active; a final failure cancels it and
 // refunds the charge (the request's side: register.ts).
+import { findAccount } from '../../../db/queries/accounts.ts';
 import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../../db/queries/domains.ts';
 import type { DomainContact } from '../../../providers/registrar/types.ts';
 import { refund } from '../../billing/ledger.ts';
@@ -19,9 +20,11 @@ export const domainRegisterRunner: Runner<RegisterParams> = {
     const domain = await findDomainById(rc.db, op.resource_id);
     if (!domain || domain.status !== 'pending') return { detail: 'Nothing to register: the domain is no longer pending' };
     await rc.progress(10, `Registering ${domain.name}`);
+    const account = await findAccount(rc.db, domain.account_id);
+    const owner = account && { id: account.id, name: account.name, email: account.email, company: account.company, phone: account.phone, country: account.country };
     const made = await registrarOf(rc).register({
       token: op.id, name: domain.name, years: domain.registration_years, nameservers: domain.nameservers,
-      whoisPrivacy: domain.whois_privacy, transferLock: domain.transfer_lock, contact: op.params.contact ?? null,
+      whoisPrivacy: domain.whois_privacy, transferLock: domain.transfer_lock, contact: op.params.contact ?? null, owner: owner ?? undefined,
     });
     return {
       detail: `Registered until ${made.expiresAt.toISOString().slice(0, 10)}`,

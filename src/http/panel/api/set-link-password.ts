@@ -1,5 +1,6 @@
 // POST /panel/api/links/:token/password: sets the password through an invitation or reset link
-// (spent once). The person then signs in; every session they had ends.
+// (spent once). The person then signs in; every session they had ends. A reset may also revoke the
+// account's API keys (a sub-user's: its own), with revoke_api_keys.
 import { Type } from '@sinclair/typebox';
 import { setPasswordWithLink } from '../../../core/panel/links.ts';
 import { ok } from '../../reply.ts';
@@ -14,12 +15,15 @@ export function register(app: TypedApp, deps: PanelDeps) {
     config: { auth: 'panel-open' },
     schema: {
       params: Token,
-      body: Type.Object({ password: Password }, { additionalProperties: false }),
-      response: { 200: Envelope(Type.Object({ email: Type.String() })), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'VALIDATION_FAILED') },
+      body: Type.Object({
+        password: Password,
+        revoke_api_keys: Type.Optional(Type.Boolean({ description: 'A reset only: also revoke the account\'s API keys (a sub-user\'s own keys)' })),
+      }, { additionalProperties: false }),
+      response: { 200: Envelope(Type.Object({ email: Type.String(), revoked_api_keys: Type.Integer() })), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'VALIDATION_FAILED') },
     },
   }, async (request) => {
     await deps.throttle.check([addressKey(request)]);
-    const user = await setPasswordWithLink(deps.db, request.params.token, request.body.password, deps.now());
-    return ok(request, { email: user.email });
+    const r = await setPasswordWithLink(deps.db, request.params.token, request.body.password, deps.now(), { revokeApiKeys: request.body.revoke_api_keys });
+    return ok(request, { email: r.user.email, revoked_api_keys: r.revokedApiKeys });
   });
 }
