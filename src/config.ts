@@ -716,7 +716,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'JOB_RETRY_LIMIT',
-    meaning: 'retries of an operation after a retryable provider error',
+    meaning: 'retries of an operation after a retryable provider error (at most this + 1 attempts)',
     default: '`5`',
     value: '5',
   },
@@ -734,7 +734,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'JOB_TIMEOUT_S',
-    meaning: 'the queue\'s backstop: a job unfinished after this long is failed and retried; must exceed the slowest provider call',
+    meaning: 'the queue\'s backstop: a job unfinished after this long is failed and retried; must exceed the slowest provider call. An operation every worker refuses (its node is another compute driver\'s) fails, refunded, this long after its first refusal',
     default: '`900`',
     value: '900',
   },

@@ -9,6 +9,7 @@ import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
+import { operationsCommand } from './admin-operations.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
 import { type CommandHelp, commandsOf, helpFor } from './admin-help.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
@@ -83,6 +84,15 @@ Nodes and migration
                   retry the servers it had to leave; disabled only stops new placements
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
+
+Operations (every account's)
+  operations list [--status queued|running|completed|failed|stuck] [--type TYPE] [--account ACCOUNT_ID]
+                  [--node NODE_ID] [--resource RESOURCE_ID] [--since TIME] [--page N] [--per-page N]
+                  newest first; stuck: running without a live lease (worker gone, or waiting for a retry)
+  operations get OPERATION_ID       with its attempts, last error and lease
+  operations cancel OPERATION_ID    queued or stuck: failed now, refunded and cleaned up; running: asked
+                                   to stop at its next step
+  operations retry OPERATION_ID     a failed one whose type allows it runs again, as a new operation
 
 Hosting nodes (HOSTING_DRIVER=native; docs/hosting-nodes.md)
   hosting-nodes list               nodes with accounts, free disk and what they lack
@@ -370,6 +380,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
     || (group === 'nodes' && await nodesCommand(conn, out, action, args))
     || (group === 'servers' && await serversCommand(conn, out, action, args))
+    || (group === 'operations' && await operationsCommand(conn, out, action, args))
     || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))

@@ -249,6 +249,8 @@ export interface OperationsTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   finished_at: Date | null;
+  /** The operator asked a running operation to stop (POST /admin/v1/operations/{id}/cancel): it fails at its next step. */
+  cancel_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {

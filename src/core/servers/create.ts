@@ -14,7 +14,7 @@ import { resolveSshKeys } from '../ssh-keys/service.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { placeMachine } from '../nodes/placement.ts';
+import { placeMachine, servedNodes } from '../nodes/placement.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
@@ -192,7 +192,7 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const ipPrices = extra.ipv4 + extra.ipv6 > 0 ? await ipUnitPrices(trx) : { ipv4: 0, ipv6: 0 };
   const plan = planServerCreate(ctx, newId('srv'), input, machine, ipPrices);
   // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
-  const node = await placeMachine(trx, input.location_id, plan.spec);
+  const node = await placeMachine(trx, input.location_id, plan.spec, servedNodes(ctx.compute));
   const server = await insertServerChecked(trx, { ...plan.row, node_id: node.id });
   const operation = await startOperation(ctx, trx, plan.provisioning);
   // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.
