@@ -6,7 +6,7 @@
 // listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
-// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,epp,lxd,cold; db1 always
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,epp,lxd,hosting,cold; db1 always
 // runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench/target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
@@ -38,6 +38,7 @@ import { loadConfig } from '../src/config.ts';
 import { SEMI_SPACE_MB } from '../src/cli/heap.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
 import { lxdBench } from './lxd.ts';
+import { hostingBench } from './hosting.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
 import { webhookBench } from './webhooks.ts';
@@ -363,6 +364,7 @@ async function main() {
       }
     }
     if (runs('lxd')) await lxdBench(database.db, out);
+    if (runs('hosting')) await hostingBench(database.db, out);
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
