@@ -16,9 +16,15 @@ export interface Config {
   publicUrl: string;
   /** DATABASE_URL — PostgreSQL to use. Unset → embedded PostgreSQL under DATA_DIR/pg. */
   databaseUrl: string | undefined;
+  /**
+   * SEED_DEMO — seed the demo catalog, nodes, IP pools and seller at start. Default true with the
+   * embedded database (no DATABASE_URL), false with DATABASE_URL: a production database starts
+   * empty (GET /admin/v1/setup says what to add).
+   */
+  seedDemo: boolean;
   /** DATA_DIR — embedded database and local state. Default ./data. */
   dataDir: string;
-  /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
+  /** ADMIN_TOKEN — bearer token of the admin API. Unset → the installation's own, made once (runtime.ts resolveAdminToken). */
   adminToken: string | undefined;
   /**
    * METRICS_TOKEN — a bearer token that reads `GET /metrics` (of `serve`, and of `worker` on
@@ -453,6 +459,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl,
+    seedDemo: flag(env, 'SEED_DEMO', databaseUrl === undefined),
     dataDir,
     adminToken,
     metricsToken,
@@ -569,7 +576,12 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     name: 'ADMIN_TOKEN',
     meaning: 'bearer token of the admin API (24+ characters)',
-    default: 'unset → generated once into `DATA_DIR/admin-token`, printed in full when generated',
+    default: 'unset → one per installation: made by the first process on the database (only its SHA-256 kept there), printed in full once and written to that process\'s `DATA_DIR/admin-token`; every process accepts it',
+  },
+  {
+    name: 'SEED_DEMO',
+    meaning: 'seed the demo catalog, nodes, IP pools and seller at start (once per database)',
+    default: '`true` with the embedded database, `false` with `DATABASE_URL` (a production database starts empty: `hostcloud admin setup` lists what to add)',
   },
   {
     name: 'METRICS_TOKEN',

@@ -60,6 +60,7 @@ const EXAMPLES: Record<string, string[]> = {
   'registrar add-domain': ['registrar add-domain my-old-shop.net --auth-code x7Lm2Vq9Kp0a', 'registrar add-domain shop.example.org --auth-code Abc-123-xyz --expires 2027-01-15T00:00:00Z'],
   'registrar list': ['registrar list --registrar other'],
   'billing run': ['billing run'],
+  setup: ['setup --url http://127.0.0.1:8080', 'setup --json'],
   'billing overdue': ['billing overdue'],
   'invoices list': ['invoices list', 'invoices list --account acc_3kT9wQ2mZx7Lp4Rb --kind credit_note'],
   'invoices get': ['invoices get inv_7Hq2sLk9Xw3Zp5Nb'],

@@ -126,6 +126,10 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
                   (--expires: RFC 3339, default a year from now)
   registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
 
+Setup
+  setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
+                              IP pools, invoice settings, SMTP), each with the command that adds it
+
 Recurring billing
   billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
   billing overdue [--page N]  accounts with unpaid charges, oldest debt first
@@ -399,6 +403,14 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { data: { queued: number } }).data.queued} zone(s) for a whole push to the DNS provider`);
   }
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
+  if (group === 'setup' && action === undefined) {
+    return out.show(await call(conn, 'GET', '/setup'), (a) => {
+      const d = a.data as { ready: boolean; checks: Record<string, unknown>[] };
+      const rows = table(d.checks, [{ header: 'ITEM', get: (r) => r.item }, { header: 'READY', get: (r) => (r.ready ? 'yes' : 'NO') }, { header: 'DETAIL', get: (r) => r.detail }]);
+      const fixes = d.checks.filter((c) => !c.ready).map((c) => `  ${String(c.item)}: ${String(c.fix)}`);
+      return [rows, d.ready ? 'ready: customers can buy' : `missing before a customer can buy:\n${fixes.join('\n')}`].join('\n');
+    });
+  }
   if (group === 'hosting-servers' && action === 'list') {
     return out.show(await call(conn, 'GET', '/hosting/servers?per_page=100'), (a) => listing(a as never, 'all', 'hosting servers'));
   }

@@ -9,7 +9,7 @@ import { findServerReferences, insertServer } from '../../db/queries/servers.ts'
 import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Location, OperatingSystem, Operation, Plan, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
-import { isServerLocation } from '../catalog/customer-lists.ts';
+import { isServerLocation, requireImage } from '../catalog/customer-lists.ts';
 import { resolveSshKeys } from '../ssh-keys/service.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
@@ -115,11 +115,7 @@ export function checkReferences(refs: References, input: Pick<CreateServerInput,
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
   // A platform that builds from images (LXD) cannot build an OS the operator gave no image.
-  if (needsImage && mode.kind !== 'source' && !refs.os!.image) {
-    throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} (${refs.os!.slug}) cannot be installed yet: the operator has not given it an image`, [
-      { field: 'os_version_id', code: 'INVALID', message: 'this OS version has no image on this platform yet; choose another' },
-    ]);
-  }
+  if (mode.kind !== 'source') requireImage({ slug: refs.os!.slug, image: refs.os!.image ?? null }, mode.osVersionId, needsImage);
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<ResolvedMachine> {

@@ -9,7 +9,7 @@ import { findServerReferences } from '../../db/queries/servers.ts';
 import { lockPool } from '../../db/queries/vdc-pools.ts';
 import { insertVdcVm } from '../../db/queries/vdc-vms.ts';
 import type { Operation } from '../../db/schema.ts';
-import { isServerLocation } from '../catalog/customer-lists.ts';
+import { isServerLocation, requireImage } from '../catalog/customer-lists.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -65,6 +65,7 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
       { field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' },
     ]);
   }
+  requireImage(refs.os, input.os_version_id, ctx.compute.capabilities?.osImages === true);
   const pool = await lockPool(trx, ctx.accountId);
   const holds: Holds = { cpu: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb, ipv4: 1, ipv6: pool && pool.ipv6_total > 0 ? 1 : 0 };
   requireRoom(pool, holds);

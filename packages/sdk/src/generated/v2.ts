@@ -1359,7 +1359,7 @@ export interface paths {
         };
         /**
          * List operating systems
-         * @description The installable OS versions, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action.
+         * @description The OS versions on sale, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action. One marked `available: false` cannot be installed on this platform yet (it has no image).
          */
         get: operations["listOperatingSystems"];
         put?: never;
@@ -2596,7 +2596,7 @@ export interface components {
             price: components["schemas"]["Money"];
             available: boolean;
         };
-        /** @description An installable operating system version. */
+        /** @description An operating system version on sale. */
         OperatingSystem: {
             /**
              * @description The `os_version_id` to pass to POST /servers.
@@ -2614,6 +2614,11 @@ export interface components {
              * @example ubuntu-24.04
              */
             slug: string;
+            /**
+             * @description false: on sale but not installable yet on this platform (the operator has not given it an image); POST /servers with it is 422 `OS_VERSION_INVALID`.
+             * @example true
+             */
+            available: boolean;
         };
         /** @description A data center servers can be created in. */
         Location: {
