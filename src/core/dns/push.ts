@@ -7,7 +7,7 @@
 //  - else the changed rrsets, as they stand now, and the SOA (a provider that lost the zone
 //    gets it whole instead).
 // Success deletes the rows and, if no change came in meanwhile, sets the zone's synced_at; a
-// failure keeps them with a doubling wait (up to maxWaitS). The transaction holds the claim only
+// failure keeps them, and the zone's other rows, with a doubling wait (up to maxWaitS). The transaction holds the claim only
 // while the provider answers (each call has its timeout).
 import {
   claimZonePush, finishPush, findZoneByName, listZoneRecords, listZonesForResync, markSynced, postponePush, queueDnsPush,
@@ -63,7 +63,7 @@ export async function pushNextZone(db: Db, provider: DnsProvider, opts: { maxWai
       return { zone: zoneName, result: 'pushed' as const, rows: ids.length, latencyS: (Date.now() - oldest) / 1000 };
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
-      await postponePush(trx, ids, error, opts.maxWaitS);
+      await postponePush(trx, zoneName, ids, error, opts.maxWaitS);
       return { zone: zoneName, result: 'failed' as const, rows: ids.length, error };
     }
   });

@@ -198,15 +198,18 @@ export async function markSynced(trx: Db, zoneId: string, serial: number): Promi
     .execute();
 }
 
-export async function postponePush(trx: Db, ids: readonly string[], error: string, maxWaitS: number): Promise<void> {
+/**
+ * A failed push: every row of the zone waits (doubling with the claimed rows' attempts, up to
+ * maxWaitS) — not only those claimed, or a zone with many changes would be tried once per row.
+ */
+export async function postponePush(trx: Db, zoneName: string, ids: readonly string[], error: string, maxWaitS: number): Promise<void> {
   if (ids.length === 0) return;
+  const r = await trx.selectFrom('dns_outbox').select(sql<number>`max(attempts)::int`.as('n')).where('id', 'in', ids).executeTakeFirstOrThrow();
+  const attempts = (r.n ?? 0) + 1;
+  const waitS = Math.min(maxWaitS, 2 ** Math.min(attempts - 1, 10));
   await trx.updateTable('dns_outbox')
-    .set({
-      attempts: sql`attempts + 1`,
-      due_at: sql`now() + least(${maxWaitS}::int, power(2, least(attempts, 10))::int) * interval '1 second'`,
-      last_error: error.slice(0, 1000),
-    })
-    .where('id', 'in', ids).execute();
+    .set({ attempts, due_at: sql`now() + ${waitS}::int * interval '1 second'`, last_error: error.slice(0, 1000) })
+    .where('zone_name', '=', zoneName).execute();
 }
 
 /** The outbox at scrape time: rows due now and how long the oldest due one has waited. */
