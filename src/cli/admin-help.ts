@@ -39,6 +39,8 @@ const EXAMPLES: Record<string, string[]> = {
   'nodes get': ['nodes get 3'],
   'nodes add': ['nodes add --location 1 --name hv3.fra1.example.net --cpu-vendor amd --cpu-cores 64 --ram-mb 262144 --storage-gb 4000', 'nodes add --location 1 --name lxd1.fra1.example.net --endpoint https://lxd1.fra1.example.net:8443'],
   'nodes status': ['nodes status 3 draining'],
+  'nodes delete': ['nodes delete 3'],
+  'locations delete': ['locations delete 4'],
   'hosting-nodes list': ['hosting-nodes list'],
   'hosting-nodes get': ['hosting-nodes get 1'],
   'hosting-nodes add': ['hosting-nodes add --name web1.fra1.example.net --host 203.0.113.10 --location 1', 'hosting-nodes add --name web2.example.net --host 198.51.100.4 --config hosting_root=/home/sites'],

@@ -1,4 +1,4 @@
-// `hostcloud admin nodes list|get|add|status` and `servers migrate`: the hypervisor nodes and
+// `hostcloud admin nodes list|get|add|status|delete` and `servers migrate`: the hypervisor nodes and
 // migrations. Input is checked with the core's rules before anything is sent.
 import { MIGRATE_MODES } from '../core/nodes/migrate.ts';
 import { CPU_VENDORS, NODE_NAME, NODE_STATUSES } from '../core/nodes/service.ts';
@@ -11,6 +11,7 @@ export const NODES_USAGE = {
   get: 'hostcloud admin nodes get NODE_ID',
   add: 'hostcloud admin nodes add --location ID --name HOST (--endpoint unix:/PATH|https://HOST:8443 [--fingerprint SHA256] | --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N)',
   status: 'hostcloud admin nodes status NODE_ID active|draining|disabled',
+  delete: 'hostcloud admin nodes delete NODE_ID',
   migrate: 'hostcloud admin servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]',
 };
 
@@ -114,7 +115,10 @@ export async function nodesCommand(conn: Conn, out: Out, action: string | undefi
     out.show(await call(conn, 'GET', `/nodes/${encodeURIComponent(id!)}`), (a) => `node ${id}\n${record(a.data as Row)}`);
   } else if (action === 'add') await addNode(conn, out, args);
   else if (action === 'status') await setStatus(conn, out, args);
-  else return false;
+  else if (action === 'delete') {
+    const [id] = positionals(parse(args, {}, NODES_USAGE.delete).positionals, ['NODE_ID'], NODES_USAGE.delete);
+    out.show(await call(conn, 'DELETE', `/nodes/${encodeURIComponent(id!)}`), (a) => `node ${id}: deleted\n${nodesTable([a.data as Row])}`);
+  } else return false;
   return true;
 }
 
