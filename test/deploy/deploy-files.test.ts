@@ -40,7 +40,7 @@ test('the systemd units pass systemd-analyze verify, instances included, and car
     const units = fs.readdirSync(path.join(DEPLOY, 'systemd')).filter((f) => /\.(service|target)$/.test(f));
     for (const f of units) {
       // verify checks that ExecStart's program exists: point it at this machine's node.
-      const text = fs.readFileSync(path.join(DEPLOY, 'systemd', f), 'utf8').replaceAll('/usr/bin/node', process.execPath);
+      const text = fs.readFileSync(path.join(DEPLOY, 'systemd', f), 'utf8').replaceAll('/usr/local/bin/node', process.execPath);
       fs.writeFileSync(path.join(dir, f), text);
     }
     fs.symlinkSync('hostcloud-serve@.service', path.join(dir, 'hostcloud-serve@8081.service'));
