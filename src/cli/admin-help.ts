@@ -40,6 +40,7 @@ const EXAMPLES: Record<string, string[]> = {
   'nodes add': ['nodes add --location 1 --name hv3.fra1.example.net --cpu-vendor amd --cpu-cores 64 --ram-mb 262144 --storage-gb 4000', 'nodes add --location 1 --name lxd1.fra1.example.net --endpoint https://lxd1.fra1.example.net:8443'],
   'nodes status': ['nodes status 3 draining'],
   'nodes delete': ['nodes delete 3'],
+  'servers list': ['servers list --status active', 'servers list --account acc_3kT9wQ2mZx7Lp4Rb --node 3 --page 2'],
   'locations delete': ['locations delete 4'],
   'hosting-nodes list': ['hosting-nodes list'],
   'hosting-nodes get': ['hosting-nodes get 1'],

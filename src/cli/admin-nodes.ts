@@ -4,6 +4,7 @@ import { MIGRATE_MODES } from '../core/nodes/migrate.ts';
 import { CPU_VENDORS, NODE_NAME, NODE_STATUSES } from '../core/nodes/service.ts';
 import { type Out, parse, positionals, refuse } from './admin-args.ts';
 import { record, table } from './admin-format.ts';
+import { listServersCommand, nodeMachines } from './admin-machines.ts';
 import { type Conn, type FlagOf, type Json, call, worded } from './admin-http.ts';
 
 export const NODES_USAGE = {
@@ -112,7 +113,10 @@ export async function nodesCommand(conn: Conn, out: Out, action: string | undefi
     out.show(answer, (a) => nodesTable(a.data as Row[]));
   } else if (action === 'get') {
     const [id] = positionals(parse(args, {}, NODES_USAGE.get).positionals, ['NODE_ID'], NODES_USAGE.get);
-    out.show(await call(conn, 'GET', `/nodes/${encodeURIComponent(id!)}`), (a) => `node ${id}\n${record(a.data as Row)}`);
+    const answer = await call(conn, 'GET', `/nodes/${encodeURIComponent(id!)}`);
+    // --json stays the node's own answer; the table view adds what runs on it.
+    const running = out.json ? '' : await nodeMachines(conn, id!);
+    out.show(answer, (a) => `node ${id}\n${record(a.data as Row)}\n${running}`);
   } else if (action === 'add') await addNode(conn, out, args);
   else if (action === 'status') await setStatus(conn, out, args);
   else if (action === 'delete') {
@@ -122,8 +126,12 @@ export async function nodesCommand(conn: Conn, out: Out, action: string | undefi
   return true;
 }
 
-/** `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID]`; false for another action. */
+/** `servers list …` and `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID]`; false for another action. */
 export async function serversCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'list') {
+    await listServersCommand(conn, out, args);
+    return true;
+  }
   if (action !== 'migrate') return false;
   const usage = NODES_USAGE.migrate;
   const { values, positionals: pos } = parse(args, { node: { type: 'string' }, mode: { type: 'string' }, location: { type: 'string' } }, usage);

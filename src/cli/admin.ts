@@ -28,7 +28,7 @@ Accounts
                   older name of --ip.
   accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]
                   newest first; --email matches part of the address, any case
-  accounts get ACCOUNT_ID
+  accounts get ACCOUNT_ID          with its services (servers, VDC VMs, domains, web hosting)
   accounts update ACCOUNT_ID [--status active|suspended|closed] [--email EMAIL] [--name NAME]
                   [--company TEXT] [--phone PHONE] [--country CC]      (an empty value clears company/phone/country)
   deposit ACCOUNT_ID AMOUNT [--description TEXT]                       AMOUNT like 150.00
@@ -75,7 +75,7 @@ VDC
 
 Nodes and migration
   nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
-  nodes get NODE_ID
+  nodes get NODE_ID                with the servers and VDC VMs on it
   nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N
   nodes add --location ID --name HOST --endpoint https://HOST:8443|unix:/PATH [--fingerprint SHA256]
                                    an LXD server (COMPUTE_DRIVER=lxd): sizes read from it; prints the
@@ -85,6 +85,9 @@ Nodes and migration
                   (live where a node of the same CPU vendor has room, else cold); run it again to
                   retry the servers it had to leave; disabled only stops new placements
   nodes delete NODE_ID             a node no server or VDC VM refers to (deleted ones until purged)
+  servers list [--account ACCOUNT_ID] [--node NODE_ID] [--status pending|active|suspended|cancelled|deleted]
+                  [--page N] [--per-page N]
+                  every account's servers, newest first (deleted ones only with --status deleted)
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
 
