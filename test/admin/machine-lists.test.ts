@@ -75,6 +75,10 @@ test('an account\'s services of every kind; an unknown account is 404', async ()
   const byType = Object.fromEntries((json(res).data as Json[]).map((s) => [s.type, s.id]));
   assert.deepEqual(byType, { server: sa.id, vdc_vm: vm.id, domain: domain.id, web_hosting: hosting.id });
   assert.equal(json(res).meta.pagination.total, 4);
+  const past = json(await adminCall(t, 'GET', `/admin/v1/accounts/${a.accountId}/services?page=3&per_page=2`));
+  assert.deepEqual([past.data.length, past.meta.pagination.total], [0, 4]);
+  const pastServers = json(await adminCall(t, 'GET', '/admin/v1/servers?page=9'));
+  assert.deepEqual([pastServers.data.length, pastServers.meta.pagination.total], [0, 2]);
   assertError(await adminCall(t, 'GET', '/admin/v1/accounts/acc_nobody/services'), 404, 'RESOURCE_NOT_FOUND');
   const vms = await adminCall(t, 'GET', `/admin/v1/vdc-vms?account_id=${a.accountId}`);
   assert.deepEqual(ids(vms), [vm.id]);

@@ -55,12 +55,17 @@ export interface ServiceRow { type: 'server' | 'vdc_vm' | 'domain' | 'web_hostin
 
 /** Every service an account holds (deleted machines left out), newest first. */
 export async function listAccountServicesPage(db: Db, accountId: string, limit: number, offset: number): Promise<{ rows: ServiceRow[]; total: number }> {
-  const { rows } = await sql<ServiceRow & { full_count: string }>`
-    SELECT s.*, count(*) OVER () AS full_count FROM (
+  const services = sql`
       SELECT 'server' AS type, id, name, status::text AS status, created_at FROM servers WHERE account_id = ${accountId} AND deleted_at IS NULL
       UNION ALL SELECT 'vdc_vm', id, name, status::text, created_at FROM vdc_vms WHERE account_id = ${accountId} AND deleted_at IS NULL
       UNION ALL SELECT 'domain', id, name, status::text, created_at FROM domains WHERE account_id = ${accountId}
-      UNION ALL SELECT 'web_hosting', id, domain, status::text, created_at FROM web_hosting WHERE account_id = ${accountId}
-    ) s ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      UNION ALL SELECT 'web_hosting', id, domain, status::text, created_at FROM web_hosting WHERE account_id = ${accountId}`;
+  const { rows } = await sql<ServiceRow & { full_count: string }>`
+    SELECT s.*, count(*) OVER () AS full_count FROM (${services}) s
+     ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+  if (rows.length === 0 && offset > 0) {
+    const { rows: [c] } = await sql<{ n: string }>`SELECT count(*) AS n FROM (${services}) s`.execute(db);
+    return { rows: [], total: Number(c?.n ?? 0) };
+  }
   return { rows: rows.map(({ full_count: _n, ...r }) => r), total: Number(rows[0]?.full_count ?? 0) };
 }
