@@ -28,7 +28,7 @@ Accounts
                   older name of --ip.
   accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]
                   newest first; --email matches part of the address, any case
-  accounts get ACCOUNT_ID
+  accounts get ACCOUNT_ID          with its services (servers, VDC VMs, domains, web hosting)
   accounts update ACCOUNT_ID [--status active|suspended|closed] [--email EMAIL] [--name NAME]
                   [--company TEXT] [--phone PHONE] [--country CC]      (an empty value clears company/phone/country)
   deposit ACCOUNT_ID AMOUNT [--description TEXT]                       AMOUNT like 150.00
@@ -62,6 +62,8 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
                   (e.g. operating-systems update 1 --image debian/12: the LXD image of an OS version)
+  locations delete LOCATION_ID     a location nothing uses (nodes, pools, machines, hosting); others
+                                   are retired with --available false
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 VDC
@@ -77,7 +79,7 @@ DNS
 
 Nodes and migration
   nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
-  nodes get NODE_ID
+  nodes get NODE_ID                with the servers and VDC VMs on it
   nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N
   nodes add --location ID --name HOST --endpoint https://HOST:8443|unix:/PATH [--fingerprint SHA256]
                                    an LXD server (COMPUTE_DRIVER=lxd): sizes read from it; prints the
@@ -86,6 +88,10 @@ Nodes and migration
                   draining takes the node out of placement and migrates every server on it away
                   (live where a node of the same CPU vendor has room, else cold); run it again to
                   retry the servers it had to leave; disabled only stops new placements
+  nodes delete NODE_ID             a node no server or VDC VM refers to (deleted ones until purged)
+  servers list [--account ACCOUNT_ID] [--node NODE_ID] [--status pending|active|suspended|cancelled|deleted]
+                  [--page N] [--per-page N]
+                  every account's servers, newest first (deleted ones only with --status deleted)
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
 
@@ -250,6 +256,9 @@ async function catalogCommand(conn: Conn, out: Out, group: string, action: strin
   } else if (action === 'update' && id) {
     const answer = await worded(sameName(), () => call(conn, 'PATCH', `/${group}/${id}`, fieldsFrom(args.slice(1))));
     out.show(answer, one(`${group} ${args[0]}: updated`));
+  } else if (action === 'delete' && group === 'locations') {
+    if (!id) refuse(['LOCATION_ID is missing\nusage: hostcloud admin locations delete LOCATION_ID']);
+    out.show(await call(conn, 'DELETE', `/locations/${id}`), one(`location ${args[0]}: deleted`));
   } else if ((action === 'get' || action === 'update') && !id) refuse([`ID is missing\nusage: hostcloud admin ${group} ${action} ID`]);
   else return false;
   return true;

@@ -15,6 +15,7 @@ import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
 import * as ipPools from './ip-pools.ts';
 import * as nodes from './nodes.ts';
+import * as machines from './machines.ts';
 import * as notifications from './notifications.ts';
 import * as operations from './operations.ts';
 import * as panelInvitations from './panel-invitations.ts';
@@ -29,5 +30,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
 }
