@@ -6,7 +6,7 @@
 // listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
-// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,lxd,cold; db1 always
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,epp,lxd,hosting,cold; db1 always
 // runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench/target.mjs, built first), as `npm start` runs the API.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
@@ -16,6 +16,8 @@
 // endpoints, and commit-to-receipt latency at BENCH_WEBHOOK_RATE (100) events/s; BENCH_WORKER_NODE_ARGS
 // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") for that worker. The worker runs of 1 process are made
 // twice, the operations' event trigger off then on (what writing events costs the worker).
+// EPP (bench/epp.ts): registrations/s through the API over EPP to the test registry with
+// EPP_SESSIONS=1 and 2 (BENCH_EPP_REGISTRATIONS each, 300).
 // Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
 // PostgreSQL backends, the load generator and the whole machine, and what that leaves reachable.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -36,9 +38,11 @@ import { loadConfig } from '../src/config.ts';
 import { SEMI_SPACE_MB } from '../src/cli/heap.ts';
 import { makeBacklog, seedBenchData } from './data.ts';
 import { lxdBench } from './lxd.ts';
+import { hostingBench } from './hosting.ts';
 import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
 import { webhookBench } from './webhooks.ts';
+import { eppBench } from './epp.ts';
 import type { Db } from '../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -352,7 +356,15 @@ async function main() {
         + (cpu ? `; CPU per delivery: worker ${cpu.worker.toFixed(0)} µs, its database backends ${cpu.database.toFixed(0)} µs, the receiver ${cpu.receiver.toFixed(0)} µs, so at most ${Math.round((os.cpus().length * 1e6) / (cpu.worker + cpu.database + cpu.receiver))} deliveries/s with every core busy` : ''));
       out(`webhooks: at ${w.rate} events/s, commit to receipt over ${w.steadyEvents} events: p50 ${w.p50Ms.toFixed(0)} ms, p99 ${w.p99Ms.toFixed(0)} ms, max ${w.maxMs.toFixed(0)} ms`);
     }
+    if (runs('epp')) {
+      const count = Number(process.env.BENCH_EPP_REGISTRATIONS ?? (QUICK ? 100 : 300));
+      for (const sessions of [1, 2]) {
+        const e = await eppBench(root, database.db, url, sessions, count);
+        out(`epp: ${e.count} registrations through the API over EPP (test registry, TLS, EPP_SESSIONS=${sessions}): ${e.perS.toFixed(1)} registrations/s (${e.seconds.toFixed(1)} s from the first request to the last domain active) (load ${os.loadavg()[0]!.toFixed(2)})`);
+      }
+    }
     if (runs('lxd')) await lxdBench(database.db, out);
+    if (runs('hosting')) await hostingBench(database.db, out);
     if (runs('cold')) out(`cold start of \`npm start\` (embedded PostgreSQL, fresh DATA_DIR): ${(await coldStart(root)).toFixed(1)} s`);
     out(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {

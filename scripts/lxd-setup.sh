@@ -19,7 +19,7 @@ SECOND_ADDR="${LXD_SECOND_ADDR:-127.0.0.3:8443}"
 ALIAS="hostcloud-test-busybox"
 LOG_DIR="${LXD_LOG_DIR:-/var/log}"
 
-command -v lxd >/dev/null || { echo "lxd-setup: lxd is not installed (apt-get install -y lxd busybox-static)" >&2; exit 1; }
+command -v lxd >/dev/null || { echo "lxd-setup: lxd is not installed (apt-get install -y nftables, then apt-get install -y lxd busybox-static)" >&2; exit 1; }
 # The image's only binary must need no libraries: a static busybox (ldd refuses static binaries).
 static() { [ -x "$1" ] && ! ldd "$1" >/dev/null 2>&1; }
 BUSYBOX=""
@@ -77,8 +77,47 @@ prepare_daemon() {
   fi
 }
 
+# LXD picks its firewall driver once, when its daemon starts: with neither nft nor iptables it falls
+# back to a driver whose command is missing, and every routed NIC (what our instances use) then
+# fails to start ("Asked to setup IPv4 firewalling but iptables can't be found"). So nftables comes
+# before any daemon, and a daemon that started without it is restarted.
+ensure_firewall_tool() {
+  if command -v nft >/dev/null 2>&1 || command -v iptables >/dev/null 2>&1; then return; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "lxd-setup: installing nftables (LXD's firewall driver: routed NICs need it)"
+    { apt-get install -y nftables || { apt-get update && apt-get install -y nftables; }; } >/dev/null
+  fi
+  command -v nft >/dev/null 2>&1 || { echo "lxd-setup: LXD needs nft or iptables (apt-get install -y nftables)" >&2; exit 1; }
+}
+# firewall_missing DIR: true when the daemon's firewall driver has no command to run.
+firewall_missing() {
+  local driver
+  driver="$(api "$1" GET /1.0 | sed -n 's/.*"firewall":"\([a-z]*\)".*/\1/p')"
+  case "$driver" in
+    xtables) ! command -v iptables >/dev/null 2>&1 ;;
+    nftables) ! command -v nft >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac
+}
+restart_without_firewall() {
+  local dir="$1" log="$2"
+  firewall_missing "$dir" || return 0
+  echo "lxd-setup: the LXD daemon of $dir started without a usable firewall driver: restarting it"
+  if [ "$dir" = /var/lib/lxd ] && [ -d /run/systemd/system ] && systemctl is-active --quiet lxd 2>/dev/null; then
+    systemctl restart lxd
+    LXD_DIR="$dir" lxd waitready --timeout 60
+  else
+    LXD_DIR="$dir" lxd shutdown --timeout 60
+    start_daemon "$dir" "$log"
+  fi
+  if firewall_missing "$dir"; then echo "lxd-setup: the LXD daemon of $dir still has no firewall driver" >&2; exit 1; fi
+}
+
+ensure_firewall_tool
 start_daemon "$FIRST_DIR" "$LOG_DIR/lxd-first.log"
 start_daemon "$SECOND_DIR" "$LOG_DIR/lxd-second.log"
+restart_without_firewall "$FIRST_DIR" "$LOG_DIR/lxd-first.log"
+restart_without_firewall "$SECOND_DIR" "$LOG_DIR/lxd-second.log"
 prepare_daemon "$FIRST_DIR"
 prepare_daemon "$SECOND_DIR"
 if ! api "$SECOND_DIR" GET /1.0 | grep -q "\"core.https_address\":\"$SECOND_ADDR\""; then

@@ -16,9 +16,15 @@ export interface Config {
   publicUrl: string;
   /** DATABASE_URL — PostgreSQL to use. Unset → embedded PostgreSQL under DATA_DIR/pg. */
   databaseUrl: string | undefined;
+  /**
+   * SEED_DEMO — seed the demo catalog, nodes, IP pools and seller at start. Default true with the
+   * embedded database (no DATABASE_URL), false with DATABASE_URL: a production database starts
+   * empty (GET /admin/v1/setup says what to add).
+   */
+  seedDemo: boolean;
   /** DATA_DIR — embedded database and local state. Default ./data. */
   dataDir: string;
-  /** ADMIN_TOKEN — bearer token of the admin API. Unset → generated once into DATA_DIR/admin-token. */
+  /** ADMIN_TOKEN — bearer token of the admin API. Unset → the installation's own, made once (runtime.ts resolveAdminToken). */
   adminToken: string | undefined;
   /**
    * METRICS_TOKEN — a bearer token that reads `GET /metrics` (of `serve`, and of `worker` on
@@ -229,7 +235,20 @@ export interface Config {
   webhookRetryScheduleS: number[];
   /** WEBHOOK_DISABLE_AFTER_DAYS — an endpoint whose every attempt has failed for this long is disabled (with a notice). Default 5. */
   webhookDisableAfterDays: number;
+  // DNS (docs/dns.md).
+  /** DNS_DRIVER — `simulated` (zones kept in the database, answered by nothing), `powerdns` (PowerDNS Authoritative's HTTP API) or `off`. Default simulated. */
+  dnsDriver: DnsDriver;
+  /** POWERDNS_API_URL — PowerDNS's webserver, e.g. http://127.0.0.1:8081; required with DNS_DRIVER=powerdns. */
+  powerdnsApiUrl: string | undefined;
+  /** POWERDNS_API_KEY — its `api-key`; required with DNS_DRIVER=powerdns. */
+  powerdnsApiKey: string | undefined;
+  /** POWERDNS_SERVER_ID — the server id in the API's paths. Default localhost. */
+  powerdnsServerId: string;
+  /** DNS_NAMESERVERS — comma-separated host names (at least two): every zone's NS records, and a registration's nameservers when it names none. Default ns1.hostcloud.test,ns2.hostcloud.test. */
+  dnsNameservers: string[];
 }
+
+export type DnsDriver = 'simulated' | 'powerdns' | 'off';
 
 export type PaymentsMode = 'simulated' | 'stripe' | 'off';
 
@@ -336,6 +355,29 @@ function paymentSettings(env: NodeJS.ProcessEnv) {
   return { payments: payments as PaymentsMode, stripeSecretKey, stripeWebhookSecret, stripeApiUrl, topupMinCents, topupMaxCents, paymentSweepIntervalS };
 }
 
+/** DNS_DRIVER and the settings of the driver it picks. */
+function dnsSettings(env: NodeJS.ProcessEnv) {
+  const dnsDriver = str(env, 'DNS_DRIVER') ?? 'simulated';
+  if (dnsDriver !== 'simulated' && dnsDriver !== 'powerdns' && dnsDriver !== 'off') throw new ConfigError(`DNS_DRIVER must be simulated, powerdns or off, got "${dnsDriver}"`);
+  const powerdnsApiUrl = str(env, 'POWERDNS_API_URL')?.replace(/\/+$/, '');
+  const powerdnsApiKey = str(env, 'POWERDNS_API_KEY');
+  if (powerdnsApiUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(powerdnsApiUrl).protocol);
+    } catch { /* reported below */ }
+    if (!ok) throw new ConfigError(`POWERDNS_API_URL must be an http(s) URL, got "${powerdnsApiUrl}"`);
+  }
+  if (dnsDriver === 'powerdns' && (!powerdnsApiUrl || !powerdnsApiKey)) throw new ConfigError('DNS_DRIVER=powerdns needs POWERDNS_API_URL and POWERDNS_API_KEY');
+  const dnsNameservers = (str(env, 'DNS_NAMESERVERS') ?? 'ns1.hostcloud.test,ns2.hostcloud.test')
+    .split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter((h) => h !== '');
+  const hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+  if (dnsNameservers.length < 2 || new Set(dnsNameservers).size !== dnsNameservers.length || !dnsNameservers.every((h) => hostName.test(h))) {
+    throw new ConfigError(`DNS_NAMESERVERS must name at least two distinct host names, comma-separated, got "${str(env, 'DNS_NAMESERVERS')}"`);
+  }
+  return { dnsDriver: dnsDriver as DnsDriver, powerdnsApiUrl, powerdnsApiKey, powerdnsServerId: str(env, 'POWERDNS_SERVER_ID') ?? 'localhost', dnsNameservers };
+}
+
 /** The embedded server's database (runtime.ts creates it under this name). */
 export const EMBEDDED_DATABASE = 'hostcloud';
 
@@ -417,6 +459,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: str(env, 'HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl,
+    seedDemo: flag(env, 'SEED_DEMO', databaseUrl === undefined),
     dataDir,
     adminToken,
     metricsToken,
@@ -476,6 +519,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 10, 1, 1000),
     webhookRetryScheduleS: schedule(env, 'WEBHOOK_RETRY_SCHEDULE_S', DEFAULT_RETRY_SCHEDULE_S),
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
+    ...dnsSettings(env),
   };
 }
 
@@ -532,7 +576,12 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     name: 'ADMIN_TOKEN',
     meaning: 'bearer token of the admin API (24+ characters)',
-    default: 'unset → generated once into `DATA_DIR/admin-token`, printed in full when generated',
+    default: 'unset → one per installation: made by the first process on the database (only its SHA-256 kept there), printed in full once and written to that process\'s `DATA_DIR/admin-token`; every process accepts it',
+  },
+  {
+    name: 'SEED_DEMO',
+    meaning: 'seed the demo catalog, nodes, IP pools and seller at start (once per database)',
+    default: '`true` with the embedded database, `false` with `DATABASE_URL` (a production database starts empty: `hostcloud admin setup` lists what to add)',
   },
   {
     name: 'METRICS_TOKEN',
@@ -716,7 +765,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'JOB_RETRY_LIMIT',
-    meaning: 'retries of an operation after a retryable provider error',
+    meaning: 'retries of an operation after a retryable provider error (at most this + 1 attempts)',
     default: '`5`',
     value: '5',
   },
@@ -734,7 +783,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'JOB_TIMEOUT_S',
-    meaning: 'the queue\'s backstop: a job unfinished after this long is failed and retried; must exceed the slowest provider call',
+    meaning: 'the queue\'s backstop: a job unfinished after this long is failed and retried; must exceed the slowest provider call. An operation every worker refuses (its node is another compute driver\'s) fails, refunded, this long after its first refusal',
     default: '`900`',
     value: '900',
   },
@@ -951,5 +1000,33 @@ export const SETTINGS: readonly SettingDoc[] = [
     meaning: 'an endpoint whose every attempt has failed for this many days is disabled, with a notice',
     default: '`5`',
     value: '5',
+  },  // DNS (docs/dns.md).
+  {
+    name: 'DNS_DRIVER',
+    meaning: 'where customers\' zones and reverse DNS are served: `simulated` (kept in the database, answered by nothing), `powerdns` (PowerDNS Authoritative\'s HTTP API; see [docs/dns.md](dns.md)) or `off`',
+    default: '`simulated`',
+    value: 'simulated',
+  },
+  {
+    name: 'POWERDNS_API_URL',
+    meaning: 'PowerDNS\'s webserver, e.g. `http://127.0.0.1:8081`',
+    default: 'unset; required with `DNS_DRIVER=powerdns`',
+  },
+  {
+    name: 'POWERDNS_API_KEY',
+    meaning: 'PowerDNS\'s `api-key`',
+    default: 'unset; required with `DNS_DRIVER=powerdns`',
+  },
+  {
+    name: 'POWERDNS_SERVER_ID',
+    meaning: 'the server id in PowerDNS\'s API paths',
+    default: '`localhost`',
+    value: 'localhost',
+  },
+  {
+    name: 'DNS_NAMESERVERS',
+    meaning: 'comma-separated host names, at least two: the NS records of every zone, and a domain\'s nameservers when its registration or transfer names none',
+    default: '`ns1.hostcloud.test,ns2.hostcloud.test`',
+    value: 'ns1.hostcloud.test,ns2.hostcloud.test',
   },
 ];

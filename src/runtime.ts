@@ -11,9 +11,11 @@ import { ensureDatabase } from './db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalog } from './db/seed.ts';
+import { findOrCreateSecret, forgetSecret } from './db/queries/app-secrets.ts';
 import { setIpCooldown } from './db/queries/ip-pools.ts';
 import type { Services } from './core/context.ts';
 import type { Db } from './core/types.ts';
+import { type AdminSecret, tokenDigest } from './http/bearer.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import { loadOrCreateClientCertificate } from './providers/compute/lxd/certificate.ts';
@@ -34,6 +36,12 @@ import { type EppRegistrar, createEppRegistrar } from './providers/registrar/epp
 import { offRegistrar } from './providers/registrar/off.ts';
 import { createSimulatedRegistrar } from './providers/registrar/simulated/index.ts';
 import type { Registrar } from './providers/registrar/types.ts';
+import { createPowerDns } from './providers/dns/powerdns.ts';
+import { noopDns } from './providers/dns/noop.ts';
+import { createSimulatedDns } from './providers/dns/simulated.ts';
+import type { DnsProvider } from './providers/dns/types.ts';
+import { setDnsNameservers } from './db/queries/dns.ts';
+import { ensureAllPoolZones } from './core/dns/reverse.ts';
 import type { Telemetry } from './telemetry/index.ts';
 import { instrumentProvider } from './telemetry/provider.ts';
 
@@ -51,7 +59,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Connects (starting the embedded server if needed), migrates and seeds. */
+/** Connects (starting the embedded server if needed), migrates and, where SEED_DEMO, seeds the demo data. */
 export async function openStore(config: Config, log: (msg: string) => void = () => {}, opts: { runsWorker?: boolean; servesRequests?: boolean } = {}): Promise<Store> {
   let embedded: EmbeddedServer | null = null;
   let url = config.databaseUrl;
@@ -75,8 +83,10 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
   };
   try {
     await migrateToLatest(database.db);
-    await seedDemoCatalog(database.db);
+    if (config.seedDemo) await seedDemoCatalog(database.db);
     await setIpCooldown(database.db, config.ipCooldownS);
+    await setDnsNameservers(database.db, config.dnsNameservers);
+    await ensureAllPoolZones(database.db);
   } catch (e) {
     await closeAll();
     await embedded?.stop();
@@ -93,18 +103,46 @@ export async function openStore(config: Config, log: (msg: string) => void = () 
   };
 }
 
-/** ADMIN_TOKEN, or the one generated on first start and kept in DATA_DIR/admin-token. */
-export async function resolveAdminToken(config: Config): Promise<{ token: string; generated: boolean }> {
-  if (config.adminToken) return { token: config.adminToken, generated: false };
+/** The app_secrets row holding the SHA-256 of the installation's generated admin token. */
+export const ADMIN_TOKEN_SECRET = 'admin_token_sha256';
+
+export interface ResolvedAdminToken {
+  /** What the API checks a bearer token against. */
+  secret: AdminSecret;
+  /** The token in full where this process knows it (ADMIN_TOKEN, or its DATA_DIR/admin-token); null when another process of the installation made it. */
+  token: string | null;
+  /** This process made it now: the one time it is shown in full. */
+  generated: boolean;
+  /** DATA_DIR/admin-token holds a token that is not this installation's (left from another database). */
+  staleFile: boolean;
+}
+
+/**
+ * ADMIN_TOKEN when set; else the installation's one token, made once for the database by
+ * whichever process starts first: its SHA-256 is kept in app_secrets (the insert loses quietly to
+ * a concurrent maker), and only the maker learns it in full, prints it once and writes it to its
+ * DATA_DIR/admin-token. Every process of the installation accepts it. A DATA_DIR/admin-token from
+ * before the database kept one becomes the installation's token if none is kept yet.
+ */
+export async function resolveAdminToken(config: Config, db: Db): Promise<ResolvedAdminToken> {
+  if (config.adminToken) return { secret: config.adminToken, token: config.adminToken, generated: false, staleFile: false };
   const file = path.join(config.dataDir, 'admin-token');
-  const existing = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
-  if (existing) return { token: existing, generated: false };
-  await fs.mkdir(config.dataDir, { recursive: true });
-  const token = `hcadm_${randomBytes(24).toString('base64url')}`;
-  await fs.writeFile(file, `${token}\n`, { mode: 0o600, flag: 'wx' }).catch(async (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EEXIST') throw e;
-  });
-  return { token: (await fs.readFile(file, 'utf8')).trim(), generated: true };
+  const saved = (await fs.readFile(file, 'utf8').catch(() => '')).trim();
+  const candidate = saved || `hcadm_${randomBytes(24).toString('base64url')}`;
+  const digest = tokenDigest(candidate);
+  const kept = await findOrCreateSecret(db, ADMIN_TOKEN_SECRET, digest);
+  const secret = { sha256: kept };
+  if (kept !== digest) return { secret, token: null, generated: false, staleFile: saved !== '' };
+  if (saved) return { secret, token: saved, generated: false, staleFile: false };
+  try {
+    await fs.mkdir(config.dataDir, { recursive: true });
+    await fs.writeFile(file, `${candidate}\n`, { mode: 0o600 });
+  } catch (e) {
+    // Nobody would ever know the token: give the claim back, so the next start makes another.
+    await forgetSecret(db, ADMIN_TOKEN_SECRET, digest).catch(() => {});
+    throw e;
+  }
+  return { secret, token: candidate, generated: true, staleFile: false };
 }
 
 export function rateLimiterFor(config: Config): RateLimiter {
@@ -177,12 +215,22 @@ export function paymentsFor(config: Config, db: Db, telemetry?: Telemetry): Paym
   return telemetry ? instrumentProvider('payments', payments, telemetry.metrics) : payments;
 }
 
+/** DNS_DRIVER's provider: the simulated one (nothing served), PowerDNS's HTTP API, or none (off); instrumented like compute. */
+export function dnsFor(config: Config, telemetry?: Telemetry): DnsProvider {
+  const dns = config.dnsDriver === 'powerdns'
+    ? createPowerDns({ apiUrl: config.powerdnsApiUrl!, apiKey: config.powerdnsApiKey!, serverId: config.powerdnsServerId, timeoutMs: Math.max(config.providerTimeoutMs, 5000) })
+    : config.dnsDriver === 'simulated' ? createSimulatedDns() : noopDns;
+  return telemetry ? instrumentProvider('dns', dns, telemetry.metrics) : dns;
+}
+
 export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
   return {
     compute: computeFor(config, db, telemetry, { logRefusals: true }),
     hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
     payments: paymentsFor(config, db, telemetry),
+    dns: dnsFor(config, telemetry),
+    dnsNameservers: config.dnsNameservers,
     jobs: createJobQueue(db, { retryLimit: config.jobRetryLimit, retryDelayS: config.jobRetryDelayS, timeoutS: config.jobTimeoutS }),
     providerTimeoutMs: config.providerTimeoutMs,
     operationLeaseS: config.operationLeaseS,

@@ -12,6 +12,7 @@ import { adminPool, ensureDatabase } from '../src/db/create-database.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemoCatalog } from '../src/db/seed.ts';
+import { ensureAllPoolZones } from '../src/core/dns/reverse.ts';
 import { bundleDir, bundleTests, pruneBundles, sourceOf } from './bundle-tests.ts';
 
 const execFileP = promisify(execFile);
@@ -229,6 +230,7 @@ async function main(): Promise<number> {
         const t = connect(withDatabase(adminUrl, template), { max: 1 });
         await migrateToLatest(t.db);
         await seedDemoCatalog(t.db);
+        await ensureAllPoolZones(t.db);
         await t.close();
       })(),
     ]);

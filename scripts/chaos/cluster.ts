@@ -97,9 +97,11 @@ export async function query<R extends pg.QueryResultRow>(url: string, text: stri
   }
 }
 
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | null | false>, everyMs = 200): Promise<T> {
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | null | false>, everyMs = 200, proc?: Proc): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // A process that died will not become ready: say so now, not after the timeout.
+    if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null)) throw new Error(`${proc.name} exited (${proc.child.exitCode ?? proc.child.signalCode}) while waiting for ${what}: see its log`);
     const v = await probe().catch(() => undefined);
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

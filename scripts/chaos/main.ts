@@ -16,6 +16,7 @@ import { databaseOf, faultConnection, maintenanceUrl } from './faults.ts';
 
 const HELP = `Usage: npm run chaos -- [options]
        npm run chaos -- restore [--help]    the back-up and restore drill (PostgreSQL clusters of its own)
+       npm run chaos -- failover [--help]   the failover drill (Patroni, etcd, HAProxy of its own)
 
   --api-url URL         the running API (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT, PORT 8080)
   --database-url URL    its database (default $DATABASE_URL)
@@ -257,11 +258,13 @@ async function main(): Promise<number> {
   return failed.length || fivehundreds ? 1 : 0;
 }
 
-// `restore` is a drill of its own, on PostgreSQL clusters they start themselves.
+// `restore` and `failover` are drills of their own, on PostgreSQL clusters they start themselves.
 const [sub, ...subArgs] = process.argv.slice(2);
 const drill = sub === 'restore'
   ? () => import('./restore.ts').then((m) => m.restoreDrill(subArgs))
-  : main;
+  : sub === 'failover'
+    ? () => import('./failover.ts').then((m) => m.failoverDrill(subArgs))
+    : main;
 drill().then((code) => process.exit(code), (e) => {
   process.stderr.write(`chaos: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(2);

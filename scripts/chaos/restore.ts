@@ -93,7 +93,7 @@ async function checkOnHostcloud(url: string, original: Figures, dataDir: string,
   const base = `http://127.0.0.1:${port}`;
   const serve = startHostcloud('serve', { DATABASE_URL: url, PORT: String(port), ADMIN_TOKEN, DATA_DIR: dataDir, SIM_DELAY_MS: '0', PUBLIC_URL: base }, log);
   try {
-    await waitFor('the restored Hostcloud to be ready', 60_000, async () => (await call(base, 'GET', '/readyz')).status === 200);
+    await waitFor('the restored Hostcloud to be ready', 60_000, async () => (await call(base, 'GET', '/readyz')).status === 200, 200, serve);
     let same = 0;
     for (const line of original.balances) {
       const [id, cents] = line.split(' ');
@@ -139,7 +139,7 @@ export async function restoreDrill(argv: string[]): Promise<number> {
     const log: string[] = [];
     const backup = path.join(tmp, 'basebackup');
     try {
-      await waitFor('Hostcloud to be ready', 90_000, async () => (await call(base, 'GET', '/readyz')).status === 200);
+      await waitFor('Hostcloud to be ready', 90_000, async () => (await call(base, 'GET', '/readyz')).status === 200, 200, serve);
       await populate(base, 1, perRound, log);
       // The base backup, online, while Hostcloud runs; what follows it lives only in the WAL archive.
       pgTool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(source.port), '-U', 'postgres', '-D', backup, '-X', 'none', '-c', 'fast', '--no-sync']);

@@ -6,6 +6,7 @@ import { checkKeyInput } from '../core/api-keys/rules.ts';
 import { depositCents } from '../core/money.ts';
 import { type Out, pageQuery, parse, positionals, refuse } from './admin-args.ts';
 import { columns, listing, record, text } from './admin-format.ts';
+import { accountServices } from './admin-machines.ts';
 import { type Conn, type FlagOf, type Json, call, problemLines, worded } from './admin-http.ts';
 
 type Row = Record<string, unknown>;
@@ -221,7 +222,8 @@ export async function accountCommand(conn: Conn, out: Out, group: string, action
     else if (action === 'get') {
       const [id] = positionals(parse(args, {}, ACCOUNT_USAGE.get).positionals, ['ACCOUNT_ID'], ACCOUNT_USAGE.get);
       const answer = await call(conn, 'GET', `/accounts/${encodeURIComponent(id!)}`);
-      out.show(answer, (a) => `Account ${(a.data as Row).id}\n${record(a.data as Row)}`);
+      const services = out.json ? '' : await accountServices(conn, id!);
+      out.show(answer, (a) => `Account ${(a.data as Row).id}\n${record(a.data as Row)}\n${services}`);
     } else return false;
     return true;
   }

@@ -3,8 +3,20 @@
 // (--output; default the invoice number, or statement-ACCOUNT-MONTH).
 import fs from 'node:fs/promises';
 import { type Out, pageQuery, parse, positionals, refuse } from './admin-args.ts';
-import { listing, record } from './admin-format.ts';
+import { type Column, listing, record } from './admin-format.ts';
 import { type Conn, type Json, call, download, worded } from './admin-http.ts';
+
+const amount = (m: unknown) => { const x = m as { amount: string; currency: string } | null; return x ? `${x.amount} ${x.currency}` : ''; };
+
+/**
+ * What a terminal of 120 columns holds: the ids to act on, the number, kind, date and amounts
+ * (every field, seller and buyer included, is in `invoices get ID` and --json).
+ */
+const INVOICE_COLUMNS: Column[] = [
+  { header: 'ID', get: (r) => r.id }, { header: 'NUMBER', get: (r) => r.number }, { header: 'KIND', get: (r) => r.kind },
+  { header: 'ACCOUNT', get: (r) => r.account_id }, { header: 'ISSUED', get: (r) => String(r.issued_at).slice(0, 10) },
+  { header: 'NET', get: (r) => amount(r.net) }, { header: 'TAX', get: (r) => amount(r.tax) }, { header: 'GROSS', get: (r) => amount(r.gross) },
+];
 
 export const INVOICE_USAGE = {
   list: 'hostcloud admin invoices list [--account ACCOUNT_ID] [--kind invoice|credit_note] [--page N] [--per-page N]',
@@ -34,7 +46,7 @@ export async function invoiceCommand(conn: Conn, out: Out, group: string, action
     const { values, positionals: pos } = parse(args, { account: { type: 'string' }, kind: { type: 'string' }, ...page }, INVOICE_USAGE.list);
     positionals(pos, [], INVOICE_USAGE.list);
     const q = pageQuery(values, { account_id: values.account, kind: values.kind, per_page: values['per-page'] ? undefined : '100' });
-    out.show(await call(conn, 'GET', `/invoices${q}`), (a) => listing(a as never, 'all', 'invoices'));
+    out.show(await call(conn, 'GET', `/invoices${q}`), (a) => listing(a as never, INVOICE_COLUMNS, 'invoices'));
   } else if (group === 'invoices' && action === 'get') {
     const [id] = positionals(parse(args, {}, INVOICE_USAGE.get).positionals, ['INVOICE_ID'], INVOICE_USAGE.get);
     out.show(await call(conn, 'GET', `/invoices/${encodeURIComponent(id!)}`), one(`invoice ${id}`));

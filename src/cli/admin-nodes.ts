@@ -1,9 +1,10 @@
-// `hostcloud admin nodes list|get|add|status` and `servers migrate`: the hypervisor nodes and
+// `hostcloud admin nodes list|get|add|status|delete` and `servers migrate`: the hypervisor nodes and
 // migrations. Input is checked with the core's rules before anything is sent.
 import { MIGRATE_MODES } from '../core/nodes/migrate.ts';
 import { CPU_VENDORS, NODE_NAME, NODE_STATUSES } from '../core/nodes/service.ts';
 import { type Out, parse, positionals, refuse } from './admin-args.ts';
 import { record, table } from './admin-format.ts';
+import { listServersCommand, nodeMachines } from './admin-machines.ts';
 import { type Conn, type FlagOf, type Json, call, worded } from './admin-http.ts';
 
 export const NODES_USAGE = {
@@ -11,6 +12,7 @@ export const NODES_USAGE = {
   get: 'hostcloud admin nodes get NODE_ID',
   add: 'hostcloud admin nodes add --location ID --name HOST (--endpoint unix:/PATH|https://HOST:8443 [--fingerprint SHA256] | --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N)',
   status: 'hostcloud admin nodes status NODE_ID active|draining|disabled',
+  delete: 'hostcloud admin nodes delete NODE_ID',
   migrate: 'hostcloud admin servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]',
 };
 
@@ -111,15 +113,25 @@ export async function nodesCommand(conn: Conn, out: Out, action: string | undefi
     out.show(answer, (a) => nodesTable(a.data as Row[]));
   } else if (action === 'get') {
     const [id] = positionals(parse(args, {}, NODES_USAGE.get).positionals, ['NODE_ID'], NODES_USAGE.get);
-    out.show(await call(conn, 'GET', `/nodes/${encodeURIComponent(id!)}`), (a) => `node ${id}\n${record(a.data as Row)}`);
+    const answer = await call(conn, 'GET', `/nodes/${encodeURIComponent(id!)}`);
+    // --json stays the node's own answer; the table view adds what runs on it.
+    const running = out.json ? '' : await nodeMachines(conn, id!);
+    out.show(answer, (a) => `node ${id}\n${record(a.data as Row)}\n${running}`);
   } else if (action === 'add') await addNode(conn, out, args);
   else if (action === 'status') await setStatus(conn, out, args);
-  else return false;
+  else if (action === 'delete') {
+    const [id] = positionals(parse(args, {}, NODES_USAGE.delete).positionals, ['NODE_ID'], NODES_USAGE.delete);
+    out.show(await call(conn, 'DELETE', `/nodes/${encodeURIComponent(id!)}`), (a) => `node ${id}: deleted\n${nodesTable([a.data as Row])}`);
+  } else return false;
   return true;
 }
 
-/** `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID]`; false for another action. */
+/** `servers list …` and `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID]`; false for another action. */
 export async function serversCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'list') {
+    await listServersCommand(conn, out, args);
+    return true;
+  }
   if (action !== 'migrate') return false;
   const usage = NODES_USAGE.migrate;
   const { values, positionals: pos } = parse(args, { node: { type: 'string' }, mode: { type: 'string' }, location: { type: 'string' } }, usage);

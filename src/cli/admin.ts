@@ -9,6 +9,7 @@ import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
+import { operationsCommand } from './admin-operations.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
 import { type CommandHelp, commandsOf, helpFor } from './admin-help.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
@@ -27,7 +28,7 @@ Accounts
                   older name of --ip.
   accounts list [--email TEXT] [--status active|suspended|closed] [--page N] [--per-page N]
                   newest first; --email matches part of the address, any case
-  accounts get ACCOUNT_ID
+  accounts get ACCOUNT_ID          with its services (servers, VDC VMs, domains, web hosting)
   accounts update ACCOUNT_ID [--status active|suspended|closed] [--email EMAIL] [--name NAME]
                   [--company TEXT] [--phone PHONE] [--country CC]      (an empty value clears company/phone/country)
   deposit ACCOUNT_ID AMOUNT [--description TEXT]                       AMOUNT like 150.00
@@ -61,6 +62,8 @@ Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages de
   TABLE create --FIELD VALUE... | --data '{...}'      (e.g. plans create --name "Cloud S" --cpu_cores 1 ...)
   TABLE update ID --FIELD VALUE... | --data '{...}'
                   (e.g. operating-systems update 1 --image debian/12: the LXD image of an OS version)
+  locations delete LOCATION_ID     a location nothing uses (nodes, pools, machines, hosting); others
+                                   are retired with --available false
   unit-prices list | get UNIT | set UNIT PRICE   (units: cpu_core ram_gb disk_gb ipv4 ipv6 snapshot)
 
 VDC
@@ -70,9 +73,13 @@ VDC
                   sets the pool (made the first time); totals left out keep their value; a total below
                   what the account's VMs use is refused
 
+DNS
+  dns resync [--zone NAME]         pushes every zone (or one) to the DNS provider again, whole: after
+                                   PowerDNS lost its data or was replaced; the worker does it within seconds
+
 Nodes and migration
   nodes list [--location ID]       hypervisor nodes with usage (vCPU, RAM, disk used/total, servers, VMs)
-  nodes get NODE_ID
+  nodes get NODE_ID                with the servers and VDC VMs on it
   nodes add --location ID --name HOST --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N
   nodes add --location ID --name HOST --endpoint https://HOST:8443|unix:/PATH [--fingerprint SHA256]
                                    an LXD server (COMPUTE_DRIVER=lxd): sizes read from it; prints the
@@ -81,8 +88,21 @@ Nodes and migration
                   draining takes the node out of placement and migrates every server on it away
                   (live where a node of the same CPU vendor has room, else cold); run it again to
                   retry the servers it had to leave; disabled only stops new placements
+  nodes delete NODE_ID             a node no server or VDC VM refers to (deleted ones until purged)
+  servers list [--account ACCOUNT_ID] [--node NODE_ID] [--status pending|active|suspended|cancelled|deleted]
+                  [--page N] [--per-page N]
+                  every account's servers, newest first (deleted ones only with --status deleted)
   servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
                   moves any account's server (default: live, to placement's pick)
+
+Operations (every account's)
+  operations list [--status queued|running|completed|failed|stuck] [--type TYPE] [--account ACCOUNT_ID]
+                  [--node NODE_ID] [--resource RESOURCE_ID] [--since TIME] [--page N] [--per-page N]
+                  newest first; stuck: running without a live lease (worker gone, or waiting for a retry)
+  operations get OPERATION_ID       with its attempts, last error and lease
+  operations cancel OPERATION_ID    queued or stuck: failed now, refunded and cleaned up; running: asked
+                                   to stop at its next step
+  operations retry OPERATION_ID     a failed one whose type allows it runs again, as a new operation
 
 Hosting nodes (HOSTING_DRIVER=native; docs/hosting-nodes.md)
   hosting-nodes list               nodes with accounts, free disk and what they lack
@@ -111,6 +131,10 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
                   a name "registered at another registrar" that customers can transfer in with CODE
                   (--expires: RFC 3339, default a year from now)
   registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
+
+Setup
+  setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
+                              IP pools, invoice settings, SMTP), each with the command that adds it
 
 Recurring billing
   billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
@@ -232,6 +256,9 @@ async function catalogCommand(conn: Conn, out: Out, group: string, action: strin
   } else if (action === 'update' && id) {
     const answer = await worded(sameName(), () => call(conn, 'PATCH', `/${group}/${id}`, fieldsFrom(args.slice(1))));
     out.show(answer, one(`${group} ${args[0]}: updated`));
+  } else if (action === 'delete' && group === 'locations') {
+    if (!id) refuse(['LOCATION_ID is missing\nusage: hostcloud admin locations delete LOCATION_ID']);
+    out.show(await call(conn, 'DELETE', `/locations/${id}`), one(`location ${args[0]}: deleted`));
   } else if ((action === 'get' || action === 'update') && !id) refuse([`ID is missing\nusage: hostcloud admin ${group} ${action} ID`]);
   else return false;
   return true;
@@ -370,13 +397,29 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'vdc-pool' && await vdcPoolCommand(conn, out, action, args))
     || (group === 'nodes' && await nodesCommand(conn, out, action, args))
     || (group === 'servers' && await serversCommand(conn, out, action, args))
+    || (group === 'operations' && await operationsCommand(conn, out, action, args))
     || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))
     || await invoiceCommand(conn, out, group, action, args);
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);
+  if (group === 'dns' && action === 'resync') {
+    const usage = 'hostcloud admin dns resync [--zone NAME]';
+    const { values, positionals: extra } = parse(args, { zone: { type: 'string' } }, usage);
+    positionals(extra, [], usage);
+    const body = values.zone === undefined ? {} : { zone: values.zone };
+    return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { data: { queued: number } }).data.queued} zone(s) for a whole push to the DNS provider`);
+  }
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
+  if (group === 'setup' && action === undefined) {
+    return out.show(await call(conn, 'GET', '/setup'), (a) => {
+      const d = a.data as { ready: boolean; checks: Record<string, unknown>[] };
+      const rows = table(d.checks, [{ header: 'ITEM', get: (r) => r.item }, { header: 'READY', get: (r) => (r.ready ? 'yes' : 'NO') }, { header: 'DETAIL', get: (r) => r.detail }]);
+      const fixes = d.checks.filter((c) => !c.ready).map((c) => `  ${String(c.item)}: ${String(c.fix)}`);
+      return [rows, d.ready ? 'ready: customers can buy' : `missing before a customer can buy:\n${fixes.join('\n')}`].join('\n');
+    });
+  }
   if (group === 'hosting-servers' && action === 'list') {
     return out.show(await call(conn, 'GET', '/hosting/servers?per_page=100'), (a) => listing(a as never, 'all', 'hosting servers'));
   }

@@ -8,7 +8,7 @@ const USAGE = `Usage: hostcloud <command>
 Commands:
   serve            run the HTTP API (and, with WORKER=embedded, the worker)
   worker           run the worker alone (needs DATABASE_URL); start as many as you like
-  migrate          apply database migrations and seed the demo catalog, then exit
+  migrate          apply database migrations (and seed the demo data where SEED_DEMO), then exit
   admin …          operator commands over the admin API (hostcloud admin help)
   epp-test-registry  run the EPP test registry (TLS, test CA) for REGISTRAR_DRIVER=epp on this machine
 
@@ -36,7 +36,9 @@ Examples:
   DATABASE_URL=postgres://hostcloud@db/hostcloud WORKER_METRICS_PORT=9464 hostcloud worker`,
   migrate: `Usage: hostcloud migrate
 
-  Applies the database migrations and seeds the demo catalog, then exits (serve does this too as it starts).
+  Applies the database migrations, then exits (serve does this too as it starts). Where SEED_DEMO is
+  true (the default with the embedded database, not with DATABASE_URL) it also seeds the demo catalog,
+  nodes, IP pools and seller.
 
 Examples:
   hostcloud migrate
@@ -74,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
       const { openStore } = await import('../runtime.ts');
       const store = await openStore(config);
       await store.close();
-      process.stdout.write('migrations applied\n');
+      process.stdout.write(`migrations applied${config.seedDemo ? '; demo data seeded (SEED_DEMO)' : ''}\n`);
       return 0;
     }
     case 'epp-test-registry': {

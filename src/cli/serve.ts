@@ -6,10 +6,11 @@ import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
-import { computeFor, hostingFor, openStore, paymentsFor, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { computeFor, dnsFor, hostingFor, openStore, paymentsFor, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
 import { paymentsReadiness } from '../core/payments/settings.ts';
+import { setupReadiness } from '../core/setup/readiness.ts';
 import type { Db } from '../core/types.ts';
 import type { Logger } from 'pino';
 
@@ -18,12 +19,15 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   guardProcess(logger);
   const store = await openStore(config, (m) => logger.debug({ component: 'postgres' }, m), { runsWorker: config.worker === 'embedded' });
-  const { token, generated } = await resolveAdminToken(config);
+  const admin = await resolveAdminToken(config, store.database.db).catch(async (e: unknown) => {
+    await store.close().catch(() => {});
+    throw e;
+  });
   const rateLimiter = rateLimiterFor(config);
   const telemetry = createTelemetry(logger, config.buildCommit);
   observeDatabase(telemetry, store.database, store.workerDatabase);
   const services = servicesFor(config, store.database.db, telemetry);
-  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: token, telemetry, services });
+  const app = await buildApp({ config, db: store.database.db, rateLimiter, adminToken: admin.secret, telemetry, services });
   let worker: Worker | null = null;
 
   let stopping = false;
@@ -52,13 +56,25 @@ export async function serve(config: Config): Promise<void> {
     await store.close().catch(() => {});
     throw e;
   });
-  announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token, generated }, logger);
-  await reportPayments(config, store.database.db, logger, adminCommand(config, port));
+  const missing = await setupMissing(config, store.database.db, logger);
+  announceStart({ config, port, clusterDir: store.embedded?.clusterDir ?? null, token: admin.token, generated: admin.generated, staleFile: admin.staleFile, missing }, logger);
+  await reportPayments(config, store.database.db, logger, adminCommand(config, port, admin.token !== null));
   // The customer panel's page is bundled on its first request; build it now, so nobody waits for it.
   panelBundle().catch((err: unknown) => logger.error({ err }, 'the customer panel could not be built; /panel answers 500 until it can'));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), dns: dnsFor(config, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+  }
+}
+
+/** What the setup still lacks (GET /admin/v1/setup), for the banner: each item with its fix. */
+async function setupMissing(config: Config, db: Db, logger: Logger): Promise<string[]> {
+  try {
+    const r = await setupReadiness(db, { computeDriver: config.computeDriver, smtpConfigured: config.smtpUrl !== undefined, payments: config.payments });
+    return r.checks.filter((c) => !c.ready).map((c) => `${c.item.replace('_', ' ')}: ${c.detail} (${c.fix})`);
+  } catch (err) {
+    logger.warn({ err, component: 'setup' }, 'could not read what the setup lacks at start');
+    return [];
   }
 }
 

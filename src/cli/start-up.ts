@@ -41,28 +41,36 @@ export interface BannerInput {
   port: number;
   /** The embedded cluster's directory, or null with DATABASE_URL. */
   clusterDir: string | null;
-  token: string;
+  /** The admin token in full, or null where another process of the installation made it. */
+  token: string | null;
   generated: boolean;
+  /** DATA_DIR/admin-token holds another installation's token. */
+  staleFile?: boolean;
+  /** What a customer cannot buy yet for want of setup (GET /admin/v1/setup); empty when ready. */
+  missing?: string[];
 }
 
 /**
  * `hostcloud admin` as it runs from any directory against this server: node, this installation's
  * bin/hostcloud.js, the URL, and where the token is (DATA_DIR) or that it is ADMIN_TOKEN's.
  */
-export function adminCommand(config: Config, port: number): string {
-  const env = config.adminToken ? 'ADMIN_TOKEN="$ADMIN_TOKEN"' : `DATA_DIR=${shellWord(config.dataDir)}`;
+export function adminCommand(config: Config, port: number, tokenInDataDir = true): string {
+  // Where this process does not hold the token (another process of the installation made it), the
+  // operator passes it as ADMIN_TOKEN.
+  const env = config.adminToken || !tokenInDataDir ? 'ADMIN_TOKEN="$ADMIN_TOKEN"' : `DATA_DIR=${shellWord(config.dataDir)}`;
   return `${env} ${shellWord(process.execPath)} ${shellWord(BIN)} admin --url ${localUrl(config.host, port)}`;
 }
 
 /** What the banner says, as fields: the JSON log line is made of these, the text banner reads them. */
-export function startFacts({ config, port, clusterDir, token, generated }: BannerInput) {
+export function startFacts({ config, port, clusterDir, token, generated, staleFile = false, missing = [] }: BannerInput) {
   const pgLink = path.join(config.dataDir, 'pg');
   const database = clusterDir === null
     ? 'DATABASE_URL'
     : clusterDir === pgLink ? `embedded PostgreSQL in ${pgLink}` : `embedded PostgreSQL in ${clusterDir} (linked from ${pgLink})`;
   const url = localUrl(config.host, port);
   // The admin command names everything it needs, so it works from any directory.
-  const admin = adminCommand(config, port);
+  const admin = adminCommand(config, port, token !== null);
+  const file = path.join(config.dataDir, 'admin-token');
   return {
     listen: `http://${config.host}:${port}`,
     public_url: config.publicUrl,
@@ -71,8 +79,12 @@ export function startFacts({ config, port, clusterDir, token, generated }: Banne
     worker: config.worker,
     // In full once, when it is made; afterwards only recognisably, so restarts do not keep
     // writing the secret into service logs.
-    admin_token: generated ? token : `${token.slice(0, 10)}…`,
-    admin_token_source: generated ? `new, saved in ${path.join(config.dataDir, 'admin-token')}` : config.adminToken ? 'ADMIN_TOKEN' : path.join(config.dataDir, 'admin-token'),
+    admin_token: token === null ? null : generated ? token : `${token.slice(0, 10)}…`,
+    admin_token_source: generated ? `new, saved in ${file}` : config.adminToken ? 'ADMIN_TOKEN'
+      : token === null
+        ? `made by another process of this installation (in its DATA_DIR/admin-token)${staleFile ? `; ${file} holds another installation's token` : ''}`
+        : file,
+    setup_missing: missing,
     try: `curl -s ${url}/healthz`,
     admin_command: `${admin} accounts create --email you@example.com --deposit 100 --ip 127.0.0.1`,
   };
@@ -86,10 +98,15 @@ export function banner(input: BannerInput): string {
     `  Database: ${f.database}; rate limits: ${f.rate_limits}; worker: ${f.worker}`,
     input.generated
       ? `  Admin token (${f.admin_token_source}): ${f.admin_token}`
-      : `  Admin token: ${f.admin_token} (${f.admin_token_source === 'ADMIN_TOKEN' ? 'from ADMIN_TOKEN' : `in ${f.admin_token_source}`})`,
+      : f.admin_token === null
+        ? `  Admin token: ${f.admin_token_source}; this process accepts it`
+        : `  Admin token: ${f.admin_token} (${f.admin_token_source === 'ADMIN_TOKEN' ? 'from ADMIN_TOKEN' : `in ${f.admin_token_source}`})`,
     `  Try: ${f.try}`,
-    `  Admin (from any directory${input.config.adminToken ? ', with ADMIN_TOKEN set as for the server' : ''}):`,
+    `  Admin (from any directory${input.config.adminToken ? ', with ADMIN_TOKEN set as for the server' : input.token === null ? ', with ADMIN_TOKEN set to the admin token' : ''}):`,
     `    ${f.admin_command}`,
+    ...(f.setup_missing.length
+      ? [`  Before a customer can buy (GET /admin/v1/setup), set up:`, ...f.setup_missing.map((m) => `    - ${m}`)]
+      : []),
     '',
   ].join('\n') + '\n';
 }

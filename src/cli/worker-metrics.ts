@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, type ErrorCode } from '../core/errors.ts';
 import { base62 } from '../core/ids.ts';
-import { bearerOf, sameSecret } from '../http/bearer.ts';
+import { type AdminSecret, bearerOf, isAdminToken, sameSecret } from '../http/bearer.ts';
 import { ERROR_CODES } from '../http/error-codes.ts';
 import { errorBody } from '../http/errors.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
@@ -15,7 +15,7 @@ export interface WorkerMetricsOptions {
   host: string;
   /** 0: any free port (tests). */
   port: number;
-  adminToken: string;
+  adminToken: AdminSecret;
   /** METRICS_TOKEN, which reads this and nothing else; undefined: the admin token only. */
   metricsToken?: string;
   publicUrl: string;
@@ -39,7 +39,7 @@ export async function serveWorkerMetrics(metrics: Metrics, opts: WorkerMetricsOp
     if (req.method !== 'GET') return fail('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /metrics; use GET`);
     const token = bearerOf(req.headers.authorization);
     if (token === undefined) return fail('AUTH_REQUIRED', 'Send METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>');
-    const accepted = token !== null && (sameSecret(token, opts.adminToken) || (opts.metricsToken !== undefined && sameSecret(token, opts.metricsToken)));
+    const accepted = token !== null && (isAdminToken(token, opts.adminToken) || (opts.metricsToken !== undefined && sameSecret(token, opts.metricsToken)));
     if (!accepted) return fail('AUTH_INVALID', 'The token is invalid for /metrics');
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),

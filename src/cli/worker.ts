@@ -1,5 +1,6 @@
 // `hostcloud worker`: the worker alone, for running several beside the API processes. It needs
 // DATABASE_URL: the embedded database belongs to `hostcloud serve` (which runs its own worker).
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { createLogger } from '../http/logger.ts';
@@ -7,7 +8,7 @@ import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
-import { computeFor, hostingFor, openStore, paymentsFor, registrarFor, resolveAdminToken } from '../runtime.ts';
+import { computeFor, dnsFor, hostingFor, openStore, paymentsFor, registrarFor, resolveAdminToken } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
@@ -19,11 +20,14 @@ export async function work(config: Config): Promise<void> {
   const store = await openStore(config, undefined, { runsWorker: true, servesRequests: false });
   const telemetry = createTelemetry(logger, config.buildCommit);
   observeDatabase(telemetry, store.database);
+  const admin = config.workerMetricsPort === null ? null : await resolveAdminToken(config, store.database.db);
+  // A worker started before any `serve` makes the installation's token: it says where it put it.
+  if (admin?.generated) logger.info({ file: path.join(config.dataDir, 'admin-token') }, 'made the installation\'s admin token');
   const metrics = config.workerMetricsPort === null ? null : await serveWorkerMetrics(telemetry.metrics, {
-    host: config.host, port: config.workerMetricsPort, adminToken: (await resolveAdminToken(config)).token, metricsToken: config.metricsToken, publicUrl: config.publicUrl,
+    host: config.host, port: config.workerMetricsPort, adminToken: admin!.secret, metricsToken: config.metricsToken, publicUrl: config.publicUrl,
   });
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'worker metrics listening');
-  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), payments: paymentsFor(config, store.database.db, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), payments: paymentsFor(config, store.database.db, telemetry), dns: dnsFor(config, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -2,6 +2,7 @@
 // sandbox), whose account it is, the clock, and the outside systems. The HTTP layer builds it;
 // for a test key it swaps in a rolled-back transaction and no-op systems.
 import type { ComputeProvider } from '../providers/compute/types.ts';
+import type { DnsProvider } from '../providers/dns/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
@@ -28,6 +29,10 @@ export interface Services {
   registrar: Registrar;
   /** Where customers pay for top-ups (PAYMENTS); absent where nothing is paid (the worker, the sandbox). */
   payments?: PaymentProvider;
+  /** DNS_DRIVER's provider: the worker pushes zones to it (the API only writes the database and the outbox). Absent: nothing is pushed. */
+  dns?: DnsProvider;
+  /** DNS_NAMESERVERS: a registration's or transfer's nameservers when it names none. Absent: the default. */
+  dnsNameservers?: readonly string[];
   jobs: OperationQueue;
   /** How long a live read waits for the provider before degrading to `unknown`. */
   providerTimeoutMs: number;

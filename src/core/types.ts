@@ -47,17 +47,9 @@ import type { Db } from '../db/connection.ts';
 
 export type { Db };
 
-export const AREAS = [
-  'servers', 'vdc', 'domains', 'hosting', 'billing', 'account', 'tickets', 'sub_users', 'ssh_keys', 'reseller', 'catalog', 'events', 'webhooks',
-] as const;
-export type Area = (typeof AREAS)[number];
-export type Access = 'read' | 'write';
-export type Scope = `${Area}:${Access}`;
-
-/** Areas with nothing to write: they have a `:read` scope only (events are written by the changes they report). */
-export const READ_ONLY_AREAS: readonly Area[] = ['events'];
-
-export const ALL_SCOPES: Scope[] = AREAS.flatMap((a) => (READ_ONLY_AREAS.includes(a) ? [`${a}:read`] : [`${a}:read`, `${a}:write`]) as Scope[]);
+export { ALL_SCOPES, AREAS, READ_ONLY_AREAS } from './scope-names.ts';
+export type { Access, Area, Scope } from './scope-names.ts';
+import type { Scope } from './scope-names.ts';
 
 export interface Caller {
   accountId: string;

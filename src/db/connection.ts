@@ -107,10 +107,15 @@ export function guardPool(pool: pg.Pool): void {
 
 function ignore(): void {}
 
+/** read_only_sql_transaction: a write on a standby. */
+const READ_ONLY = '25006';
+
 /**
  * After a client-side query timeout, pg leaves the query active on the connection: every later
  * query on it would wait behind the stuck one. The connection is cut instead, so the pool drops it
- * (no longer queryable) and the next request gets a fresh one.
+ * (no longer queryable) and the next request gets a fresh one. So is a connection whose write was
+ * refused as read-only (25006): it reached a standby (a demoted primary, a proxy routing to it a
+ * moment too long) and would refuse every write it is given; a new one reaches the primary.
  */
 function dropOnReadTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -120,7 +125,7 @@ function dropOnReadTimeout(client: pg.PoolClient): void {
       result.catch((e: unknown) => {
         // end() marks the client as ending at once (the pool drops it on release) and, with a
         // query still active, destroys the socket rather than waiting for the server.
-        if (e instanceof Error && e.message === 'Query read timeout') (client as unknown as pg.Client).end().catch(ignore);
+        if ((e instanceof Error && e.message === 'Query read timeout') || pgCode(e) === READ_ONLY) (client as unknown as pg.Client).end().catch(ignore);
       });
     }
     return result;

@@ -10,9 +10,11 @@ import { isStalePlan } from './prepared.ts';
  * - 57P01 admin_shutdown (pg_terminate_backend, a fast shutdown), 57P02 crash_shutdown,
  *   57P03 cannot_connect_now (starting up, or recovery);
  * - 53300 too_many_connections;
+ * - 25006 read_only_sql_transaction: a write reached a standby — the old primary of a failover or
+ *   switchover, or a proxy that still routes to it (the connection is dropped: see connection.ts);
  * - socket errors of the driver.
  */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '25006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * Errors the driver raises without a code when the connection is gone or cannot be had: the

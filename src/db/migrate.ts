@@ -31,6 +31,8 @@ import * as m0042 from './migrations/0042_webhooks.ts';
 import * as m0043 from './migrations/0043_webhook_delivery_leases.ts';
 import * as m0050 from './migrations/0050_panel.ts';
 import * as m0070 from './migrations/0070_ip_pools_out_of_sim.ts';
+import * as m0100 from './migrations/0100_dns.ts';
+import * as m0080 from './migrations/0080_operation_cancel.ts';
 import * as m0085 from './migrations/0085_panel_sign_up_without_password.ts';
 import * as m0110 from './migrations/0110_hosting_nodes.ts';
 import * as m0120 from './migrations/0120_registrar_messages.ts';
@@ -66,6 +68,8 @@ const migrations: Record<string, Migration> = {
   '0043_webhook_delivery_leases': m0043,
   '0050_panel': m0050,
   '0070_ip_pools_out_of_sim': m0070,
+  '0100_dns': m0100,
+  '0080_operation_cancel': m0080,
   '0085_panel_sign_up_without_password': m0085,
   '0110_hosting_nodes': m0110,
   '0120_registrar_messages': m0120,

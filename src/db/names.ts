@@ -13,3 +13,6 @@ export const OPERATION_FINISHED_CHANNEL = 'hostcloud_operation_finished';
 
 /** The NOTIFY channel that wakes the webhook senders when deliveries are due (migration 0042). */
 export const WEBHOOK_DUE_CHANNEL = 'hostcloud_webhook_due';
+
+/** The NOTIFY channel that wakes the DNS pushers when the outbox has new rows (migration 0100). */
+export const DNS_DUE_CHANNEL = 'hostcloud_dns_due';

@@ -13,6 +13,7 @@ import type {
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
+import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
 
 export type * from './schema-account.ts';
 export type * from './schema-domains.ts';
@@ -22,6 +23,7 @@ export type * from './schema-billing.ts';
 export type * from './schema-panel.ts';
 export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
+export type * from './schema-dns.ts';
 export type * from './schema-hosting-nodes.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -249,6 +251,8 @@ export interface OperationsTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   finished_at: Date | null;
+  /** The operator asked a running operation to stop (POST /admin/v1/operations/{id}/cancel): it fails at its next step. */
+  cancel_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -632,6 +636,10 @@ export interface DB {
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  dns_zones: DnsZonesTable;
+  dns_records: DnsRecordsTable;
+  dns_outbox: DnsOutboxTable;
+  dns_settings: DnsSettingsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

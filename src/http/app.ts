@@ -35,12 +35,13 @@ import { sendV1Error } from './v1/errors.ts';
 import type { TypedApp } from './route-types.ts';
 import { addSharedSchema, validatorCompiler } from './validation.ts';
 import { lazySerializers, lazyValidators } from './lazy-compilers.ts';
+import type { AdminSecret } from './bearer.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   rateLimiter: RateLimiter;
-  adminToken: string;
+  adminToken: AdminSecret;
   /** Default: createLogger(LOG_LEVEL), JSON to stdout. */
   logger?: Logger;
   /** Logger and metrics shared with the worker and providers; default: its own, around `logger`. */

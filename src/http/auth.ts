@@ -6,7 +6,7 @@ import { type Identity, authorize, identify, noteKeyUsed } from '../core/api-key
 import type { KeyCache } from '../core/api-keys/key-cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Access, Area, Caller, Db } from '../core/types.ts';
-import { bearerOf, sameSecret } from './bearer.ts';
+import { type AdminSecret, bearerOf, isAdminToken, sameSecret } from './bearer.ts';
 import { checkCsrf, isWrite } from './panel/csrf.ts';
 import { hasSessionCookie, sessionCaller, sessionOf } from './panel/session-auth.ts';
 import type { SessionSettings } from '../core/panel/sessions.ts';
@@ -104,7 +104,7 @@ function notBearer(header: string): ApiError {
 export interface AuthDeps {
   db: Db;
   rateLimiter: RateLimiter;
-  adminToken: string;
+  adminToken: AdminSecret;
   /** METRICS_TOKEN: reads `metrics` routes only. */
   metricsToken?: string;
   now: () => Date;
@@ -125,7 +125,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       const token = bearer(request);
       const what = mode === 'admin' ? 'the admin token as Authorization: Bearer <ADMIN_TOKEN>' : 'METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>';
       if (token === undefined) throw new ApiError('AUTH_REQUIRED', `Send ${what}`);
-      const accepted = token !== null && (sameSecret(token, deps.adminToken) || (mode === 'metrics' && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken)));
+      const accepted = token !== null && (isAdminToken(token, deps.adminToken) || (mode === 'metrics' && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken)));
       if (!accepted) {
         // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
         const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);

@@ -11,12 +11,14 @@
 // again and finds its operation finished. An operation cut off by an outage runs again once the
 // database is back, without spending one of its retries: the outage is not the operation's fault.
 // Nor is a node this worker's compute driver cannot serve (providers/compute/platform.ts): the job
-// is given back, unspent, for a worker that can, and the operation waits queued.
+// is given back, unspent, for a worker that can, and the operation waits queued — for at most
+// JOB_TIMEOUT_S from its first refusal; then it fails, refunded.
 import type { Config } from '../config.ts';
-import { type ExecuteDeps, claimReads, executeOperation } from '../core/operations/execute.ts';
+import { type ExecuteDeps, claimReads, executeOperation, failOperation } from '../core/operations/execute.ts';
 import type { RunResult } from '../core/operations/runner.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
-import { giveBackOperationJob } from '../db/queries/operation-give-back.ts';
+import { type GiveBack, giveBackOperationJob } from '../db/queries/operation-give-back.ts';
+import { releaseUnbuiltMachine } from '../db/queries/machine-reservation.ts';
 import type { Operation } from '../db/schema.ts';
 import { WrongPlatformError } from '../providers/errors.ts';
 import type { JobLoops } from './job-loops.ts';
@@ -25,6 +27,9 @@ import { OPERATIONS_QUEUE } from './queue.ts';
 
 /** An operation's detail while it waits for a worker whose compute driver serves its node. */
 const WAITING_DETAIL = 'Waiting for a worker that can reach its platform';
+
+/** An operation's detail when it failed because no worker could reach its platform in time. */
+export const unservableDetail = (limitS: number) => `No worker could reach its platform within ${limitS} s; the operation failed and anything charged for it was refunded`;
 
 /** How often the operations fetch starts from the head of the queue rather than where the last one did. */
 const FROM_HEAD_EVERY_MS = 1_000;
@@ -49,6 +54,22 @@ export async function runOperationSlots(
     if (await completions(op, result, jobId)) settledJobs.add(jobId);
   };
 
+  /**
+   * No worker took an operation that this one refused for JOB_TIMEOUT_S: it fails, with its refund
+   * and clean-up (failOperation), rather than wait for ever while the customer has paid.
+   */
+  const failUnservable = async (jobId: string, id: string, neverRun: boolean) => {
+    logger.error({ component: 'worker', operation_id: id, limit_s: config.jobTimeoutS }, 'no worker could run an operation within JOB_TIMEOUT_S: failed and refunded');
+    const failed = await w.settle('failing an operation no worker can run', async () => {
+      // The clean-up of failOperation is the platform's, which refuses this node; a machine no
+      // worker ever began (every claim given back, this one its first) is only a reservation,
+      // released first so that the failure, once seen, has nothing left behind.
+      if (neverRun) await releaseUnbuiltMachine(db, id);
+      await failOperation(exec, id, unservableDetail(config.jobTimeoutS));
+    });
+    if (failed) await w.settle('completing an operation job', () => w.boss.complete(OPERATIONS_QUEUE, jobId));
+  };
+
   /** A fetched job: its operation claimed with it (null: finished already), what its runner read for it (Runner.claimRead). */
   const runOperation = async (job: FetchedOperationJob) => {
     const id = job.operationId;
@@ -71,7 +92,11 @@ export async function runOperationSlots(
         if (err instanceof WrongPlatformError) {
           // A misconfigured worker (a rolling deploy's): said loudly, and the job left for a worker that can.
           logger.error({ component: 'worker', operation_id: id, node: err.node, compute_driver: err.driver }, err.message);
-          await w.settle('giving an operation job back', () => giveBackOperationJob(db, OPERATIONS_QUEUE, job.id, id, err.message, WAITING_DETAIL));
+          let outcome = 'gone' as GiveBack;
+          await w.settle('giving an operation job back', async () => {
+            outcome = await giveBackOperationJob(db, OPERATIONS_QUEUE, job.id, id, err.message, WAITING_DETAIL, config.jobTimeoutS);
+          });
+          if (outcome === 'expired') await failUnservable(job.id, id, job.operation?.attempts === 1);
           return;
         }
         // A retry is reported (log line, metric) by executeOperation itself.

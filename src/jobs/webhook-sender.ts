@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import { type AttemptResult, attemptDelivery, disableWebhook, failedTooLong } from '../core/webhooks/deliver.ts';
 import type { Db } from '../core/types.ts';
 import { poolOf } from '../db/connection.ts';
+import { isDatabaseUnavailable } from '../db/failures.ts';
 import { WEBHOOK_DUE_CHANNEL } from '../db/names.ts';
 import { listenOn } from '../db/notify-listener.ts';
 import { type Claim, type ClaimedDelivery, claimDueDeliveries, recordAttempts } from '../db/queries/webhook-deliveries.ts';
@@ -160,7 +161,9 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       } catch (err) {
         errors += 1;
         const wait = Math.min(POLL_MS * 2 ** errors, MAX_ERROR_WAIT_MS);
-        logger.error({ err, component: 'webhooks', retry_in_ms: wait }, 'claiming webhook deliveries failed; trying again');
+        // An outage (failover, restart) is expected and retried: a warning; anything else is a bug.
+        const level = isDatabaseUnavailable(err) ? 'warn' : 'error';
+        logger[level]({ err, component: 'webhooks', retry_in_ms: wait }, 'claiming webhook deliveries failed; trying again');
         await sleep(wait);
         continue;
       }

@@ -14,6 +14,7 @@ import type { Db } from '../core/types.ts';
 import type { EventRow, Operation } from '../db/schema.ts';
 import { ping } from '../db/queries/health.ts';
 import type { ComputeProvider } from '../providers/compute/types.ts';
+import type { DnsProvider } from '../providers/dns/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
@@ -25,6 +26,7 @@ import { createDbGate } from './db-gate.ts';
 import { runDeadLetters } from './dead-letters.ts';
 import { startJobLoops } from './job-loops.ts';
 import { startLostOperationSweep } from './lost-operations.ts';
+import { startDnsPusher } from './dns-pusher.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
@@ -40,6 +42,8 @@ export interface WorkerDeps {
   registrar?: Registrar;
   /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
   payments?: PaymentProvider;
+  /** DNS_DRIVER's provider, which the DNS pusher sends the outbox to (none: no pusher). */
+  dns?: DnsProvider;
   config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
     & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
@@ -78,6 +82,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const sweep = startLostOperationSweep(db, jobs, gate, logger, deps.config);
   const notifications = startNotificationSender(db, logger, deps.config);
   const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup, render: deps.renderEvent });
+  const dnsPusher = deps.dns ? startDnsPusher({ db, dns: deps.dns, logger, metrics: deps.metrics }) : null;
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const registrarPoll = startRegistrarPoll(db, deps.registrar, logger);
@@ -92,6 +97,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await paymentSweeper?.stop();
       await notifications?.stop();
       await webhooks.stop();
+      await dnsPusher?.stop();
       maintenance.stop();
       w.wakeAll();
       gate.close();

@@ -7,6 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Db } from '../core/types.ts';
 import { queueStats } from '../db/queries/jobs.ts';
 import { deliveryQueueStats } from '../db/queries/webhook-deliveries.ts';
+import { dnsOutboxStats } from '../db/queries/dns.ts';
 import { type BuildInfo, buildInfo } from './build-info.ts';
 
 /** How long a scrape waits for the queue figures before reporting without them. */
@@ -89,6 +90,15 @@ export class Metrics {
   readonly webhookLatency = new Histogram({
     name: 'hostcloud_webhook_delivery_latency_seconds', help: 'From an event\'s commit to its delivery\'s 2xx answer (retries\' waits included)',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60, 300, 3600, 86_400], registers: this.r,
+  });
+
+  readonly dnsPushes = new Counter({
+    name: 'hostcloud_dns_pushes_total', help: 'Pushes of one zone\'s queued DNS changes to the DNS provider, by result (pushed, failed: retried later)',
+    labelNames: ['result'] as const, registers: this.r,
+  });
+  readonly dnsPushLatency = new Histogram({
+    name: 'hostcloud_dns_push_latency_seconds', help: 'From a DNS change\'s commit to the provider\'s acceptance of it (retries\' waits included)',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: this.r,
   });
 
   readonly providerCalls = new Counter({
@@ -190,6 +200,39 @@ export class Metrics {
         this.reset();
         const stats = await readDeliveries();
         if (stats) this.set({ outbox: 'webhooks' }, stats.oldestS);
+      },
+    });
+    // The DNS outbox, read as the webhook one is.
+    let dnsReading: { at: number; stats: Promise<{ due: number; oldestS: number } | null> } | undefined;
+    const readDns = () => {
+      if (!dnsReading || Date.now() - dnsReading.at > 1000) {
+        const stats = Promise.race([
+          dnsOutboxStats(db),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), QUEUE_SCRAPE_TIMEOUT_MS).unref()),
+        ]).catch(() => {
+          failures.inc({ source: 'dns_outbox' });
+          return null;
+        });
+        dnsReading = { at: Date.now(), stats };
+      }
+      return dnsReading.stats;
+    };
+    new Gauge({
+      name: 'hostcloud_dns_outbox_due', help: 'DNS changes due now and not yet pushed to the DNS provider (first attempts and retries)',
+      labelNames: ['outbox'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await readDns();
+        if (stats) this.set({ outbox: 'dns' }, stats.due);
+      },
+    });
+    new Gauge({
+      name: 'hostcloud_dns_outbox_oldest_age_seconds', help: 'How long the oldest due DNS change has waited since its commit (0 when none waits)',
+      labelNames: ['outbox'] as const, registers: this.r,
+      async collect() {
+        this.reset();
+        const stats = await readDns();
+        if (stats) this.set({ outbox: 'dns' }, stats.oldestS);
       },
     });
     new Gauge({

@@ -457,7 +457,7 @@ test('operating systems, hosting packages and departments: the v2 lists follow t
   assert.equal(v2os.some((o: Body) => o.id === os.id), false);
   await adminCall(t, 'PATCH', `/admin/v1/operating-systems/${os.id}`, { available: true });
   v2os = json(await call(t.app, 'GET', '/v2/operating-systems', { key: c.key, query: { per_page: '100' } })).data;
-  assert.deepEqual(v2os.find((o: Body) => o.id === os.id), { id: os.id, name: 'openSUSE 15.6', family: 'openSUSE', version: '15.6', slug: 'opensuse-15.6' });
+  assert.deepEqual(v2os.find((o: Body) => o.id === os.id), { id: os.id, name: 'openSUSE 15.6', family: 'openSUSE', version: '15.6', slug: 'opensuse-15.6', available: true });
 
   const pkg = json(await adminCall(t, 'POST', '/admin/v1/hosting-packages', { name: 'Web Pro', disk_quota_mb: 4096, max_domains: 3, monthly_price: '3', yearly_price: '30' })).data;
   const v2pkg = json(await call(t.app, 'GET', '/v2/web-hosting-packages', { key: c.key, query: { per_page: '100' } })).data;

@@ -1,5 +1,5 @@
 // The embedded PostgreSQL of `npm start`: real server, data kept across restarts, free ports so
-// instances (and the machine's own PostgreSQL) run side by side; the admin token is made once.
+// instances (and the machine's own PostgreSQL) run side by side (the admin token: test/admin-token.test.ts).
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { connect } from '../../src/db/connection.ts';
 import { EmbeddedError, ROOT_STATE_DIR, startEmbedded } from '../../src/db/embedded.ts';
-import { openStore, resolveAdminToken } from '../../src/runtime.ts';
+import { openStore } from '../../src/runtime.ts';
 
 const dirs: string[] = [];
 async function tmpDir(): Promise<string> {
@@ -54,19 +54,6 @@ test('data survives a restart; two instances run side by side on different ports
   const probe = connect(again.embedded!.adminUrl, { max: 1 });
   await assert.rejects(probe.db.selectFrom('accounts').selectAll().execute());
   await probe.close();
-});
-
-test('the admin token is generated once and kept in DATA_DIR; ADMIN_TOKEN wins', async () => {
-  const dir = await tmpDir();
-  const first = await resolveAdminToken(loadConfig({ DATA_DIR: dir }));
-  assert.equal(first.generated, true);
-  assert.match(first.token, /^hcadm_[A-Za-z0-9_-]{32}$/);
-  const stat = await fs.stat(path.join(dir, 'admin-token'));
-  assert.equal(stat.mode & 0o077, 0, 'only the owner can read the token file');
-  const second = await resolveAdminToken(loadConfig({ DATA_DIR: dir }));
-  assert.deepEqual(second, { token: first.token, generated: false });
-  const env = await resolveAdminToken(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'from-env-0123456789abcdefghij' }));
-  assert.equal(env.token, 'from-env-0123456789abcdefghij');
 });
 
 function postmasterPid(dataDir: string): Promise<number> {

@@ -1,4 +1,5 @@
-// `hostcloud migrate` against DATABASE_URL: applies migrations and the seed, and is idempotent.
+// `hostcloud migrate` against DATABASE_URL: applies migrations, starts empty (the demo data only
+// with SEED_DEMO=true, seeded once), and is idempotent.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,16 +19,24 @@ const name = `${process.env.HC_TEST_PREFIX}_cli_${randomBytes(4).toString('hex')
 const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 after(() => dropDatabase(adminUrl, name));
 
-test('hostcloud migrate creates the schema and seeds once', async () => {
+test('hostcloud migrate on DATABASE_URL creates the schema and no demo data; SEED_DEMO=true seeds it', async () => {
   await ensureDatabase(adminUrl, name);
-  const env = { ...process.env, DATABASE_URL: url };
+  const { SEED_DEMO: _unset, ...inherited } = process.env;
+  const env = { ...inherited, DATABASE_URL: url };
   const first = await run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env });
-  assert.match(first.stdout, /migrations applied/);
-  await run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env });
+  assert.match(first.stdout, /^migrations applied\n$/);
   const db = connect(url, { max: 1 });
   try {
-    const plans = await db.db.selectFrom('plans').select('id').execute();
-    assert.equal(plans.length, 6, 'seeded exactly once');
+    const count = async (table: 'plans' | 'locations' | 'nodes' | 'ip_pools' | 'operating_systems') =>
+      Number((await db.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    for (const table of ['plans', 'locations', 'nodes', 'ip_pools', 'operating_systems'] as const) assert.equal(await count(table), 0, `${table}: a production database starts empty`);
+    const seller = await db.db.selectFrom('invoice_settings').select('company_name').executeTakeFirstOrThrow();
+    assert.equal(seller.company_name, '', 'no demo seller');
+    const seeded = await run(process.execPath, ['bin/hostcloud.js', 'migrate'], { env: { ...env, SEED_DEMO: 'true' } });
+    assert.match(seeded.stdout, /demo data seeded/);
+    // Seeding once per database, however many processes start, is test/v2/seed.test.ts's.
+    assert.equal(await count('plans'), 6);
+    assert.equal(await count('nodes'), 9);
     const migrations = await db.db.selectFrom('kysely_migration' as never).selectAll().execute();
     assert.ok(migrations.length >= 1);
   } finally {

@@ -42,7 +42,7 @@ async function startServe(databaseUrl: string, adminToken: string, env: Record<s
     cwd: root,
     env: {
       ...inherited, DATABASE_URL: databaseUrl, ADMIN_TOKEN: adminToken, PORT: '0', HOST: '127.0.0.1', WORKER: 'embedded',
-      SIM_DELAY_MS: '100', OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'info', ...env,
+      SEED_DEMO: 'true', SIM_DELAY_MS: '100', OPERATION_LEASE_S: '3', JOB_MAINTENANCE_S: '1', JOB_RETRY_DELAY_S: '1', RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'info', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,13 +7,14 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
+import { setDnsNameservers } from '../../src/db/queries/dns.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
-import { computeFor, hostingFor, paymentsFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
+import { computeFor, dnsFor, hostingFor, paymentsFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
 import { type Telemetry, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
 
 export interface TestApp {
@@ -122,6 +123,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
   // The pool as the app's settings make it in production (runtime.ts openStore): its waits are the config's.
   const database = connect(url, { connectTimeoutMs: config.databaseConnectTimeoutMs, statementTimeoutMs: config.databaseStatementTimeoutMs });
   await setIpCooldown(database.db, config.ipCooldownS);
+  await setDnsNameservers(database.db, config.dnsNameservers);
   const adminToken = `test-admin-${randomBytes(8).toString('hex')}`;
   // Each file its own budgets in a shared Redis, unless the test picks a prefix (RATE_LIMIT_PREFIX).
   config.rateLimitPrefix = overrides.rateLimitPrefix ?? `hct:${randomBytes(6).toString('hex')}`;
@@ -145,7 +147,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      const worker = await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+      const worker = await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), dns: dnsFor(cfg, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
       workers.push(worker);
       runningWorkers.set(worker, cfg.computeDriver);
     }

@@ -23,7 +23,9 @@ export interface NativeHostingApp {
 
 export async function startNativeHosting(opts: { config?: Partial<Config>; beforeStep?: (step: string, ssh: SshSession) => Promise<void> | void } = {}): Promise<NativeHostingApp> {
   const node = await startHostingNode();
-  const t = await startApp({ worker: 'embedded', hostingDriver: 'native', hostingSshKey: node.keyFile, ...opts.config });
+  // A disk-usage read is an SSH round trip and a `du`: on a busy test machine it may take longer
+  // than the default 2 s a request waits for the panel (then used_mb is null).
+  const t = await startApp({ worker: 'embedded', hostingDriver: 'native', hostingSshKey: node.keyFile, providerTimeoutMs: 15_000, ...opts.config });
   const res = await adminCall(t, 'POST', '/admin/v1/hosting-nodes', {
     name: `${node.prefix}.node.test`, host: '127.0.0.1', port: node.sshPort, http_port: node.httpPort, config: node.config,
   });

@@ -42,13 +42,33 @@ function readEnv(): Record<string, string> | string {
   return Object.fromEntries(text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 }
 
+/** The command a daemon's firewall driver runs, when this machine lacks it. */
+export function firewallCommandMissing(driver: string | undefined): string | null {
+  const command = driver === 'xtables' ? 'iptables' : driver === 'nftables' ? 'nft' : null;
+  if (!command) return null;
+  const found = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])
+    .some((d) => d && fs.existsSync(path.join(d, command)));
+  return found ? null : command;
+}
+
 async function probe(): Promise<LxdTestEnv | string> {
   const env = readEnv();
   if (typeof env === 'string') return env;
   const first = env.LXD_TEST_FIRST!;
   const probeClient = new LxdClient({ endpoint: first, client: null, fingerprint: null, project: null, timeoutMs: 3000 });
   try {
-    await probeClient.get('/1.0', { global: true });
+    for (const endpoint of [first, env.LXD_TEST_SECOND_SOCKET!]) {
+      const c = endpoint === first ? probeClient : new LxdClient({ endpoint, client: null, fingerprint: null, project: null, timeoutMs: 3000 });
+      try {
+        const server = await c.get<{ environment?: { firewall?: string } }>('/1.0', { global: true });
+        const missing = firewallCommandMissing(server.environment?.firewall);
+        // A daemon started before nft or iptables existed keeps a firewall driver with no command
+        // behind it, and no instance with a routed NIC can start: every LXD test would fail on it.
+        if (missing) return `the LXD daemon at ${endpoint} started without a firewall command (driver ${server.environment?.firewall}, no ${missing}); run scripts/lxd-setup.sh, which installs nftables and restarts it`;
+      } finally {
+        if (c !== probeClient) c.close();
+      }
+    }
   } catch (e) {
     return `the LXD daemon at ${first} does not answer (${e instanceof Error ? e.message : e}); run scripts/lxd-setup.sh`;
   } finally {

@@ -51,7 +51,7 @@ const PUBLIC: Record<string, { why: string; probe?: string; onlyWhen?: string }>
 
 /** The resources of an account a path parameter can name, and the API area whose scope guards each. */
 type Kind = 'server' | 'server_snapshot' | 'server_ip' | 'vm' | 'vm_snapshot' | 'domain' | 'hosting' | 'ticket' | 'sub_user' | 'ssh_key' | 'operation'
-  | 'event' | 'webhook';
+  | 'event' | 'webhook' | 'dns_zone' | 'dns_record';
 
 /**
  * Every path parameter of a customer route, by the route's path up to it: the kind of resource it
@@ -74,6 +74,8 @@ const PARAMS: [RegExp, { kind: Kind } | { value: string; why: string }][] = [
   [/^\/v2\/ssh-keys\/:id$/, { kind: 'ssh_key' }],
   [/^\/v2\/events\/:id$/, { kind: 'event' }],
   [/^\/v2\/webhooks\/:id$/, { kind: 'webhook' }],
+  [/^\/v2\/dns\/zones\/:id$/, { kind: 'dns_zone' }],
+  [/^\/v2\/dns\/zones\/:id\/records\/:record_id$/, { kind: 'dns_record' }],
   [/^\/v2\/plans\/:id$/, { value: '1', why: 'the catalogue is the same for every account' }],
   [/^\/v1\/servers\/:server_id$/, { kind: 'server' }],
   [/^\/v1\/servers\/:server_id\/snapshots\/:snapshot_id$/, { kind: 'server_snapshot' }],
@@ -94,6 +96,7 @@ const BODIES: Record<string, unknown> = {
 const KIND_AREA: Record<Exclude<Kind, 'operation'>, Area> = {
   server: 'servers', server_snapshot: 'servers', server_ip: 'servers', vm: 'vdc', vm_snapshot: 'vdc', domain: 'domains',
   hosting: 'hosting', ticket: 'tickets', sub_user: 'sub_users', ssh_key: 'ssh_keys', event: 'events', webhook: 'webhooks',
+  dns_zone: 'dns', dns_record: 'dns',
 };
 
 /** The family area of each kind of operation this file makes (what reading it needs). */
@@ -106,7 +109,7 @@ let a: Customer;
 let b: Customer;
 /** A's resources, and B's parents (a server and a VM) for the nested routes. */
 let ofA: Ids;
-let ofB: Pick<Ids, 'server' | 'vm'>;
+let ofB: Pick<Ids, 'server' | 'vm' | 'dns_zone'>;
 /** A's operations by family area. */
 const opsOfA = new Map<Area, string>();
 let routes: RouteEntry[];
@@ -283,9 +286,14 @@ before(async () => {
   ofA = {
     server: server.id, server_snapshot: serverSnapshot, server_ip: ip, vm: vm.id, vm_snapshot: vmSnapshot, domain: domain.id,
     hosting: hosting.id, ticket: String(ticket.id), sub_user: String(subUser.id), ssh_key: String(sshKey.id), operation: opsOfA.get('servers')!,
-    event: event.id, webhook: webhook.id,
+    event: event.id, webhook: webhook.id, dns_zone: '', dns_record: '',
   };
-  ofB = { server: serverB.id, vm: vmB.id };
+  const zone = await post(a, '/v2/dns/zones', { name: `a-${randomUUID().slice(0, 8)}.example.com` });
+  const record = await post(a, `/v2/dns/zones/${zone.id}/records`, { name: 'www', type: 'A', content: '192.0.2.10' });
+  const zoneB = await post(b, '/v2/dns/zones', { name: `b-${randomUUID().slice(0, 8)}.example.com` });
+  ofA.dns_zone = zone.id;
+  ofA.dns_record = record.id;
+  ofB = { server: serverB.id, vm: vmB.id, dns_zone: zoneB.id };
 });
 
 /** The newest operation on a resource (the tests' own database: no route lists them). */
@@ -372,7 +380,7 @@ test('another account\'s ids → 404, on every customer route that takes one (it
     checked++;
     // A nested id: B's own server or VM with A's snapshot or address.
     if (kinds.length > 1) {
-      const parent = kinds[0] === 'server' ? { server: ofB.server } : kinds[0] === 'vm' ? { vm: ofB.vm } : undefined;
+      const parent = kinds[0] === 'server' ? { server: ofB.server } : kinds[0] === 'vm' ? { vm: ofB.vm } : kinds[0] === 'dns_zone' ? { dns_zone: ofB.dns_zone } : undefined;
       assert.ok(parent, `${name(r)}: which of B's resources is the parent of ${kinds.join(', ')}?`);
       expect404(r, 'B\'s parent, A\'s child', await send(r, concrete(r, { ...ofA, ...parent }), b.key));
     }

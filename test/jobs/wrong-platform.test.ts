@@ -14,7 +14,7 @@ import { WrongPlatformError } from '../../src/providers/errors.ts';
 import { createSimulatedCompute } from '../../src/providers/compute/simulated/index.ts';
 import type { CreateRequest } from '../../src/providers/compute/types.ts';
 import { adminCall, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
-import { activeServer, createServer } from '../helpers/servers.ts';
+import { activeServer, serverBody } from '../helpers/servers.ts';
 
 // One retry per job: a refusal that spent one would send the job to its dead letter (failed, refunded) at the second.
 const t = await startApp({ worker: 'embedded', jobRetryLimit: 1 });
@@ -130,7 +130,14 @@ test('the LXD driver refuses a node without an endpoint, and a machine without a
 test('a simulated worker gives a create on an LXD node back, unspent, however often; a worker that serves the node then completes it once', async () => {
   const lxdNode = await location(NOWHERE);
   const c = await createCustomer(t, { deposit: '50.00' });
-  const created = await createServer(t, c, { location_id: lxdNode.locationId });
+  // A rolling deploy: the API already runs COMPUTE_DRIVER=lxd (its placement picks the LXD server),
+  // the worker still the simulated driver.
+  const image = await adminCall(t, 'PATCH', '/admin/v1/operating-systems/1', { image: 'ubuntu/24.04' });
+  assert.equal(image.statusCode, 200, image.body);
+  const lxdApi = await t.sibling({ computeDriver: 'lxd', worker: 'off' });
+  const res = await call(lxdApi, 'POST', '/v2/servers', { key: c.key, body: serverBody({ location_id: lxdNode.locationId }) });
+  assert.equal(res.statusCode, 201, res.body);
+  const created = json(res).data;
   const opId = created.operation.id as string;
   // Three refusals: with one retry per job, a refusal that spent it would have failed the operation by the second.
   await until('three refusals', () => refusalsOf(opId).length >= 3);

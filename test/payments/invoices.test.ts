@@ -151,7 +151,10 @@ test('an invoice PDF: number, the parties, net, tax and gross, readable by poppl
   assert.equal(viaCli.code, 0, viaCli.stderr);
   assert.deepEqual(await fs.readFile(out), pdf.rawPayload);
   await fs.rm(out, { force: true });
-  assert.match((await cli(['invoices', 'list', '--account', c.accountId])).stdout, new RegExp(invoice.number));
+  const listed = (await cli(['invoices', 'list'])).stdout;
+  assert.match(listed, new RegExp(invoice.number));
+  assert.match(listed, /^ID +NUMBER +KIND +ACCOUNT +ISSUED +NET +TAX +GROSS\n/);
+  for (const line of listed.split('\n')) assert.ok(line.length <= 120, `fits 120 columns (${line.length}): ${line}`);
 
   // Issued details do not follow later changes.
   await adminCall(t, 'POST', '/admin/v1/invoice-settings', { company_name: 'Renamed Ltd' });

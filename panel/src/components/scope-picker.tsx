@@ -1,5 +1,5 @@
 // A grid of read/write checkboxes per area: API key scopes and sub-user permissions alike.
-import { AREAS } from '../scopes.ts';
+import { AREA_CHOICES } from '../scopes.ts';
 
 export function ScopePicker({ legend, value, onChange, error, within }: {
   legend: string;
@@ -14,10 +14,12 @@ export function ScopePicker({ legend, value, onChange, error, within }: {
     <fieldset class={`scopes${error ? ' has-error' : ''}`}>
       <legend>{legend}</legend>
       <div class="scope-grid">
-        {AREAS.map(({ area, label }) => (
+        {AREA_CHOICES.map(({ area, label, accesses }) => (
           <div class="scope-row" key={area} role="group" aria-label={label}>
             <span class="scope-area">{label}</span>
             {(['read', 'write'] as const).map((a) => {
+              // An access the area does not have (events:write) keeps its cell, empty, so the grid lines up.
+              if (!accesses.includes(a)) return <span class="check" key={a} aria-hidden="true" />;
               const scope = `${area}:${a}`;
               const id = `scope-${legend.replace(/\W+/g, '-')}-${area}-${a}`;
               const disabled = within !== undefined && !within.includes(scope);

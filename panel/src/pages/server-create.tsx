@@ -11,7 +11,7 @@ import { can, useSession } from '../session.tsx';
 
 interface Plan { id: number; name: string; specs: { cpu_cores: number; ram_mb: number; storage_gb: number }; price: Money; available: boolean }
 interface Location { id: number; name: string; code: string; country: string }
-interface Os { id: number; name: string }
+interface Os { id: number; name: string; available: boolean }
 
 export function ServerCreatePage() {
   const { me } = useSession();
@@ -21,7 +21,8 @@ export function ServerCreatePage() {
       v2.get<Plan[]>('/plans?per_page=100'), v2.get<Location[]>('/locations?per_page=100'), v2.get<Os[]>('/operating-systems?per_page=100'),
       can(me, 'ssh_keys:read') ? v2.get<SshKey[]>('/ssh-keys?per_page=100') : Promise.resolve({ data: [] as SshKey[] }),
     ]);
-    return { plans: plans.data.filter((p) => p.available), locations: locations.data, oses: oses.data, keys: keys.data };
+    // A version on sale that this platform cannot install yet (no image) is not offered.
+    return { plans: plans.data.filter((p) => p.available), locations: locations.data, oses: oses.data.filter((o) => o.available), keys: keys.data };
   });
   const [name, setName] = useState('');
   const [plan, setPlan] = useState('');

@@ -12,8 +12,8 @@ interface Vm { id: string; name: string; status: string; power_state: string; os
 
 function CreateVm({ onOperation }: { onOperation(op: Operation): void }) {
   const catalog = useLoad(async () => {
-    const [l, o] = await Promise.all([v2.get<{ id: number; name: string }[]>('/locations'), v2.get<{ id: number; name: string }[]>('/operating-systems')]);
-    return { locations: l.data, oses: o.data };
+    const [l, o] = await Promise.all([v2.get<{ id: number; name: string }[]>('/locations'), v2.get<{ id: number; name: string; available: boolean }[]>('/operating-systems')]);
+    return { locations: l.data, oses: o.data.filter((os) => os.available) };
   });
   const [v, setV] = useState({ name: '', password: '', cpu_cores: '1', ram_gb: '1', storage_gb: '20', location_id: '', os_version_id: '' });
   const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });

@@ -5,6 +5,7 @@ import { type CatalogFilter, type CatalogTable, listAvailableOperatingSystems, l
 import type { DB, Department, HostingPackage, Location, OperatingSystem, Plan } from '../../db/schema.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
+import { ApiError } from '../errors.ts';
 import { getCatalogRow } from './service.ts';
 
 /** The provider name of locations that route to the primary virtualization platform. */
@@ -31,8 +32,29 @@ export function listServerLocations(db: Db, page: PageRequest): Promise<Paged<Lo
   return listWhere(db, 'locations', SERVER_LOCATIONS, page);
 }
 
-export function listInstallableOperatingSystems(db: Db, page: PageRequest): Promise<Paged<OperatingSystem>> {
-  return listWhere(db, 'operating_systems', ONLY_AVAILABLE, page);
+/**
+ * An OS version a customer can install now: on sale, and — on a platform that builds machines from
+ * images (LXD) — given an image by the operator. Server creates refuse the others (checkReferences).
+ */
+export function isInstallable(os: Pick<OperatingSystem, 'available' | 'image'>, needsImage: boolean): boolean {
+  return os.available && (!needsImage || os.image !== null);
+}
+
+/** Refuses an OS version on sale that this platform cannot build (no image where `needsImage`), as 422 naming os_version_id. */
+export function requireImage(os: Pick<OperatingSystem, 'slug' | 'image'>, osId: number, needsImage: boolean): void {
+  if (!needsImage || os.image !== null) return;
+  throw new ApiError('OS_VERSION_INVALID', `OS version ${osId} (${os.slug}) cannot be installed yet: the operator has not given it an image`, [
+    { field: 'os_version_id', code: 'INVALID', message: 'this OS version has no image on this platform yet; choose another (see GET /operating-systems: available)' },
+  ]);
+}
+
+/**
+ * The OS versions on sale, each marked installable or not (`needsImage`: the platform builds from
+ * images, and one without is listed but not installable), so customers see the range as with plans.
+ */
+export async function listOperatingSystemsOnSale(db: Db, page: PageRequest, needsImage: boolean): Promise<Paged<OperatingSystem & { installable: boolean }>> {
+  const paged = await listWhere(db, 'operating_systems', ONLY_AVAILABLE, page);
+  return { ...paged, items: paged.items.map((os) => ({ ...os, installable: isInstallable(os, needsImage) })) };
 }
 
 export function listActiveHostingPackages(db: Db, page: PageRequest): Promise<Paged<HostingPackage>> {
@@ -65,10 +87,15 @@ export interface OsFamily {
   versions: OperatingSystem[];
 }
 
-/** The installable OS versions grouped by family (v1's `versions[]`), families in order of their first version. */
-export async function listOperatingSystemFamilies(db: Db): Promise<OsFamily[]> {
+/**
+ * The installable OS versions grouped by family (v1's `versions[]`), families in order of their
+ * first version. v1 has no availability flag to show, so a version without the image the platform
+ * needs (`needsImage`) is left out.
+ */
+export async function listOperatingSystemFamilies(db: Db, needsImage: boolean): Promise<OsFamily[]> {
   const families = new Map<string, OsFamily>();
   for (const os of await listAvailableOperatingSystems(db)) {
+    if (!isInstallable(os, needsImage)) continue;
     const family = families.get(os.family) ?? { id: os.id, name: os.family, versions: [] };
     family.versions.push(os);
     families.set(os.family, family);

@@ -59,7 +59,7 @@ async function registerInOneStatement(ctx: Ctx, input: RegisterInput, idem: Idem
   const { domain, price } = domainNameAt(host, basis.prices);
   // The live-name row was read for the name as typed: only good for the same name.
   if (domain.name !== host.name) return undefined;
-  const order = orderOf(input, domain.name, price);
+  const order = orderOf(input, domain.name, price, ctx.dnsNameservers);
   checkFreeWithUs(ctx, order.name, basis.held);
   checkBalance(basis.balance_cents, order.cents);
   if (order.cents <= 0 || order.cents > MAX_AMOUNT_CENTS) return undefined;

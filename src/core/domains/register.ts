@@ -18,7 +18,8 @@ import { type Cents, formatCents } from '../money.ts';
 import { type StartOperation, startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { resolveDomainName } from './names.ts';
-import { PARKING_NAMESERVERS, checkContact, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
+import { DEFAULT_NAMESERVERS } from '../dns/zones.ts';
+import { checkContact, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
 
 export interface RegisterInput {
   domain: string;
@@ -75,19 +76,19 @@ export function checkBalance(balanceCents: Cents, cents: Cents): void {
 /** Everything the registration can be checked for without the registrar. */
 export async function prepareRegistration(ctx: Ctx, db: Db, input: RegisterInput): Promise<RegistrationOrder> {
   const { domain, price } = await resolveDomainName(db, input.domain);
-  const order = orderOf(input, domain.name, price);
+  const order = orderOf(input, domain.name, price, ctx.dnsNameservers);
   await requireFreeWithUs(ctx, db, order.name);
   await requireBalance(ctx, db, order.cents);
   return order;
 }
 
 /** The input's checks against the TLD's price-list row (no state read). */
-export function orderOf(input: RegisterInput, name: string, price: TldPrice): RegistrationOrder {
+export function orderOf(input: RegisterInput, name: string, price: TldPrice, defaultNameservers: readonly string[] = DEFAULT_NAMESERVERS): RegistrationOrder {
   return {
     name,
     price,
     years: checkYears(input.years, price),
-    nameservers: input.nameservers === undefined ? PARKING_NAMESERVERS : checkNameservers(input.nameservers),
+    nameservers: input.nameservers === undefined ? [...defaultNameservers] : checkNameservers(input.nameservers),
     whoisPrivacy: checkWhoisPrivacy(input.whois_privacy, price),
     autoRenew: input.auto_renew ?? true,
     contact: checkContact(input.contact, price),

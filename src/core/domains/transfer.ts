@@ -18,7 +18,8 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { resolveDomainName } from './names.ts';
 import { type Idempotency, type Placed, insertDomainChecked, requireBalance, requireFreeWithUs } from './register.ts';
-import { PARKING_NAMESERVERS, checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
+import { DEFAULT_NAMESERVERS } from '../dns/zones.ts';
+import { checkNameservers, checkWhoisPrivacy, checkYears, newDomainId, newServiceId } from './rules.ts';
 import { registrarFailure } from './upstream.ts';
 
 export interface TransferInput {
@@ -79,8 +80,9 @@ export async function verifyTransfer(ctx: Ctx, order: TransferOrder): Promise<Re
 export async function placeTransfer(ctx: Ctx, trx: Db, order: TransferOrder, held: RegistryDomain): Promise<Placed> {
   const id = newDomainId();
   const serviceId = newServiceId();
-  // Until the transfer completes the name keeps its current registration and nameservers.
-  const current = held.nameservers.length >= 2 ? held.nameservers.slice(0, 13) : PARKING_NAMESERVERS;
+  // Until the transfer completes the name keeps its current registration and nameservers (a name
+  // that has none gets DNS_NAMESERVERS, where its zone with us will answer).
+  const current = held.nameservers.length >= 2 ? held.nameservers.slice(0, 13) : [...(ctx.dnsNameservers ?? DEFAULT_NAMESERVERS)];
   const domain = await insertDomainChecked(trx, {
     id, account_id: ctx.accountId, name: order.name, tld: order.price.tld, status: 'transfer_pending', auto_renew: order.autoRenew,
     transfer_lock: true, whois_privacy: order.whoisPrivacy, registration_years: order.years, nameservers: order.nameservers ?? current,

@@ -15,9 +15,10 @@
 //    clone's new server, failed charges, domain expiry, tickets, pings.
 // The two SQL mappings mirror the tables below (test/v2/events.test.ts checks them).
 import type { TransactionType } from '../../db/schema.ts';
+import { EVENT_TYPE_NAMES, type EventTypeName } from './type-names.ts';
 
 /** What an event's `resource` can be; `data` is that resource as the API shows it. */
-export const EVENT_RESOURCE_TYPES = ['operation', 'server', 'vdc_vm', 'domain', 'web_hosting', 'transaction', 'billing_charge', 'ticket', 'webhook'] as const;
+export const EVENT_RESOURCE_TYPES = ['operation', 'server', 'vdc_vm', 'domain', 'web_hosting', 'transaction', 'billing_charge', 'ticket', 'webhook', 'dns_zone'] as const;
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number];
 
 export interface EventTypeInfo {
@@ -53,10 +54,12 @@ export const EVENT_CATALOGUE = {
   'ticket.answered': { resource: 'ticket', when: 'Support answered a ticket.' },
   'ticket.closed': { resource: 'ticket', when: 'A ticket was closed (by the customer or by support).' },
   'webhook.ping': { resource: 'webhook', when: 'Sent to one endpoint only, by `POST /webhooks/{id}/ping`, to test it.' },
-} as const satisfies Record<string, EventTypeInfo>;
+  'dns_zone.created': { resource: 'dns_zone', when: 'A DNS zone was made: by `POST /dns/zones`, or for a domain registered or transferred in.' },
+  'dns_zone.deleted': { resource: 'dns_zone', when: 'A DNS zone was deleted with its records (`DELETE /dns/zones/{id}`).' },
+} as const satisfies Record<EventTypeName, EventTypeInfo>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
-export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+export const EVENT_TYPES: EventType[] = [...EVENT_TYPE_NAMES];
 
 /** The event of each ledger row, by its type (migration 0041's trigger on `transactions`). */
 export const LEDGER_EVENTS: Readonly<Record<TransactionType, EventType>> = {

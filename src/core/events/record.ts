@@ -7,9 +7,9 @@ import { afterCommit } from '../events.ts';
 import type { Db } from '../types.ts';
 import { EVENT_CATALOGUE, type EventType } from './catalogue.ts';
 
-/** Records `type` about the resource `resourceId` (of the type's resource type) of `accountId`; the event's id. */
-export async function recordEvent(trx: Db, type: EventType, accountId: string, resourceId: string): Promise<string> {
-  const id = await insertEvent(trx, { accountId, type, resourceType: EVENT_CATALOGUE[type].resource, resourceId });
+/** Records `type` about (`data`: the resource's facts, where the database does not read them itself) the resource `resourceId` (of the type's resource type) of `accountId`; the event's id. */
+export async function recordEvent(trx: Db, type: EventType, accountId: string, resourceId: string, data?: Record<string, unknown>): Promise<string> {
+  const id = await insertEvent(trx, { accountId, type, resourceType: EVENT_CATALOGUE[type].resource, resourceId, data });
   afterCommit(trx, { kind: 'event', type });
   return id;
 }

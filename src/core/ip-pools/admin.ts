@@ -2,6 +2,7 @@
 // addresses from them (reserve-addresses.ts at create; the driver for an added address or a move).
 // Rules here; storage in src/db/queries/ip-pools.ts and ip-pool-addresses.ts; the admin API
 // (src/http/admin/ip-pools.ts) and `hostcloud admin ip-pools` adapt.
+import { ensurePoolZones } from '../dns/reverse.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { type PoolAddressRow, type PoolAddressState, listPoolAddressesPage } from '../../db/queries/ip-pool-addresses.ts';
 import { deletePoolUnlessLeased, findPool, insertPoolUnlessOverlapping, listPoolsPage } from '../../db/queries/ip-pools.ts';
@@ -54,7 +55,9 @@ export async function addIpPool(db: Db, locationId: number, input: PoolInput): P
   await requireLocation(db, locationId);
   let added: Awaited<ReturnType<typeof insertPoolUnlessOverlapping>>;
   try {
-    added = await insertPoolUnlessOverlapping(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway });
+    // The pool and its reverse zones (core/dns/reverse.ts) commit together.
+    added = await insertPoolUnlessOverlapping(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway },
+      (trx, pool) => ensurePoolZones(trx, pool, new Date()));
   } catch (e) {
     // A pool written by another way at the same time (a seed, a migration): the exclusion
     // constraint refuses the second.

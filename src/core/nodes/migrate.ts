@@ -13,7 +13,7 @@ import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { refuseWhileBuilding } from '../servers/guards.ts';
-import { fits, noCapacity, pickNode, withCapacityCheck } from './placement.ts';
+import { type NodeKind, fits, noCapacity, pickNode, serves, servedNodes, withCapacityCheck } from './placement.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
 
 import type { MigrateMode, MigrateParams } from './runners/server.migrate.ts';
@@ -53,20 +53,23 @@ export function refuseUnsupportedLive(ctx: Pick<Ctx, 'compute'>, mode: MigrateMo
  * among those of the same vendor, and if only another vendor has room, NODE_INCOMPATIBLE_LIVE_MIGRATE
  * says a cold move would work. Locks the location's active nodes for the caller's transaction.
  */
-export async function chooseTarget(trx: Db, want: { locationId: number; current: number | null; spec: MachineSpec; mode: MigrateMode; named?: Node }): Promise<Node> {
-  const { locationId, current, spec, mode, named } = want;
+export async function chooseTarget(trx: Db, want: { locationId: number; current: number | null; spec: MachineSpec; mode: MigrateMode; named?: Node; served: NodeKind }): Promise<Node> {
+  const { locationId, current, spec, mode, named, served } = want;
   const source = current === null ? undefined : await findNode(trx, current);
   const nodes = await lockActiveNodes(trx, locationId);
   if (named) {
     const target = nodes.find((n) => n.id === named.id);
     if (!target) throw new ApiError('STATE_CONFLICT', `Node ${named.id} is ${named.status}; machines move only to an active node`);
+    if (!serves(served, target)) {
+      throw new ApiError('STATE_CONFLICT', `Node ${named.id} is ${target.endpoint ? 'an LXD server' : 'a simulated node'}, which this installation's compute driver does not serve`);
+    }
     if (mode === 'live' && source && source.cpu_vendor !== target.cpu_vendor) throw incompatible(source, target);
     if (!fits(target, spec)) throw noCapacity(locationId, spec);
     return target;
   }
-  const target = pickNode(nodes, spec, { exclude: current, vendor: mode === 'live' ? source?.cpu_vendor : undefined });
+  const target = pickNode(nodes, spec, { exclude: current, vendor: mode === 'live' ? source?.cpu_vendor : undefined, served });
   if (target) return target;
-  const other = mode === 'live' && source ? pickNode(nodes, spec, { exclude: current }) : undefined;
+  const other = mode === 'live' && source ? pickNode(nodes, spec, { exclude: current, served }) : undefined;
   if (other && source) throw incompatible(source, other);
   throw noCapacity(locationId, spec);
 }
@@ -101,7 +104,7 @@ export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: M
 
   refuseUnsupportedLive(ctx, mode, server.power_state);
   const spec = { cpuCores: server.cpu_cores, ramMb: server.ram_mb, storageGb: server.storage_gb };
-  const target = await chooseTarget(trx, { locationId: toLocation, current: server.node_id, spec, mode, named });
+  const target = await chooseTarget(trx, { locationId: toLocation, current: server.node_id, spec, mode, named, served: servedNodes(ctx.compute) });
 
   const params: MigrateParams = {
     mode, from_node_id: server.node_id, to_node_id: target.id, from_location_id: server.location_id, to_location_id: toLocation, power_before: server.power_state,

@@ -9,7 +9,7 @@ import { isCheckViolation } from '../../db/refusals.ts';
 import { lockActiveNodes, lockNode } from '../../db/queries/nodes.ts';
 import { changeServerSize } from '../../db/queries/servers.ts';
 import type { CpuVendor, Node } from '../../db/schema.ts';
-import type { MachineSpec } from '../../providers/compute/types.ts';
+import type { ComputeProvider, MachineSpec } from '../../providers/compute/types.ts';
 import { ApiError } from '../errors.ts';
 import type { Db } from '../types.ts';
 
@@ -20,7 +20,24 @@ export function freeOf(node: Pick<Node, 'cpu_cores' | 'ram_mb' | 'storage_gb' | 
 }
 
 /** What placement reads of a node. */
-export type Placeable = Pick<Node, 'id' | 'status' | 'cpu_vendor' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'used_cpu' | 'used_ram_mb' | 'used_storage_gb'>;
+export type Placeable = Pick<Node, 'id' | 'status' | 'cpu_vendor' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'used_cpu' | 'used_ram_mb' | 'used_storage_gb'>
+  & Partial<Pick<Node, 'endpoint'>>;
+
+/**
+ * The nodes an installation's compute driver can serve: LXD servers (reached at an endpoint) or
+ * the simulated platform's (none). A node of the other kind is never picked: no worker of this
+ * installation could build the machine there, and the customer would pay for an operation that
+ * waits for ever (the demo seed's simulated nodes under COMPUTE_DRIVER=lxd).
+ */
+export type NodeKind = 'endpoint' | 'local';
+
+export function servedNodes(compute: Pick<ComputeProvider, 'capabilities'>): NodeKind {
+  return compute.capabilities?.endpointNodes === true ? 'endpoint' : 'local';
+}
+
+export function serves(kind: NodeKind, node: Partial<Pick<Node, 'endpoint'>>): boolean {
+  return (node.endpoint !== null && node.endpoint !== undefined) === (kind === 'endpoint');
+}
 
 export function fits(node: Placeable, spec: MachineSpec): boolean {
   const free = freeOf(node);
@@ -32,11 +49,14 @@ export interface PickOptions {
   vendor?: CpuVendor;
   /** Never this node (a migration's source). */
   exclude?: number | null;
+  /** Only nodes of this kind (the installation's driver's: servedNodes). */
+  served?: NodeKind;
 }
 
 /** The policy itself, on nodes already read: undefined when none fits. */
 export function pickNode<N extends Placeable>(nodes: N[], spec: MachineSpec, opts: PickOptions = {}): N | undefined {
-  const candidates = nodes.filter((n) => n.status === 'active' && n.id !== opts.exclude && (!opts.vendor || n.cpu_vendor === opts.vendor) && fits(n, spec));
+  const candidates = nodes.filter((n) => n.status === 'active' && n.id !== opts.exclude && (!opts.vendor || n.cpu_vendor === opts.vendor)
+    && (!opts.served || serves(opts.served, n)) && fits(n, spec));
   candidates.sort((a, b) => {
     const fa = freeOf(a);
     const fb = freeOf(b);
@@ -50,9 +70,9 @@ export function noCapacity(locationId: number, spec: MachineSpec): ApiError {
     `No node in location ${locationId} has room for ${spec.cpuCores} vCPU, ${spec.ramMb} MB RAM and ${spec.storageGb} GB disk; try another location or a smaller size`);
 }
 
-/** Locks the location's active nodes and picks one for `spec`; CAPACITY_UNAVAILABLE when none has room. */
-export async function placeMachine(trx: Db, locationId: number, spec: MachineSpec): Promise<Node> {
-  const node = pickNode(await lockActiveNodes(trx, locationId), spec);
+/** Locks the location's active nodes and picks one of kind `served` for `spec`; CAPACITY_UNAVAILABLE when none has room. */
+export async function placeMachine(trx: Db, locationId: number, spec: MachineSpec, served: NodeKind): Promise<Node> {
+  const node = pickNode(await lockActiveNodes(trx, locationId), spec, { served });
   if (!node) throw noCapacity(locationId, spec);
   return node;
 }

@@ -10,7 +10,7 @@ import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import { requireActiveVm } from '../vdc/guards.ts';
 import { type MigrateMode, type MigrateParams, chooseTarget, refuseUnsupportedLive } from './migrate.ts';
-import { withCapacityCheck } from './placement.ts';
+import { servedNodes, withCapacityCheck } from './placement.ts';
 
 export const VM_MIGRATE_OPERATION = 'vdc_vm.migrate';
 
@@ -23,7 +23,7 @@ export async function startVmMigration(ctx: Ctx, trx: Db, vm: VdcVm, input: { mo
   if (named && named.id === vm.node_id) throw new ApiError('STATE_CONFLICT', `VM ${vm.id} already runs on node ${named.id}`);
   refuseUnsupportedLive(ctx, mode, vm.power_state);
   const spec = { cpuCores: vm.held_cpu, ramMb: vm.held_ram_mb, storageGb: vm.held_storage_gb };
-  const target = await chooseTarget(trx, { locationId: vm.location_id, current: vm.node_id, spec, mode, named });
+  const target = await chooseTarget(trx, { locationId: vm.location_id, current: vm.node_id, spec, mode, named, served: servedNodes(ctx.compute) });
   const params: MigrateParams = {
     mode, from_node_id: vm.node_id, to_node_id: target.id, from_location_id: vm.location_id, to_location_id: vm.location_id, power_before: vm.power_state,
   };

@@ -60,6 +60,12 @@ export interface CatalogueEntry {
    * (migration 0041's hc_completion_event mirrors these; test/v2/events.test.ts checks it does).
    */
   completed?: EventType;
+  /**
+   * The operator may run it again once it failed (POST /admin/v1/operations/{id}/retry): it
+   * charged nothing and its failure undid nothing that a second run would need back, and its
+   * params hold no secret that its end erased — running it again is the same request.
+   */
+  retry?: true;
 }
 
 // Machines of both kinds share their power, password and reinstall runners (machines/runners.ts).
@@ -68,35 +74,35 @@ const vmPower = powerRunner(VM_ROWS);
 
 export const OPERATIONS = {
   'server.create': { resource: 'server', area: 'servers', runner: serverCreateRunner, completed: 'server.created' },
-  'server.delete': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
-  'server.start': { resource: 'server', area: 'servers', runner: serverPower },
-  'server.stop': { resource: 'server', area: 'servers', runner: serverPower },
-  'server.reboot': { resource: 'server', area: 'servers', runner: serverPower },
+  'server.delete': { resource: 'server', area: 'servers', runner: serverDeleteRunner, retry: true },
+  'server.start': { resource: 'server', area: 'servers', runner: serverPower, retry: true },
+  'server.stop': { resource: 'server', area: 'servers', runner: serverPower, retry: true },
+  'server.reboot': { resource: 'server', area: 'servers', runner: serverPower, retry: true },
   'server.reset_password': { resource: 'server', area: 'servers', runner: resetPasswordRunner(SERVER_ROWS) },
-  'server.reinstall': { resource: 'server', area: 'servers', runner: reinstallRunner(SERVER_ROWS) },
+  'server.reinstall': { resource: 'server', area: 'servers', runner: reinstallRunner(SERVER_ROWS), retry: true },
   'server.resize': { resource: 'server', area: 'servers', runner: serverResizeRunner },
   'server.clone': { resource: 'server', area: 'servers', runner: serverCloneRunner },
   'server.upgrade': { resource: 'server', area: 'servers', runner: serverUpgradeRunner },
   'server.snapshot': { resource: 'server', area: 'servers', runner: serverSnapshotRunner },
-  'server.snapshot_delete': { resource: 'server', area: 'servers', runner: serverSnapshotDeleteRunner },
+  'server.snapshot_delete': { resource: 'server', area: 'servers', runner: serverSnapshotDeleteRunner, retry: true },
   'server.restore': { resource: 'server', area: 'servers', runner: serverRestoreRunner },
   'server.migrate': { resource: 'server', area: 'servers', runner: serverMigrateRunner },
   'server.ip_attach': { resource: 'server_ip', area: 'servers', runner: serverIpAttachRunner },
   'server.ip_release': { resource: 'server_ip', area: 'servers', runner: serverIpReleaseRunner },
   // Recurring billing (billing/lifecycle.ts): the power runner stops and starts, the delete runner destroys.
-  'server.suspend': { resource: 'server', area: 'servers', runner: serverPower },
-  'server.resume': { resource: 'server', area: 'servers', runner: serverPower },
-  'server.cancel': { resource: 'server', area: 'servers', runner: serverDeleteRunner },
+  'server.suspend': { resource: 'server', area: 'servers', runner: serverPower, retry: true },
+  'server.resume': { resource: 'server', area: 'servers', runner: serverPower, retry: true },
+  'server.cancel': { resource: 'server', area: 'servers', runner: serverDeleteRunner, retry: true },
   'vdc_vm.create': { resource: 'vdc_vm', area: 'vdc', runner: vmCreateRunner, completed: 'vdc_vm.created' },
-  'vdc_vm.delete': { resource: 'vdc_vm', area: 'vdc', runner: vmDeleteRunner },
-  'vdc_vm.start': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
-  'vdc_vm.stop': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
-  'vdc_vm.reboot': { resource: 'vdc_vm', area: 'vdc', runner: vmPower },
+  'vdc_vm.delete': { resource: 'vdc_vm', area: 'vdc', runner: vmDeleteRunner, retry: true },
+  'vdc_vm.start': { resource: 'vdc_vm', area: 'vdc', runner: vmPower, retry: true },
+  'vdc_vm.stop': { resource: 'vdc_vm', area: 'vdc', runner: vmPower, retry: true },
+  'vdc_vm.reboot': { resource: 'vdc_vm', area: 'vdc', runner: vmPower, retry: true },
   'vdc_vm.reset_password': { resource: 'vdc_vm', area: 'vdc', runner: resetPasswordRunner(VM_ROWS) },
-  'vdc_vm.reinstall': { resource: 'vdc_vm', area: 'vdc', runner: reinstallRunner(VM_ROWS) },
+  'vdc_vm.reinstall': { resource: 'vdc_vm', area: 'vdc', runner: reinstallRunner(VM_ROWS), retry: true },
   'vdc_vm.resize': { resource: 'vdc_vm', area: 'vdc', runner: vmResizeRunner },
   'vdc_vm.snapshot': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotRunner },
-  'vdc_vm.snapshot_delete': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotDeleteRunner },
+  'vdc_vm.snapshot_delete': { resource: 'vdc_vm', area: 'vdc', runner: vmSnapshotDeleteRunner, retry: true },
   'vdc_vm.restore': { resource: 'vdc_vm', area: 'vdc', runner: vmRestoreRunner },
   'vdc_vm.migrate': { resource: 'vdc_vm', area: 'vdc', runner: vmMigrateRunner },
   'domain.register': { resource: 'domain', area: 'domains', runner: domainRegisterRunner, completed: 'domain.registered' },
@@ -105,8 +111,8 @@ export const OPERATIONS = {
   'hosting.create': { resource: 'web_hosting', area: 'hosting', runner: hostingCreateRunner, completed: 'web_hosting.created' },
   'hosting.cancel': { resource: 'web_hosting', area: 'hosting', runner: hostingCancelRunner },
   // Recurring billing (billing/lifecycle.ts).
-  'hosting.suspend': { resource: 'web_hosting', area: 'hosting', runner: hostingSuspendRunner },
-  'hosting.unsuspend': { resource: 'web_hosting', area: 'hosting', runner: hostingUnsuspendRunner },
+  'hosting.suspend': { resource: 'web_hosting', area: 'hosting', runner: hostingSuspendRunner, retry: true },
+  'hosting.unsuspend': { resource: 'web_hosting', area: 'hosting', runner: hostingUnsuspendRunner, retry: true },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type OperationType = keyof typeof OPERATIONS;
@@ -138,6 +144,11 @@ export function runnerEntries(): [string, Runner<never>][] {
 }
 
 /** The areas whose scope reads some operation: the operations route admits any of them. */
+/** Whether the operator may run a failed operation of this type again (CatalogueEntry.retry). */
+export function retryable(type: string): boolean {
+  return entryOf(type)?.retry === true;
+}
+
 export const OPERATION_AREAS: readonly Area[] = [...new Set(Object.values(OPERATIONS).map((e) => e.area))];
 
 /** Each family of operation types (the type's prefix: `server` of `server.create`) with the area whose scope reads it, in catalogue order. */

@@ -42,6 +42,16 @@ export type Completer = (op: Operation, result: RunResult) => Promise<void>;
 
 export const PROGRESS_INTERVAL_MS = 250;
 
+/** The detail of an operation the operator cancelled. */
+export const CANCELLED_DETAIL = 'Cancelled by the operator; anything charged for it was refunded';
+
+/** Thrown at a run's next step once the operator asked it to stop. */
+class OperationCancelled extends Error {
+  constructor() {
+    super('cancelled by the operator');
+  }
+}
+
 /** What the logs and metrics hear about an operation. */
 function outcome(op: Operation, kind: OperationOutcome, extra: Partial<OperationEvent> = {}): OperationEvent {
   return { kind: 'operation', outcome: kind, operationId: op.id, type: op.type, accountId: op.account_id, resource: `${op.resource_type}/${op.resource_id}`, ...extra };
@@ -184,12 +194,14 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
   // provider reporting every step would otherwise cost a round trip each. The first is written
   // after one interval too: an operation done sooner goes from its claim straight to completed.
   let lastWrite = Date.now();
+  // A step is where a run stops when the operator cancelled it (admin cancel of a running operation).
   const progress = async (pct: number, detail: string) => {
     if (Date.now() - lastWrite < PROGRESS_INTERVAL_MS) return;
     lastWrite = Date.now();
-    await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail);
+    if (await setOperationProgress(deps.db, id, Math.max(0, Math.min(99, Math.round(pct))), detail)) throw new OperationCancelled();
   };
   try {
+    if (op.cancel_requested_at) throw new OperationCancelled();
     // The one place a stored operation meets its runner: its params are what its start wrote for its type.
     const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op as OperationOf<never>);
     await (deps.complete ?? completeAlone(deps.db, now))(op, result);
@@ -200,15 +212,19 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
     // worker's driver cannot serve (platform.ts): the worker gives the job back, unspent, for one
     // that can; this one must never fail it (and refund), even on its last attempt.
     if (isDatabaseUnavailable(e) || e instanceof WrongPlatformError) throw e;
+    if (e instanceof OperationCancelled) {
+      await failOperation(deps, id, CANCELLED_DETAIL);
+      return;
+    }
     const reason = describeFailure(e);
     const retryable = !(e instanceof ProviderError) || e.retryable;
+    const error = e instanceof Error ? e.message : String(e);
     if (retryable && !lastAttempt) {
-      const error = e instanceof Error ? e.message : String(e);
       await noteOperationError(deps.db, id, error, `Attempt ${op.attempts} failed (${reason}); retrying`).catch(() => {});
       afterCommit(deps.db, outcome(op, 'retried', { attempt: op.attempts, reason: error }));
       throw e;
     }
-    await failOperation(deps, id, reason);
+    await failOperation(deps, id, reason, error);
   }
 }
 
@@ -216,7 +232,7 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
  * Marks an unfinished operation failed and undoes what the customer paid for, atomically; then
  * lets the runner clean up on the platform.
  */
-export async function failOperation(deps: ExecuteDeps, id: string, reason: string): Promise<void> {
+export async function failOperation(deps: ExecuteDeps, id: string, reason: string, lastError?: string): Promise<void> {
   const clock = deps.now ?? (() => new Date());
   const failed = await inTransaction(deps.db, async (trx) => {
     const op: Operation | undefined = await lockOperation(trx, id);
@@ -226,7 +242,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
     await compensate?.(trx, op as OperationOf<never>, reason, clock());
     // What the compensation gave back: the refunds it wrote in this transaction.
     const refundCents = pendingEvents(trx).slice(before).reduce((sum, e) => (e.kind === 'billing' && e.type === 'refund' ? sum + e.cents : sum), 0);
-    await finishOperation(trx, id, 'failed', reason);
+    await finishOperation(trx, id, 'failed', reason, lastError);
     afterCommit(trx, outcome(op, 'failed', { durationS: secondsSince(op.created_at, clock()), attempt: op.attempts, reason }));
     if (compensate) afterCommit(trx, outcome(op, 'compensated', { refundCents }));
     return op;

@@ -93,7 +93,7 @@ export function queuedOperation<T extends OperationType>(ctx: Pick<Ctx, 'account
   return {
     id: newId('op'), account_id: ctx.accountId, ...rowOf(start), status: 'queued',
     progress_pct: 0, detail: start.detail ?? 'Queued', attempts: 0, lease_until: null, last_error: null,
-    created_at: ctx.now, updated_at: ctx.now, finished_at: null,
+    created_at: ctx.now, updated_at: ctx.now, finished_at: null, cancel_requested_at: null,
   };
 }
 
@@ -107,7 +107,7 @@ export async function getOperation(ctx: Ctx, id: string): Promise<Operation> {
       id, account_id: ctx.accountId, type: sandboxed.type, status: 'completed',
       resource_type: sandboxed.resourceType, resource_id: sandboxed.resourceId,
       progress_pct: 100, detail: 'Completed (sandbox: nothing was changed)', params: {}, attempts: 0, lease_until: null, last_error: null,
-      created_at: sandboxed.createdAt, updated_at: sandboxed.createdAt, finished_at: sandboxed.createdAt,
+      created_at: sandboxed.createdAt, updated_at: sandboxed.createdAt, finished_at: sandboxed.createdAt, cancel_requested_at: null,
     };
   }
   const op = await findAccountOperation(ctx.db, ctx.accountId, id);

@@ -1,6 +1,7 @@
 // POST /servers/{id}/actions/{verb}. Every verb starts an operation in one transaction with its
 // checks and charges, in the API's check order (README, "Check order"): input, references, state, balance. The worker does
 // the work (the runners next to this file); the customer polls the operation.
+import { requireImage } from '../catalog/customer-lists.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateServerRow } from '../../db/queries/servers.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -77,6 +78,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
       : 'no such OS version (see GET /operating-systems)';
     throw new ApiError('OS_VERSION_INVALID', `OS version ${osId ?? '(none)'} is not available`, [{ field: 'os_version_id', code: 'INVALID', message }]);
   }
+  requireImage(os, os.id, ctx.compute.capabilities?.osImages === true);
   await refuseWhileBuilding(trx, server);
   requireActive(server);
   const operation = await startOperation(ctx, trx, {

@@ -6,7 +6,7 @@
 import { ApiError } from '../errors.ts';
 import type { Ctx } from '../context.ts';
 import { newId } from '../ids.ts';
-import { placeMachine } from '../nodes/placement.ts';
+import { placeMachine, servedNodes } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './action-types.ts';
@@ -42,7 +42,7 @@ export async function cloneServer(ctx: Ctx, trx: Db, id: string, input: ActionIn
     type: 'server.clone', resourceId: source.id, detail: `Queued: clone into ${cloneId}`,
     params: { clone_id: cloneId, charged_cents: quote.chargedCents, ipv6: source.network?.ipv6 != null } satisfies CloneParams,
   });
-  const node = await placeMachine(trx, source.location_id, { cpuCores: source.cpu_cores, ramMb: source.ram_mb, storageGb: source.storage_gb });
+  const node = await placeMachine(trx, source.location_id, { cpuCores: source.cpu_cores, ramMb: source.ram_mb, storageGb: source.storage_gb }, servedNodes(ctx.compute));
   const server = await insertServerChecked(trx, {
     id: cloneId,
     account_id: ctx.accountId,

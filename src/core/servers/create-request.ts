@@ -19,7 +19,7 @@ import { MAX_AMOUNT_CENTS } from '../billing/ledger.ts';
 import type { Ctx } from '../context.ts';
 import { type Replayable, idempotent } from '../idempotency/service.ts';
 import { newId } from '../ids.ts';
-import { pickNode } from '../nodes/placement.ts';
+import { pickNode, servedNodes } from '../nodes/placement.ts';
 import { queuedOperation } from '../operations/service.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { sshKeysOf } from '../ssh-keys/service.ts';
@@ -84,7 +84,7 @@ async function createInOneStatement(
   const planned = planServerCreate(ctx, newId('srv'), input, machine, pricesOf(IP_UNITS, basis.unit_prices));
   if (planned.quote.chargedCents <= 0 || planned.quote.chargedCents > MAX_AMOUNT_CENTS) return undefined;
   // No room: the transaction way picks again with the nodes locked, and answers CAPACITY_UNAVAILABLE.
-  const node = pickNode(basis.nodes, spec);
+  const node = pickNode(basis.nodes, spec, { served: servedNodes(ctx.compute) });
   if (!node) return undefined;
 
   // The row as the database will hold it (its columns' defaults spelled out): the answer is made

@@ -9,12 +9,12 @@ import { findServerReferences, insertServer } from '../../db/queries/servers.ts'
 import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Location, OperatingSystem, Operation, Plan, Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
-import { isServerLocation } from '../catalog/customer-lists.ts';
+import { isServerLocation, requireImage } from '../catalog/customer-lists.ts';
 import { resolveSshKeys } from '../ssh-keys/service.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { placeMachine } from '../nodes/placement.ts';
+import { placeMachine, servedNodes } from '../nodes/placement.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
@@ -115,11 +115,7 @@ export function checkReferences(refs: References, input: Pick<CreateServerInput,
     throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} is not available`, [{ field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' }]);
   }
   // A platform that builds from images (LXD) cannot build an OS the operator gave no image.
-  if (needsImage && mode.kind !== 'source' && !refs.os!.image) {
-    throw new ApiError('OS_VERSION_INVALID', `OS version ${mode.osVersionId} (${refs.os!.slug}) cannot be installed yet: the operator has not given it an image`, [
-      { field: 'os_version_id', code: 'INVALID', message: 'this OS version has no image on this platform yet; choose another' },
-    ]);
-  }
+  if (mode.kind !== 'source') requireImage({ slug: refs.os!.slug, image: refs.os!.image ?? null }, mode.osVersionId, needsImage);
 }
 
 async function resolve(ctx: Ctx, db: Db, input: CreateServerInput, mode: Mode): Promise<ResolvedMachine> {
@@ -192,7 +188,7 @@ export async function createServer(ctx: Ctx, trx: Db, input: CreateServerInput):
   const ipPrices = extra.ipv4 + extra.ipv6 > 0 ? await ipUnitPrices(trx) : { ipv4: 0, ipv6: 0 };
   const plan = planServerCreate(ctx, newId('srv'), input, machine, ipPrices);
   // A state check, before the balance: no room anywhere → CAPACITY_UNAVAILABLE, nothing charged.
-  const node = await placeMachine(trx, input.location_id, plan.spec);
+  const node = await placeMachine(trx, input.location_id, plan.spec, servedNodes(ctx.compute));
   const server = await insertServerChecked(trx, { ...plan.row, node_id: node.id });
   const operation = await startOperation(ctx, trx, plan.provisioning);
   // The addresses, before the balance (a state check, as node room is): none free → 422, nothing charged.

@@ -3,6 +3,7 @@
 // and a server.ip_release operation is queued that gives the address back at the platform (the
 // platform is never called inside a transaction; the operation makes the release durable).
 import { saveServerReverseDns } from '../../db/queries/reverse-dns.ts';
+import { writePtr } from '../dns/reverse.ts';
 import { addToServerPrice, markIpReleased } from '../../db/queries/server-ips.ts';
 import type { Operation } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -52,6 +53,7 @@ export async function cancelIp(ctx: Ctx, serverId: string, addressText: string):
         `server/${server.id}`);
     }
     await saveServerReverseDns(trx, server.id, held.address, null, ctx.now);
+    await writePtr(trx, held.address, null, ctx.now);
     return {
       address: held.address, version: held.version, refundCents, monthlyPriceCents: Math.max(0, server.price_cents - held.priceCents),
       balanceCents: await getBalance(trx, ctx.accountId), operation,

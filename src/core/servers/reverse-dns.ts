@@ -1,9 +1,12 @@
 // Reverse DNS (PTR) of a server's addresses, primary or extra. The platform holds the record; we
 // keep the name we set so that reads need no platform call. Setting asks the platform first and
-// stores only what it accepted; a platform failure changes nothing (502).
+// stores only what it accepted; a platform failure changes nothing (502). The PTR that Hostcloud's
+// own DNS serves (core/dns/reverse.ts) is written with our record.
 import { domainToASCII } from 'node:url';
 import { listServerReverseDns, saveServerReverseDns } from '../../db/queries/reverse-dns.ts';
 import type { Server } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { writePtr } from '../dns/reverse.ts';
 import type { Ctx } from '../context.ts';
 import { invalid } from '../errors.ts';
 import type { Db } from '../types.ts';
@@ -50,7 +53,11 @@ export async function setReverseDns(ctx: Ctx, serverId: string, address: string,
   requireActive(server);
   const ref = server.provider_ref;
   await liveRead(() => ctx.compute.setReverseDns(ref, held.address, name), ctx.providerTimeoutMs, 'reverse DNS');
-  await saveServerReverseDns(ctx.db, server.id, held.address, name, ctx.now);
+  // Our record and the PTR Hostcloud serves (DNS_DRIVER) change together.
+  await inTransaction(ctx.db, async (trx) => {
+    await saveServerReverseDns(trx, server.id, held.address, name, ctx.now);
+    await writePtr(trx, held.address, name, ctx.now);
+  });
   return { address: held.address, rdns: name };
 }
 

@@ -1,6 +1,7 @@
 // POST /vdc/vms/{id}/actions/{verb}: every verb starts a `vdc_vm.<verb>` operation on the same
 // machinery as servers (one unfinished operation per VM, the worker runs it, the customer polls it),
 // checked in the API's check order (README, "Check order"): input, references, state, then the pool. Nothing is charged.
+import { requireImage } from '../catalog/customer-lists.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -68,6 +69,7 @@ const reinstall: Handler = async (ctx, trx, id, input) => {
       : 'no such OS version (see GET /operating-systems)';
     throw new ApiError('OS_VERSION_INVALID', `OS version ${osId ?? '(none)'} is not available`, [{ field: 'os_version_id', code: 'INVALID', message }]);
   }
+  requireImage(os, os.id, ctx.compute.capabilities?.osImages === true);
   await requireActiveVm(trx, vm);
   const operation = await startOperation(ctx, trx, {
     type: 'vdc_vm.reinstall', resourceId: id,

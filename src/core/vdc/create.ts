@@ -9,11 +9,11 @@ import { findServerReferences } from '../../db/queries/servers.ts';
 import { lockPool } from '../../db/queries/vdc-pools.ts';
 import { insertVdcVm } from '../../db/queries/vdc-vms.ts';
 import type { Operation } from '../../db/schema.ts';
-import { isServerLocation } from '../catalog/customer-lists.ts';
+import { isServerLocation, requireImage } from '../catalog/customer-lists.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { placeMachine } from '../nodes/placement.ts';
+import { placeMachine, servedNodes } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkUserData } from '../servers/create.ts';
 import { defaultFirewall } from '../servers/default-firewall.ts';
@@ -65,10 +65,11 @@ export async function createVm(ctx: Ctx, trx: Db, input: CreateVmInput): Promise
       { field: 'os_version_id', code: 'INVALID', message: 'no such OS version (see GET /operating-systems)' },
     ]);
   }
+  requireImage(refs.os, input.os_version_id, ctx.compute.capabilities?.osImages === true);
   const pool = await lockPool(trx, ctx.accountId);
   const holds: Holds = { cpu: input.cpu_cores, ram_mb: input.ram_mb, storage_gb: input.storage_gb, ipv4: 1, ipv6: pool && pool.ipv6_total > 0 ? 1 : 0 };
   requireRoom(pool, holds);
-  const node = await placeMachine(trx, refs.location.id, { cpuCores: input.cpu_cores, ramMb: input.ram_mb, storageGb: input.storage_gb });
+  const node = await placeMachine(trx, refs.location.id, { cpuCores: input.cpu_cores, ramMb: input.ram_mb, storageGb: input.storage_gb }, servedNodes(ctx.compute));
   const id = newId('vm');
   const vm = await insertVdcVm(trx, {
     id,

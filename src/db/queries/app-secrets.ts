@@ -7,3 +7,8 @@ export async function findOrCreateSecret(db: Db, name: string, candidate: string
   const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** Removes a secret, only while it is still `value` (a claim given back). */
+export async function forgetSecret(db: Db, name: string, value: string): Promise<void> {
+  await db.deleteFrom('app_secrets').where('name', '=', name).where('value', '=', value).execute();
+}

@@ -9,11 +9,15 @@ export interface NewEvent {
   type: string;
   resourceType: string;
   resourceId: string;
+  /** The resource's facts, for a resource hc_event_snapshot does not read (DNS zones); default: read by the database. */
+  data?: Record<string, unknown>;
 }
 
 /** Writes one event in `trx`, its data read from the resource as the transaction sees it now; its id. */
 export async function insertEvent(trx: Db, e: NewEvent): Promise<string> {
-  const r = await sql<{ id: string }>`SELECT hc_emit_event(${e.accountId}, ${e.type}, ${e.resourceType}, ${e.resourceId}) AS id`.execute(trx);
+  const r = e.data === undefined
+    ? await sql<{ id: string }>`SELECT hc_emit_event(${e.accountId}, ${e.type}, ${e.resourceType}, ${e.resourceId}) AS id`.execute(trx)
+    : await sql<{ id: string }>`SELECT hc_emit_event(${e.accountId}, ${e.type}, ${e.resourceType}, ${e.resourceId}, ${JSON.stringify(e.data)}::jsonb) AS id`.execute(trx);
   return r.rows[0]!.id;
 }
 

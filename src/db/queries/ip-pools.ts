@@ -48,11 +48,17 @@ export function insertPool(db: Db, row: { location_id: number; version: 4 | 6; c
  * then fails one as a deadlock — "busy" to a caller, where the answer is "overlaps". In turn, each
  * add sees every pool added before it, and the constraint stays as the last word.
  */
-export function insertPoolUnlessOverlapping(db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }): Promise<{ pool: IpPool } | { clash: IpPool }> {
+export function insertPoolUnlessOverlapping(
+  db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }, alongside?: (trx: Db, pool: IpPool) => Promise<unknown>,
+): Promise<{ pool: IpPool } | { clash: IpPool }> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended('ip_pools:add', 0))`.execute(trx);
     const clash = await findOverlappingPool(trx, row.cidr);
-    return clash ? { clash } : { pool: await insertPool(trx, row) };
+    if (clash) return { clash };
+    const pool = await insertPool(trx, row);
+    // What must commit with the pool (its reverse DNS zones).
+    await alongside?.(trx, pool);
+    return { pool };
   });
 }
 

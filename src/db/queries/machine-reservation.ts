@@ -36,3 +36,18 @@ export function reserveMachineStatement(r: MachineReservation) {
 export async function reserveMachine(trx: Db, r: MachineReservation): Promise<void> {
   await reserveMachineStatement(r).execute(trx);
 }
+
+/**
+ * The record a create reserved (request token `token`) released with its addresses, in one
+ * statement — only while no platform built it (still `provisioning`): for an operation that no
+ * worker of this installation could run, whose driver-specific clean-up cannot run either.
+ */
+export async function releaseUnbuiltMachine(db: Db, token: string): Promise<void> {
+  await sql`
+    WITH vm AS (
+      UPDATE sim_vms SET destroyed_at = now(), power = 'stopped'
+      WHERE request_token = ${token} AND power = 'provisioning' AND destroyed_at IS NULL
+      RETURNING id
+    )
+    UPDATE ip_addresses SET vm_id = NULL, leased_at = NULL, released_at = now() WHERE vm_id IN (SELECT id FROM vm)`.execute(db);
+}

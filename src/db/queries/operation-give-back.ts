@@ -1,25 +1,43 @@
 // A job given back by a worker that must not run it (its compute driver cannot serve the node:
 // providers/compute/platform.ts), as though it had never been fetched: the job waits its retry
 // delay and is fetched again by any worker, without spending one of its retries, and its operation
-// is queued again as it was before the claim, noting why it waits.
+// is queued again as it was before the claim, noting why it waits. The job remembers when it was
+// first given back (`refused_since` in its data): once that is longer ago than the caller's limit
+// (JOB_TIMEOUT_S), no worker has taken it, and it is not given back again.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../names.ts';
 
+/** given: back in the queue; expired: refused for longer than the limit (the caller fails it); gone: no longer this worker's. */
+export type GiveBack = 'given' | 'expired' | 'gone';
+
 /**
  * Gives job `jobId` of `queue` back (active → retry after its own retry delay; started_on cleared,
  * so the next fetch does not count a retry: operation-fetch.ts) and puts its operation back to
- * queued (its claim's attempt taken back, its lease dropped), in one statement. Nothing changes
- * when the job is no longer this worker's (not active); the operation's lease then lapses as any.
+ * queued (its claim's attempt taken back, its lease dropped), in one statement — unless the job
+ * was first given back more than `limitS` seconds ago. Nothing changes when the job is no longer
+ * this worker's (not active); the operation's lease then lapses as any.
  */
-export async function giveBackOperationJob(db: Db, queue: string, jobId: string, operationId: string, error: string, detail: string): Promise<void> {
-  await sql`
-    WITH job AS (
-      UPDATE ${sql.table(`${JOB_SCHEMA}.job`)} SET state = 'retry', started_on = NULL, start_after = now() + greatest(retry_delay, 1) * interval '1s'
+export async function giveBackOperationJob(db: Db, queue: string, jobId: string, operationId: string, error: string, detail: string, limitS: number): Promise<GiveBack> {
+  const job = sql.table(`${JOB_SCHEMA}.job`);
+  const r = await sql<{ held: number; given: number }>`
+    WITH held AS (
+      SELECT id, coalesce((data->>'refused_since')::timestamptz, now()) AS since FROM ${job}
       WHERE name = ${queue}::text AND id = ${jobId}::uuid AND state = 'active'
+      FOR UPDATE
+    ), given AS (
+      UPDATE ${job} j SET state = 'retry', started_on = NULL, start_after = now() + greatest(j.retry_delay, 1) * interval '1s',
+        data = j.data || jsonb_build_object('refused_since', held.since)
+      FROM held
+      WHERE j.name = ${queue}::text AND j.id = held.id AND held.since > now() - make_interval(secs => ${limitS}::int)
+      RETURNING j.id
+    ), queued AS (
+      UPDATE operations SET status = 'queued', attempts = greatest(attempts - 1, 0), lease_until = NULL, last_error = ${error}, detail = ${detail},
+        updated_at = now()
+      WHERE id = ${operationId} AND status = 'running' AND EXISTS (SELECT 1 FROM given)
       RETURNING id
     )
-    UPDATE operations SET status = 'queued', attempts = greatest(attempts - 1, 0), lease_until = NULL, last_error = ${error}, detail = ${detail},
-      updated_at = now()
-    WHERE id = ${operationId} AND status = 'running' AND EXISTS (SELECT 1 FROM job)`.execute(db);
+    SELECT (SELECT count(*) FROM held)::int AS held, (SELECT count(*) FROM given)::int AS given, (SELECT count(*) FROM queued)::int AS queued`.execute(db);
+  const row = r.rows[0]!;
+  return row.given > 0 ? 'given' : row.held > 0 ? 'expired' : 'gone';
 }

@@ -110,24 +110,36 @@ export async function completeOperations(db: Db, done: { id: string; detail: str
   return new Set(r.rows.map((row) => row.id));
 }
 
-export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<void> {
-  await db.updateTable('operations')
+/** Writes a running operation's progress; true when the operator has asked it to stop (admin cancel). */
+export async function setOperationProgress(db: Db, id: string, pct: number, detail: string): Promise<boolean> {
+  const row = await db.updateTable('operations')
     .set({ progress_pct: pct, detail, updated_at: new Date() })
     .where('id', '=', id)
     .where('status', '=', 'running')
-    .execute();
+    .returning('cancel_requested_at')
+    .executeTakeFirst();
+  return row?.cancel_requested_at != null;
 }
 
+/**
+ * A failed attempt that will be retried: its error and detail noted, and its lease dropped. The
+ * job now waits for its retry delay (which may outlast OPERATION_LEASE_S): the operation is not
+ * lost meanwhile, and the lost-operation sweep (takeExpiredLeases) must not queue it again.
+ */
 export async function noteOperationError(db: Db, id: string, error: string, detail: string): Promise<void> {
-  await db.updateTable('operations').set({ last_error: error, detail, updated_at: new Date() }).where('id', '=', id).execute();
+  await db.updateTable('operations').set({ last_error: error, detail, lease_until: null, updated_at: new Date() })
+    .where('id', '=', id).where('status', '=', 'running').execute();
 }
 
 /** Finishes an unfinished operation; false when it had already finished (a late duplicate run). */
-export async function finishOperation(db: Db, id: string, status: Extract<OperationStatus, 'completed' | 'failed'>, detail: string): Promise<boolean> {
+export async function finishOperation(db: Db, id: string, status: Extract<OperationStatus, 'completed' | 'failed'>, detail: string, lastError?: string): Promise<boolean> {
   const now = new Date();
   const res = await db.updateTable('operations')
     // The password a create or reset carried is not kept once the work is done.
-    .set({ status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, lease_until: null, params: sql`params - 'password'` })
+    .set({
+      status, detail, progress_pct: status === 'completed' ? 100 : sql`progress_pct`, finished_at: now, updated_at: now, lease_until: null, params: sql`params - 'password'`,
+      ...(lastError === undefined ? {} : { last_error: lastError }),
+    })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
@@ -149,8 +161,10 @@ export function findUnfinishedOperation(db: Db, resourceType: string, resourceId
 
 /** The running worker's sign of life. */
 export async function renewLease(db: Db, id: string, leaseS: number): Promise<void> {
+  // A dropped lease (a failed attempt waiting for its retry, or one the sweep took) is not renewed
+  // by a renewal that was already on its way.
   await db.updateTable('operations').set({ lease_until: sql`now() + make_interval(secs => ${leaseS})` })
-    .where('id', '=', id).where('status', '=', 'running').execute();
+    .where('id', '=', id).where('status', '=', 'running').where('lease_until', 'is not', null).execute();
 }
 
 /** Running operations whose worker stopped renewing, released (lease cleared) for a new run. */

@@ -5,7 +5,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../connection.ts';
 import type { DB, Location, Node, OperatingSystem, Plan } from '../schema.ts';
 
-const NODE_FIELDS = ['id', 'name', 'status', 'cpu_vendor', 'cpu_cores', 'ram_mb', 'storage_gb', 'used_cpu', 'used_ram_mb', 'used_storage_gb'] as const;
+const NODE_FIELDS = ['id', 'name', 'status', 'cpu_vendor', 'cpu_cores', 'ram_mb', 'storage_gb', 'used_cpu', 'used_ram_mb', 'used_storage_gb', 'endpoint'] as const;
 export type PlaceableNode = Pick<Node, (typeof NODE_FIELDS)[number]>;
 import { tierDiscountOf } from './reseller.ts';
 

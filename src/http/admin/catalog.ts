@@ -5,6 +5,7 @@ import { type TObject, type TProperties, Type } from '@sinclair/typebox';
 import {
   type CatalogTable, createCatalogRow, createTldPrice, getCatalogRow, getTldPrice, listCatalog, listTldPrices, patchCatalogRow, patchTldPrice,
 } from '../../core/catalog/service.ts';
+import { deleteLocation } from '../../core/nodes/remove.ts';
 import { UNITS, getUnitPrice, listUnitPrices, setUnitPrice } from '../../core/catalog/unit-prices.ts';
 import { invalid } from '../../core/errors.ts';
 import { formatCents, parseAmount } from '../../core/money.ts';
@@ -214,4 +215,14 @@ function registerUnitPrices(app: TypedApp, db: RouteDeps['db']) {
 export function register(app: TypedApp, { db, config }: RouteDeps) {
   for (const spec of SPECS) registerTable(app, db, config.publicUrl, spec);
   registerUnitPrices(app, db);
+  // Only locations are deleted: other catalog rows are retired with `available`/`active` false.
+  app.delete('/locations/:id', {
+    config: admin,
+    schema: {
+      operationId: 'deleteLocation', tags, summary: 'Delete a location nothing uses',
+      description: 'Answers the location as it was. 409 `STATE_CONFLICT` while any node, IP pool, server or VDC VM (deleted ones until purged), hosting node or web hosting account refers to it: set `available` false instead.',
+      params: Type.Object({ id: IntId }),
+      response: { 200: Envelope(Row), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
+    },
+  }, async (request) => ok(request, await deleteLocation(db, request.params.id)));
 }

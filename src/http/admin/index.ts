@@ -8,17 +8,21 @@ import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
 import * as billing from './billing.ts';
 import * as catalog from './catalog.ts';
+import * as dns from './dns.ts';
 import * as hosting from './hosting.ts';
 import * as hostingNodes from './hosting-nodes.ts';
 import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
 import * as ipPools from './ip-pools.ts';
 import * as nodes from './nodes.ts';
+import * as machines from './machines.ts';
 import * as notifications from './notifications.ts';
+import * as operations from './operations.ts';
 import * as panelInvitations from './panel-invitations.ts';
 import * as payments from './payments.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as registrar from './registrar.ts';
+import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
 import * as tickets from './tickets.ts';
@@ -26,5 +30,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, billing, invoices, invoiceSettings, payments, panelInvitations]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
 }

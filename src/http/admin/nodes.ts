@@ -2,6 +2,7 @@
 // node's servers away), and POST /servers/{id}/migrate. Rules in src/core/nodes/.
 import { Type } from '@sinclair/typebox';
 import { MIGRATE_MODES } from '../../core/nodes/migrate.ts';
+import { deleteNode } from '../../core/nodes/remove.ts';
 import { CPU_VENDORS, NODE_STATUSES, PLACED, addNode, getNode, listNodes, migrateServerAsOperator, updateNodeStatus } from '../../core/nodes/service.ts';
 import { timestamp } from '../../core/time.ts';
 import { invalid } from '../../core/errors.ts';
@@ -150,6 +151,16 @@ export function register(app: TypedApp, deps: RouteDeps) {
     const { node, drain } = await updateNodeStatus(deps, request.params.id, request.body.status);
     return ok(request, { node: nodeView(node), drain });
   });
+
+  app.delete('/nodes/:id', {
+    config: admin,
+    schema: {
+      operationId: 'deleteNode', tags, summary: 'Delete a node nothing is placed on',
+      description: 'Answers the node as it was. 409 `STATE_CONFLICT` while any server or VDC VM refers to it, deleted ones included until they are purged: drain it (status `draining`) and keep it `disabled` instead.',
+      params: Id,
+      response: { 200: Envelope(NodeSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
+    },
+  }, async (request) => ok(request, nodeView(await deleteNode(db, request.params.id))));
 
   app.post('/servers/:id/migrate', {
     config: admin,

@@ -24,6 +24,7 @@ const TAGS = [
   { name: 'Webhooks', description: 'Endpoints events are POSTed to as they happen, signed (Standard Webhooks) and retried: register, change, rotate the secret, ping, read the delivery log.' },
   { name: 'VDC', description: 'Your virtual data center: the resource pool your provider set, and the VMs made from it (never charged per VM), their actions, usage and free snapshots.' },
   { name: 'Domains', description: 'Domain names: availability and prices, registration, transfer in and renewal (billable, one by one or in bulk), nameservers, transfer lock, WHOIS privacy and the EPP auth code.' },
+  { name: 'DNS', description: 'DNS zones served by the service\'s nameservers and their records: A, AAAA, CNAME, MX, TXT, NS, SRV and CAA, served within seconds of each change.' },
   { name: 'Web hosting', description: 'Web hosting accounts on the control panel: order (billable), read with live disk usage, renew, cancel, and single-use control-panel login links.' },
   { name: 'Catalog', description: 'What can be bought: plans, packages, operating systems, locations, web hosting packages.' },
   { name: 'Billing', description: 'The prepaid balance and its ledger.' },

@@ -102,6 +102,14 @@ import * as updateServerIpReverseDns from './servers/update-server-ip-reverse-dn
 import * as deleteServerIp from './servers/delete-server-ip.ts';
 import * as deleteServerSnapshot from './servers/delete-server-snapshot.ts';
 import * as restoreServerSnapshot from './servers/restore-server-snapshot.ts';
+import * as listDnsZones from './dns/list-dns-zones.ts';
+import * as createDnsZone from './dns/create-dns-zone.ts';
+import * as getDnsZone from './dns/get-dns-zone.ts';
+import * as deleteDnsZone from './dns/delete-dns-zone.ts';
+import * as listDnsRecords from './dns/list-dns-records.ts';
+import * as createDnsRecord from './dns/create-dns-record.ts';
+import * as updateDnsRecord from './dns/update-dns-record.ts';
+import * as deleteDnsRecord from './dns/delete-dns-record.ts';
 // One line per family below; the order is the order of the OpenAPI document.
 
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
@@ -118,6 +126,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   listDomains, getDomain, checkDomain, listDomainPricing, registerDomain, transferDomain, renewDomain,
   bulkRegisterDomains, bulkTransferDomains, bulkRenewDomains,
   getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode, refreshDomainAuthCode,
+  listDnsZones, createDnsZone, getDnsZone, deleteDnsZone, listDnsRecords, createDnsRecord, updateDnsRecord, deleteDnsRecord,
   listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions, listUpcomingCharges,

@@ -118,10 +118,14 @@ export const OperatingSystemSchema = component('OperatingSystem', Type.Object({
   family: Type.String({ examples: ['Ubuntu'] }),
   version: Type.String({ examples: ['24.04'] }),
   slug: Type.String({ description: 'What a server reports as its `os`.', examples: ['ubuntu-24.04'] }),
-}, { description: 'An installable operating system version.' }));
+  available: Type.Boolean({
+    description: 'false: on sale but not installable yet on this platform (the operator has not given it an image); POST /servers with it is 422 `OS_VERSION_INVALID`.',
+    examples: [true],
+  }),
+}, { description: 'An operating system version on sale.' }));
 
-export function operatingSystemView(o: OperatingSystem) {
-  return { id: o.id, name: `${o.family} ${o.version}`, family: o.family, version: o.version, slug: o.slug };
+export function operatingSystemView(o: OperatingSystem & { installable: boolean }) {
+  return { id: o.id, name: `${o.family} ${o.version}`, family: o.family, version: o.version, slug: o.slug, available: o.installable };
 }
 
 export const LocationSchema = component('Location', Type.Object({

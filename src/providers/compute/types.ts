@@ -46,6 +46,11 @@ export interface ComputeCapabilities {
   liveMigration: boolean;
   /** Every OS version needs an image (operating_systems.image) before servers can be made of it. */
   osImages: boolean;
+  /**
+   * The nodes this driver serves are reached at an endpoint (LXD servers); false or absent: the
+   * nodes without one (the simulated platform's). Placement picks only nodes of this kind.
+   */
+  endpointNodes?: boolean;
 }
 
 /**

@@ -1050,6 +1050,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dns/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List DNS zones
+         * @description The account's DNS zones, oldest first: those made with `createDnsZone` and those made for domains registered or transferred in. Needs `dns:read`.
+         */
+        get: operations["listDnsZones"];
+        put?: never;
+        /**
+         * Create a DNS zone
+         * @description Makes a zone served by the service's nameservers, with its managed apex records: the SOA and one NS per nameserver
+         *     (`nameservers`; point the domain's registration at them). It is served within seconds; `synced_at` is null until then. Free.
+         *
+         *     `name` is a domain name (an IDN is taken and stored as punycode). A public suffix such as `com` or `co.uk` is 422, and so are reverse
+         *     zones (`in-addr.arpa`: set reverse DNS on the address instead). A name already in your account, or held by another account, is 409
+         *     `STATE_CONFLICT`. A domain registered or transferred in gets its zone by itself. Writes the `dns_zone.created` event. Needs `dns:write`.
+         */
+        post: operations["createDnsZone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dns/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a DNS zone
+         * @description One zone, with its serial and `synced_at` (null while changes wait to be served). Another account's id is 404. Needs `dns:read`.
+         */
+        get: operations["getDnsZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a DNS zone
+         * @description Deletes the zone and every record in it, and answers with the zone as it was; the nameservers stop answering for it within seconds. A domain's zone may be deleted too (its registration is not touched). Writes the `dns_zone.deleted` event. Needs `dns:write`.
+         */
+        delete: operations["deleteDnsZone"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dns/zones/{id}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a zone's records
+         * @description The zone's records: the managed SOA and NS first, then the others in the order they were added. Needs `dns:read`.
+         */
+        get: operations["listDnsRecords"];
+        put?: never;
+        /**
+         * Add a DNS record
+         * @description Adds a record; the nameservers answer it within seconds (the zone's `serial` rises, `synced_at` is null until then).
+         *
+         *     422 `VALIDATION_FAILED` names the field: `content` that does not fit the type, a CNAME at the apex or beside other records at its name
+         *     (or another record beside a CNAME), `ttl` outside 60–86400, MX or SRV without `priority` (or a priority on another type), a `name`
+         *     outside the zone. At most 500 records per zone (the managed ones not counted): 422 `QUOTA_EXCEEDED`. The apex NS records are
+         *     the service's: an NS at `@` is 409, as is the same record twice. Needs `dns:write`.
+         */
+        post: operations["createDnsRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dns/zones/{id}/records/{record_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a DNS record
+         * @description Removes the record and answers with it as it was; the nameservers stop answering it within seconds. The managed SOA and NS are 409 `STATE_CONFLICT`. Needs `dns:write`.
+         */
+        delete: operations["deleteDnsRecord"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a DNS record
+         * @description Changes what is given (the type stays), checked as a new record is; served within seconds. The managed SOA and NS are 409 `STATE_CONFLICT`. Needs `dns:write`.
+         */
+        patch: operations["updateDnsRecord"];
+        trace?: never;
+    };
     "/web-hosting": {
         parameters: {
             query?: never;
@@ -1253,7 +1359,7 @@ export interface paths {
         };
         /**
          * List operating systems
-         * @description The installable OS versions, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action.
+         * @description The OS versions on sale, a flat list; `id` is the `os_version_id` of POST /servers and of the reinstall action. One marked `available: false` cannot be installed on this platform yet (it has no image).
          */
         get: operations["listOperatingSystems"];
         put?: never;
@@ -2215,6 +2321,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dns_zone.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dns_zone.created
+         * @description A DNS zone was made: by `POST /dns/zones`, or for a domain registered or transferred in. `resource.type` is `dns_zone`.
+         */
+        post: operations["dnsZoneCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dns_zone.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dns_zone.deleted
+         * @description A DNS zone was deleted with its records (`DELETE /dns/zones/{id}`). `resource.type` is `dns_zone`.
+         */
+        post: operations["dnsZoneDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2450,7 +2596,7 @@ export interface components {
             price: components["schemas"]["Money"];
             available: boolean;
         };
-        /** @description An installable operating system version. */
+        /** @description An operating system version on sale. */
         OperatingSystem: {
             /**
              * @description The `os_version_id` to pass to POST /servers.
@@ -2468,6 +2614,11 @@ export interface components {
              * @example ubuntu-24.04
              */
             slug: string;
+            /**
+             * @description false: on sale but not installable yet on this platform (the operator has not given it an image); POST /servers with it is 422 `OS_VERSION_INVALID`.
+             * @example true
+             */
+            available: boolean;
         };
         /** @description A data center servers can be created in. */
         Location: {
@@ -3062,7 +3213,7 @@ export interface components {
         /** @description A sub-user with its permission keys. */
         SubUserDetail: components["schemas"]["SubUser"] & {
             /** @description Scope names, `<area>:read` or `<area>:write`: what the sub-user's API keys may do (a key does what both its own scopes and these allow). */
-            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write")[];
+            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write" | "dns:read" | "dns:write")[];
         };
         /** @description A sub-user's permission keys. */
         SubUserPermissions: {
@@ -3073,7 +3224,7 @@ export interface components {
              *       "tickets:write"
              *     ]
              */
-            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write")[];
+            permissions: ("servers:read" | "servers:write" | "vdc:read" | "vdc:write" | "domains:read" | "domains:write" | "hosting:read" | "hosting:write" | "billing:read" | "billing:write" | "account:read" | "account:write" | "tickets:read" | "tickets:write" | "sub_users:read" | "sub_users:write" | "ssh_keys:read" | "ssh_keys:write" | "reseller:read" | "reseller:write" | "catalog:read" | "catalog:write" | "events:read" | "webhooks:read" | "webhooks:write" | "dns:read" | "dns:write")[];
         };
         /** @description A support ticket (without its thread). */
         Ticket: {
@@ -3372,7 +3523,7 @@ export interface components {
             /** @example https://hooks.example.com/hostcloud */
             url: string;
             /**
-             * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+             * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`, `dns_zone`), or types such as `operation.completed`.
              * @example [
              *       "*"
              *     ]
@@ -3462,6 +3613,79 @@ export interface components {
             /** @description While pending: when it is (next) tried. null once it succeeded or failed. */
             next_attempt_at: string | null;
         };
+        /** @description A DNS zone served by the service's nameservers. */
+        DnsZone: {
+            /** @example dnz_4Fq8sLk2Xw9Zp3Nb */
+            id: string;
+            /**
+             * @description The zone's name: lower case, IDNs as punycode, no trailing dot.
+             * @example example.com
+             */
+            name: string;
+            /**
+             * @description The nameservers that serve it (its apex NS records): point the domain's registration at these.
+             * @example [
+             *       "ns1.hostcloud.test",
+             *       "ns2.hostcloud.test"
+             *     ]
+             */
+            nameservers: string[];
+            /**
+             * @description The SOA serial: one more with every change.
+             * @example 2026112905
+             */
+            serial: number;
+            /** @description When the nameservers last took every change; null while changes wait to be served (they are, within seconds, or once the DNS service is back). */
+            synced_at: string | null;
+            /**
+             * @description Records in the zone, the managed SOA and NS included.
+             * @example 7
+             */
+            records_count: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+        };
+        /** @description A record of a DNS zone. */
+        DnsRecord: {
+            /** @example dnr_7Kd2mQp9Rt4Vx1Zs */
+            id: string;
+            /**
+             * @description `@` (the apex) or the name relative to the zone.
+             * @example www
+             */
+            name: string;
+            /**
+             * @description The full name, without the trailing dot.
+             * @example www.example.com
+             */
+            fqdn: string;
+            /**
+             * @description The type; SOA only for the managed apex record.
+             * @enum {string}
+             */
+            type: "SOA" | "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+            /** @example 192.0.2.10 */
+            content: string;
+            /** @example 3600 */
+            ttl: number;
+            /**
+             * @description MX and SRV; null for the others.
+             * @example null
+             */
+            priority: number | null;
+            /** @description true: the apex SOA and NS, which the service keeps (changing or deleting them is 409). */
+            managed: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+        };
         /** @description One charge of recurring billing: a resource and the period it pays for. */
         BillingCharge: {
             /** @example 4711 */
@@ -3550,7 +3774,7 @@ export interface components {
              * @description What happened (the catalogue in the introduction says when each is written).
              * @enum {string}
              */
-            type: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+            type: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping" | "dns_zone.created" | "dns_zone.deleted";
             /**
              * Format: date-time
              * @description RFC 3339, UTC, whole seconds.
@@ -3560,12 +3784,12 @@ export interface components {
             /** @description What the event is about. */
             resource: {
                 /** @enum {string} */
-                type: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook";
+                type: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook" | "dns_zone";
                 /** @example srv_8fJ2kLmN4pQ7rS1t */
                 id: string;
             };
-            /** @description The resource as the API shows it, at the moment of the event: an `Operation` for `operation.*`, a `Server` for `server.*`, a `VdcVm`, `Domain`, `WebHosting`, a `Transaction` (the ledger row) for `billing.deposit`, `billing.charge_succeeded` and `billing.refunded`, a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`. `resource.type` says which. */
-            data: components["schemas"]["Operation"] | components["schemas"]["Server"] | components["schemas"]["VdcVm"] | components["schemas"]["Domain"] | components["schemas"]["WebHosting"] | components["schemas"]["Transaction"] | components["schemas"]["BillingCharge"] | components["schemas"]["Ticket"] | components["schemas"]["Webhook"];
+            /** @description The resource as the API shows it, at the moment of the event: an `Operation` for `operation.*`, a `Server` for `server.*`, a `VdcVm`, `Domain`, `WebHosting`, a `Transaction` (the ledger row) for `billing.deposit`, `billing.charge_succeeded` and `billing.refunded`, a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`, a `DnsZone` for `dns_zone.*`. `resource.type` says which. */
+            data: components["schemas"]["Operation"] | components["schemas"]["Server"] | components["schemas"]["VdcVm"] | components["schemas"]["Domain"] | components["schemas"]["WebHosting"] | components["schemas"]["Transaction"] | components["schemas"]["BillingCharge"] | components["schemas"]["Ticket"] | components["schemas"]["Webhook"] | components["schemas"]["DnsZone"];
         };
         /** @description One charge of recurring billing: a resource and the period it pays for. */
         UpcomingCharge: {
@@ -4818,9 +5042,9 @@ export interface operations {
                 /** @description Items per page, 1 to 100. */
                 per_page?: number;
                 /** @description Only events of this type. */
-                type?: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping";
+                type?: "operation.completed" | "operation.failed" | "server.created" | "server.deleted" | "server.suspended" | "server.resumed" | "server.cancelled" | "vdc_vm.created" | "vdc_vm.deleted" | "domain.registered" | "domain.transferred" | "domain.renewed" | "domain.expiring" | "domain.expired" | "web_hosting.created" | "web_hosting.suspended" | "web_hosting.resumed" | "web_hosting.cancelled" | "billing.deposit" | "billing.charge_succeeded" | "billing.refunded" | "billing.charge_failed" | "ticket.opened" | "ticket.answered" | "ticket.closed" | "webhook.ping" | "dns_zone.created" | "dns_zone.deleted";
                 /** @description Only events about resources of this type. */
-                resource_type?: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook";
+                resource_type?: "operation" | "server" | "vdc_vm" | "domain" | "web_hosting" | "transaction" | "billing_charge" | "ticket" | "webhook" | "dns_zone";
                 /**
                  * @description Only events about this resource (`srv_…`, `op_…`, a ticket number…).
                  * @example srv_8fJ2kLmN4pQ7rS1t
@@ -4920,7 +5144,7 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`, `dns_zone`), or types such as `operation.completed`.
                      * @example [
                      *       "operation.*",
                      *       "server.created"
@@ -5027,7 +5251,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`), or types such as `operation.completed`.
+                     * @description The event types sent to it: `*` (every type), a family such as `server.*` (`operation`, `server`, `vdc_vm`, `domain`, `web_hosting`, `billing`, `ticket`, `webhook`, `dns_zone`), or types such as `operation.completed`.
                      * @example [
                      *       "operation.*",
                      *       "server.created"
@@ -6374,6 +6598,318 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DomainAuthCode"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    listDnsZones: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A page of DnsZone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsZone"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+        };
+    };
+    createDnsZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The zone's domain name.
+                     * @example example.com
+                     */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. A DNS zone served by the service's nameservers. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsZone"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    getDnsZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A DNS zone served by the service's nameservers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsZone"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    deleteDnsZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A DNS zone served by the service's nameservers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsZone"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    listDnsRecords: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 100. */
+                per_page?: number;
+                /** @description Only records of this type. */
+                type?: "SOA" | "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                /**
+                 * @description Only records at this name (`@`, `www`, or the full name).
+                 * @example www
+                 */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A page of DnsRecord. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsRecord"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+        };
+    };
+    createDnsRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `@` for the zone's apex, or a name relative to the zone (`www`, `_dmarc`, `*.dev`); a name under the zone spelled out in full (`www.example.com`, `www.example.com.`) is taken too, and one with a trailing dot outside the zone is 422.
+                     * @example www
+                     */
+                    name: string;
+                    /**
+                     * @description The record type.
+                     * @enum {string}
+                     */
+                    type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                    /**
+                     * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (the target); SRV `weight port target`; TXT the text (no quotes needed, split into 255-byte strings when served); CAA `flags tag "value"`.
+                     * @example 192.0.2.10
+                     */
+                    content: string;
+                    /**
+                     * @description Seconds resolvers may cache it: 60–86400; default 3600.
+                     * @example 3600
+                     */
+                    ttl?: number;
+                    /**
+                     * @description MX and SRV only, and required for them (lower is preferred); null for the others.
+                     * @example 10
+                     */
+                    priority?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. A record of a DNS zone. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsRecord"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    deleteDnsRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+                /**
+                 * @description The record's id (`dnr_…`).
+                 * @example dnr_7Kd2mQp9Rt4Vx1Zs
+                 */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A record of a DNS zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsRecord"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    updateDnsRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The zone's id (`dnz_…`).
+                 * @example dnz_4Fq8sLk2Xw9Zp3Nb
+                 */
+                id: string;
+                /**
+                 * @description The record's id (`dnr_…`).
+                 * @example dnr_7Kd2mQp9Rt4Vx1Zs
+                 */
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `@` for the zone's apex, or a name relative to the zone (`www`, `_dmarc`, `*.dev`); a name under the zone spelled out in full (`www.example.com`, `www.example.com.`) is taken too, and one with a trailing dot outside the zone is 422.
+                     * @example www
+                     */
+                    name?: string;
+                    /**
+                     * @description By type: A an IPv4 address; AAAA an IPv6 address; CNAME, NS and MX a host name (the target); SRV `weight port target`; TXT the text (no quotes needed, split into 255-byte strings when served); CAA `flags tag "value"`.
+                     * @example 192.0.2.10
+                     */
+                    content?: string;
+                    /**
+                     * @description Seconds resolvers may cache it: 60–86400; default 3600.
+                     * @example 3600
+                     */
+                    ttl?: number;
+                    /**
+                     * @description MX and SRV only, and required for them (lower is preferred); null for the others.
+                     * @example 10
+                     */
+                    priority?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. A record of a DNS zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DnsRecord"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -8641,6 +9177,96 @@ export interface operations {
         };
     };
     webhookPingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    dnsZoneCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same at every attempt, so deliveries can be deduplicated by it.
+                 * @example evt_2Nf8sKq4Lm7Xp1Zr
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds.
+                 * @example 1795163464
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the secret's decoded bytes; two of them, space-separated, for 24 hours after a secret rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 seconds: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once (a notice is sent). Any other answer, or none, is retried on the schedule. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    dnsZoneDeletedEvent: {
         parameters: {
             query?: never;
             header: {

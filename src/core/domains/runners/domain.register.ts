@@ -5,6 +5,7 @@ import { findAccount } from '../../../db/queries/accounts.ts';
 import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../../db/queries/domains.ts';
 import type { DomainContact } from '../../../providers/registrar/types.ts';
 import { refund } from '../../billing/ledger.ts';
+import { ensureDomainZone } from '../../dns/zones.ts';
 import type { Runner } from '../../operations/runner.ts';
 import type { Db } from '../../types.ts';
 import { registrarOf } from '../upstream.ts';
@@ -30,6 +31,7 @@ export const domainRegisterRunner: Runner<RegisterParams> = {
       detail: `Registered until ${made.expiresAt.toISOString().slice(0, 10)}`,
       apply: async (trx: Db) => {
         await activateDomain(trx, domain.id, 'pending', { provider_ref: made.ref, registered_at: made.createdAt, expires_at: made.expiresAt });
+        await ensureDomainZone(trx, domain.account_id, domain.name, new Date());
         await forgetOperationSecrets(trx, op.id);
       },
     };

@@ -6,6 +6,7 @@ import { setTimeout } from 'node:timers/promises';
 import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../../db/queries/domains.ts';
 import { RegistrarError } from '../../../providers/registrar/types.ts';
 import { refund } from '../../billing/ledger.ts';
+import { ensureDomainZone } from '../../dns/zones.ts';
 import type { Runner } from '../../operations/runner.ts';
 import type { Db } from '../../types.ts';
 import { registrarOf } from '../upstream.ts';
@@ -47,6 +48,7 @@ export const domainTransferRunner: Runner<TransferParams> = {
         await activateDomain(trx, domain.id, 'transfer_pending', {
           provider_ref: moved.ref, registered_at: moved.createdAt, expires_at: moved.expiresAt, nameservers, auth_code: null,
         });
+        await ensureDomainZone(trx, domain.account_id, domain.name, new Date());
         await forgetOperationSecrets(trx, op.id);
       },
     };

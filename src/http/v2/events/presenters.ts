@@ -20,6 +20,7 @@ import { TicketSchema, ticketView } from '../tickets/presenters.ts';
 import { VdcVmSchema, vdcVmView } from '../vdc/presenters.ts';
 import { WebHostingSchema, webHostingView } from '../web-hosting/presenters.ts';
 import { WebhookSchema, webhookView } from '../webhooks/presenters.ts';
+import { DnsZoneSchema, type ZoneFacts, zoneView } from '../dns/presenters.ts';
 
 export const BillingChargeSchema = component('BillingCharge', Type.Object({
   id: Type.String({ examples: ['4711'] }),
@@ -55,11 +56,12 @@ export const EVENT_DATA_SCHEMAS = {
   billing_charge: BillingChargeSchema,
   ticket: TicketSchema,
   webhook: WebhookSchema,
+  dns_zone: DnsZoneSchema,
 } as const satisfies Record<EventResourceType, { $id: string }>;
 
 const DATA_TEXT = 'The resource as the API shows it, at the moment of the event: an `Operation` for `operation.*`, a `Server` for `server.*`, '
   + 'a `VdcVm`, `Domain`, `WebHosting`, a `Transaction` (the ledger row) for `billing.deposit`, `billing.charge_succeeded` and `billing.refunded`, '
-  + 'a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`. `resource.type` says which.';
+  + 'a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`, a `DnsZone` for `dns_zone.*`. `resource.type` says which.';
 
 export const EventSchema = component('Event', Type.Object({
   id: Type.String({ description: 'Unique; also the `webhook-id` of its deliveries, to deduplicate by.', examples: ['evt_2Nf8sKq4Lm7Xp1Zr'] }),
@@ -109,6 +111,7 @@ const PRESENT: Record<EventResourceType, (f: Facts) => unknown> = {
   billing_charge: (f) => billingChargeView(revive<BillingCharge>(f)),
   ticket: (f) => ticketView(revive<TicketRow>(f)),
   webhook: (f) => webhookView(revive<WebhookEndpoint>(f)),
+  dns_zone: (f) => zoneView(revive<ZoneFacts>(f)),
 };
 
 /** `data` of an event: its resource's v2 representation from the stored facts. */

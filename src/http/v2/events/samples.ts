@@ -23,6 +23,11 @@ const server = (status: string, power: string, extra: Facts = {}): Facts => ({
   created_at: AT, updated_at: LATER, deleted_at: null, plan_name: 'Cloud M', os_slug: 'ubuntu-24.04', extra_ips: [], ...extra,
 });
 
+const dnsZone = (records: number): Facts => ({
+  id: 'dnz_4Fq8sLk2Xw9Zp3Nb', account_id: ACCOUNT, name: 'example.com', kind: 'forward', ip_pool_id: null, nameservers: ['ns1.hostcloud.test', 'ns2.hostcloud.test'],
+  serial: 2026112200 + records - 3, synced_at: null, created_at: AT, updated_at: AT, records_count: records,
+});
+
 const operation = (type: string, status: string, resource: [string, string], detail: string): Facts => ({
   id: 'op_4Kq9vX2mLp8RtY1z', account_id: ACCOUNT, type, status, resource_type: resource[0], resource_id: resource[1],
   progress_pct: status === 'completed' ? 100 : 40, detail, attempts: 1, created_at: AT, updated_at: LATER, finished_at: LATER,
@@ -91,6 +96,8 @@ const SAMPLES: Record<EventType, [resourceType: string, resourceId: string, fact
     id: 'whk_5Hq2sLk9Xw3Zp5Nb', account_id: ACCOUNT, url: 'https://hooks.example.com/hostcloud', events: ['*'], description: 'Provisioning pipeline',
     enabled: true, previous_secret_expires_at: null, disabled_reason: null, failing_since: null, created_at: AT, updated_at: AT,
   }],
+  'dns_zone.created': ['dns_zone', 'dnz_4Fq8sLk2Xw9Zp3Nb', dnsZone(3)],
+  'dns_zone.deleted': ['dns_zone', 'dnz_4Fq8sLk2Xw9Zp3Nb', dnsZone(9)],
 };
 
 /** The sample delivery (the event as a receiver gets it) of `type`. */

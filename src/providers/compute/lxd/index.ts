@@ -129,7 +129,7 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
   };
 
   const driver: ComputeProvider & { close(): void; clients: NodeClients } = {
-    capabilities: { liveMigration: false, osImages: true },
+    capabilities: { liveMigration: false, osImages: true, endpointNodes: true },
     clients,
 
     close() {

@@ -19,6 +19,7 @@ import {
 import { USERNAME_MAX, deriveFromBase, usernameBase } from '../username.ts';
 import { configProblem, nodeConfig } from './node-config.ts';
 import { probeNode } from './probe.ts';
+import { safeDomain } from './shell.ts';
 import * as remote from './remote.ts';
 import { type SshSession, type SshTarget, connect, loadOrCreateKey } from './ssh.ts';
 
@@ -111,6 +112,7 @@ export function createNativePanel(opts: NativePanelOptions): HostingPanel & Host
 
   return {
     async createAccount(req, progress): Promise<PanelAccount> {
+      safeDomain(req.domain);
       await progress(10, 'Choosing a hosting node');
       let account = await findNodeAccountByToken(db, req.token);
       if (account?.state === 'terminated') throw new HostingPanelError('UPSTREAM_ERROR', `The account of request ${req.token} was removed`, false);

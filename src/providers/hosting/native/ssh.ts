@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import ssh2 from 'ssh2';
+import ssh2, { type ClientChannel } from 'ssh2';
 import { HostingPanelError } from '../types.ts';
 
 // ssh2 is CommonJS: its named exports come from the default one.
@@ -120,7 +120,7 @@ function session(client: Client, t: SshTarget, hostKey: string): SshSession {
           client.end();
           reject(unreachable(t, `a command did not finish within ${timeoutMs} ms`));
         }, timeoutMs);
-        client.exec(command, (err, stream) => {
+        const opened = (err: Error | undefined, stream: ClientChannel) => {
           if (err) {
             clearTimeout(timer);
             return reject(unreachable(t, err.message));
@@ -140,7 +140,14 @@ function session(client: Client, t: SshTarget, hostKey: string): SshSession {
             resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errOut).toString('utf8') });
           });
           stream.end(stdin ?? '');
-        });
+        };
+        try {
+          client.exec(command, opened);
+        } catch (e) {
+          // ssh2 throws at once on a connection that has just been closed.
+          clearTimeout(timer);
+          reject(lost ?? unreachable(t, e instanceof Error ? e.message : String(e)));
+        }
       });
     },
   };
