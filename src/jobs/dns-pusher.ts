@@ -35,13 +35,13 @@ export interface DnsPusher {
 export function startDnsPusher(deps: DnsPusherDeps): DnsPusher {
   const { db, dns, logger, metrics } = deps;
   let stopping = false;
-  let wake: (() => void) | null = null;
+  // Every slot may sleep at once: each sleeper is kept, a NOTIFY wakes one, stop() wakes them all.
+  const sleepers = new Set<() => void>();
   let woken = false;
   const poke = () => {
-    woken = true;
-    const w = wake;
-    wake = null;
-    w?.();
+    const first = sleepers.values().next();
+    if (first.done) woken = true;
+    else first.value();
   };
   const sleep = (ms: number) => new Promise<void>((resolve) => {
     if (woken || stopping) {
@@ -51,11 +51,10 @@ export function startDnsPusher(deps: DnsPusherDeps): DnsPusher {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      woken = false;
-      wake = null;
+      sleepers.delete(done);
       resolve();
     }
-    wake = done;
+    sleepers.add(done);
   });
   const pool = poolOf(db);
   const listener = pool && listenOn(pool, DNS_DUE_CHANNEL, { notify: poke, up: poke, down: () => {} }, 'hostcloud dns pusher');
@@ -102,11 +101,8 @@ export function startDnsPusher(deps: DnsPusherDeps): DnsPusher {
   return {
     async stop() {
       stopping = true;
-      poke();
-      // Each slot wakes itself in turn (poke reaches one sleeper at a time).
-      const timer = setInterval(poke, 20);
+      for (const wakeUp of [...sleepers]) wakeUp();
       await Promise.all(slots);
-      clearInterval(timer);
       await listener?.close();
     },
   };
