@@ -129,7 +129,7 @@ test('a database that does not answer leaves the queue gauges out, counts the fa
     assert.match(text, /^hostcloud_db_pool_connections\{state="total"\} \d+$/m);
     // Counted during this scrape, so shown from the next one on: the job queue's and the webhook outbox's readings.
     const failures = await telemetry.metrics.collectFailures.get();
-    assert.deepEqual(failures.values.map((v) => [v.labels.source, v.value]), [['queue', 1], ['webhook_queue', 1]]);
+    assert.deepEqual(failures.values.map((v) => [v.labels.source, v.value]), [['queue', 1], ['webhook_queue', 1], ['dns_outbox', 1]]);
   } finally {
     await dead.close();
   }

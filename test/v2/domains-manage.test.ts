@@ -25,7 +25,7 @@ describe('nameservers', () => {
   test('GET: {id, domain, nameservers}', async () => {
     const res = await call(t.app, 'GET', `/v2/domains/${d.id}/nameservers`, { key: c.key });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(json(res).data, { id: d.id, domain: d.domain, nameservers: ['ns1.parking.hostcloud.example', 'ns2.parking.hostcloud.example'] });
+    assert.deepEqual(json(res).data, { id: d.id, domain: d.domain, nameservers: ['ns1.hostcloud.test', 'ns2.hostcloud.test'] });
   });
 
   test('PUT replaces the set (normalised, IDN in punycode) at the registrar and here; free', async () => {

@@ -36,7 +36,7 @@ describe('a registration', () => {
     assert.equal(d.auto_renew, true);
     assert.equal(d.registered_at, null);
     assert.equal(d.expires_at, null);
-    assert.deepEqual(d.nameservers, ['ns1.parking.hostcloud.example', 'ns2.parking.hostcloud.example']);
+    assert.deepEqual(d.nameservers, ['ns1.hostcloud.test', 'ns2.hostcloud.test']);
     assert.equal(d.tld, '.net');
     assert.match(d.service_id, /^svc_/);
     assert.equal(d.registrar, 'Hostcloud Registrar (simulated)');
