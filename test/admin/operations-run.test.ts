@@ -92,6 +92,8 @@ test('retry: a failed operation of a retryable type runs again as a new one; oth
   // A create charged and was refunded: not the operator's to run again.
   const q = await queuedCreate();
   await adminCall(t, 'POST', `/admin/v1/operations/${q.opId}/cancel`);
+  // The worker may have claimed it already: a running create fails at its next step, not at once.
+  assert.equal((await waitForOperation(t, q.c.key, q.opId)).status, 'failed');
   const refused = await adminCall(t, 'POST', `/admin/v1/operations/${q.opId}/retry`);
   assertError(refused, 409, 'STATE_CONFLICT');
   assert.match(json(refused).error.message, /server\.create cannot be retried/);
