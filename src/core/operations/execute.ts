@@ -6,21 +6,16 @@ import { type CompletionChange, claimOperation, completeOperations, finishOperat
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
-import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
+import { ProviderError } from '../../providers/compute/types.ts';
 import { WrongPlatformError } from '../../providers/errors.ts';
-import type { HostingPanel } from '../../providers/hosting/types.ts';
-import type { Registrar } from '../../providers/registrar/types.ts';
 import { afterCommit, type OperationEvent, type OperationOutcome, pendingEvents } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { runnerEntries, runnerFor } from './catalogue.ts';
-import { type BatchedChange, type OperationOf, type RunResult, applyBatched, completionChanges } from './runner.ts';
+import { type BatchedChange, type OperationOf, type RunResult, type RunnerServices, applyBatched, completionChanges } from './runner.ts';
 
-export interface ExecuteDeps {
+export interface ExecuteDeps extends RunnerServices {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
   now?: () => Date;
   /** Seconds a run's lease lasts without renewal (OPERATION_LEASE_S). Default 30. */
   leaseS?: number;
