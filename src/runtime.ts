@@ -14,6 +14,8 @@ import { seedDemoCatalog } from './db/seed.ts';
 import { findOrCreateSecret, forgetSecret } from './db/queries/app-secrets.ts';
 import { setIpCooldown } from './db/queries/ip-pools.ts';
 import type { Services } from './core/context.ts';
+// Registers every family's operations (core/operations knows them only so): every process wires through here.
+import './core/families.ts';
 import type { Db } from './core/types.ts';
 import { type AdminSecret, tokenDigest } from './http/bearer.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';

@@ -6,6 +6,7 @@ import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
+import { RUNNERS } from '../core/families.ts';
 import { openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
@@ -63,7 +64,7 @@ export async function serve(config: Config): Promise<void> {
   panelBundle().catch((err: unknown) => logger.error({ err }, 'the customer panel could not be built; /panel answers 500 until it can'));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, ...servicesFor(config, db, telemetry, { worker: true }), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+    worker = await startWorker({ db, ...servicesFor(config, db, telemetry, { worker: true }), runners: RUNNERS, config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
   }
 }
 

@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Upstreams } from '../core/context.ts';
+import type { RunnerMap } from '../core/operations/catalogue.ts';
 import type { Db } from '../core/types.ts';
 import type { EventRow, Operation } from '../db/schema.ts';
 import { ping } from '../db/queries/health.ts';
@@ -36,6 +37,8 @@ import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.t
  */
 export interface WorkerDeps extends Upstreams {
   db: Db;
+  /** The runner of each operation type (src/core/families.ts RUNNERS); default: the registered ones. */
+  runners?: RunnerMap;
   config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
     & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
@@ -60,7 +63,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // Started below, with the queue it needs; an operation that ends before then has no pass to start.
   let billing: BillingTimer | null = null;
   const exec = {
-    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS,
+    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, runners: deps.runners, leaseS: deps.config.operationLeaseS,
     onFinished: (op: Operation) => billing?.afterOperation(op),
   };
   const loops: Promise<void>[] = [];
