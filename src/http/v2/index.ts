@@ -21,8 +21,20 @@ import { routes as subUsers } from './sub-users/index.ts';
 import { routes as sshKeys } from './ssh-keys/index.ts';
 import { routes as reseller } from './reseller/index.ts';
 import * as notImplemented from './not-implemented.ts';
-// One entry per family; the order is the order of the OpenAPI document.
 
+// One entry per family; the order is the order of the OpenAPI document.
 const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   ...servers, ...operations, ...events, ...webhooks, ...vdc, ...domains, ...dns, ...webHosting, ...catalog, ...billing, ...account, ...tickets, ...subUsers, ...sshKeys, ...reseller, notImplemented,
 ];
+
+export interface V2Options extends RouteDeps {
+  /** Tests: told of every error response whose code the route does not declare (route-conventions.ts). */
+  onUndocumentedError?: (e: UndocumentedError) => void;
+}
+
+export async function registerV2(app: FastifyInstance, deps: V2Options): Promise<void> {
+  app.addHook('onRoute', applyRouteConventions);
+  if (deps.onUndocumentedError) checkDocumentedErrors(app, deps.onUndocumentedError);
+  await registerDocs(app as TypedApp, deps);
+  for (const r of ROUTES) r.register(app as TypedApp, deps);
+}
