@@ -1,6 +1,6 @@
 // Every resource family, listed once. Each declares its own facts in src/core/<family>/family.ts
-// (operations with their runners, events, billable types, scope area, id prefix; src/core/family.ts);
-// the central tables are derived here: the operation catalogue (registered with core/operations,
+// (operations with their runners, events, billable types with their charges, scope area, id prefix;
+// src/core/family.ts); the central tables are derived here: the upcoming charges' sources, the operation catalogue (registered with core/operations,
 // which imports no family, and added to its OperationRegistry type), the worker's runner map, the
 // areas the operations route admits. The lists a leaf module must keep for the panel or the database
 // (AREAS in scope-names.ts, the event type names, BILLABLE_TYPES) are checked against the families
@@ -9,6 +9,7 @@
 import type { BillableType } from '../db/schema-billing.ts';
 import { accountsFamily } from './accounts/family.ts';
 import { billingFamily } from './billing/family.ts';
+import type { RecurringChargesByType } from './billing/upcoming.ts';
 import { catalogFamily } from './catalog/family.ts';
 import { dnsFamily } from './dns/family.ts';
 import { domainsFamily } from './domains/family.ts';
@@ -55,6 +56,9 @@ export const RUNNERS: RunnerMap = new Map(Object.entries(OPERATIONS as Record<st
 
 type OperationType = keyof AllOperations;
 
+/** What recurring billing will charge, by billable type (the upcoming charges: src/core/billing/upcoming.ts). */
+export const BILLABLE_HOOKS = Object.assign({}, ...FAMILIES.map((f) => ('billable' in f ? f.billable : {}))) as RecurringChargesByType;
+
 /** The operation types whose `completed` event is about another kind of resource than the operation's own (none, or the line below fails to compile). */
 type CompletionAboutAnother = {
   [T in OperationType]: AllOperations[T] extends { completed: infer E extends EventType }
@@ -78,10 +82,11 @@ export const OPERATION_FAMILY_AREAS: readonly { family: string; area: Area }[] =
 
 // The leaf lists agree with the families (each line fails to compile, naming what is missing).
 type Unclaimed<All, Claimed> = [Exclude<All, Claimed>] extends [never] ? true : Exclude<All, Claimed>;
-type Claimed<K extends 'area' | 'events' | 'billable'> = Family extends infer F ? (F extends { [k in K]: infer V } ? (V extends readonly (infer E)[] ? E : V) : never) : never;
+type Claimed<K extends 'area' | 'events'> = Family extends infer F ? (F extends { [k in K]: infer V } ? (V extends readonly (infer E)[] ? E : V) : never) : never;
+type ClaimedBillable = Family extends infer F ? (F extends { billable: infer B } ? keyof B : never) : never;
 /** An area (scope-names.ts AREAS) no family guards. */
 const _everyAreaHasAFamily: Unclaimed<Area, Claimed<'area'>> = true;
 /** An event type (events/type-names.ts) no family writes. */
 const _everyEventHasAFamily: Unclaimed<EventType, Claimed<'events'>> = true;
 /** A billable type (db/schema-billing.ts BILLABLE_TYPES) no family is charged for. */
-const _everyBillableHasAFamily: Unclaimed<BillableType, Claimed<'billable'>> = true;
+const _everyBillableHasAFamily: Unclaimed<BillableType, ClaimedBillable> = true;

@@ -3,6 +3,7 @@
 // scopes guard it, the prefix of the ids it makes and what recurring billing charges of it. The
 // families are listed once, in src/core/families.ts, and every central table is derived from there.
 import type { BillableType } from '../db/schema-billing.ts';
+import type { RecurringCharges } from './billing/upcoming.ts';
 import type { EventType } from './events/catalogue.ts';
 import type { CatalogueEntry } from './operations/catalogue.ts';
 import type { Area } from './scope-names.ts';
@@ -18,6 +19,9 @@ export interface FamilyManifest {
   operations?: Readonly<Record<string, CatalogueEntry>>;
   /** The event types it writes (described in the event catalogue, src/core/events/catalogue.ts). */
   events?: readonly EventType[];
-  /** What recurring billing charges of it (billing_charges.resource_type). */
-  billable?: readonly BillableType[];
+  /**
+   * What recurring billing charges of it (billing_charges.resource_type), each with what it will
+   * charge (the upcoming charges, a resource's next charge: src/core/billing/upcoming.ts).
+   */
+  billable?: Readonly<Partial<Record<BillableType, RecurringCharges>>>;
 }

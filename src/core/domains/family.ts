@@ -3,6 +3,7 @@ import type { FamilyManifest } from '../family.ts';
 import { domainRegisterRunner } from './runners/domain.register.ts';
 import { domainRenewRunner } from './runners/domain.renew.ts';
 import { domainTransferRunner } from './runners/domain.transfer.ts';
+import { domainCharges } from './upcoming.ts';
 
 export const domainsFamily = {
   name: 'domains',
@@ -13,5 +14,5 @@ export const domainsFamily = {
     'domain.renew': { resource: 'domain', area: 'domains', runner: domainRenewRunner, completed: 'domain.renewed' },
   },
   events: ['domain.registered', 'domain.transferred', 'domain.renewed', 'domain.expiring', 'domain.expired'],
-  billable: ['domain'],
+  billable: { domain: domainCharges },
 } as const satisfies FamilyManifest;

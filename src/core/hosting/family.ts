@@ -4,6 +4,7 @@ import { hostingCancelRunner } from './runners/hosting.cancel.ts';
 import { hostingCreateRunner } from './runners/hosting.create.ts';
 import { hostingSuspendRunner } from './runners/hosting.suspend.ts';
 import { hostingUnsuspendRunner } from './runners/hosting.unsuspend.ts';
+import { hostingCharges } from './upcoming.ts';
 
 export const hostingFamily = {
   name: 'hosting',
@@ -16,5 +17,5 @@ export const hostingFamily = {
     'hosting.unsuspend': { resource: 'web_hosting', area: 'hosting', runner: hostingUnsuspendRunner, retry: true },
   },
   events: ['web_hosting.created', 'web_hosting.suspended', 'web_hosting.resumed', 'web_hosting.cancelled'],
-  billable: ['web_hosting'],
+  billable: { web_hosting: hostingCharges },
 } as const satisfies FamilyManifest;

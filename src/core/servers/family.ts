@@ -3,6 +3,7 @@ import type { FamilyManifest } from '../family.ts';
 import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
 import { serverMigrateRunner } from '../nodes/runners/server.migrate.ts';
 import { SERVER_ROWS } from './guards.ts';
+import { serverCharges } from './upcoming.ts';
 import { serverCloneRunner } from './runners/server.clone.ts';
 import { serverCreateRunner } from './runners/server.create.ts';
 import { serverDeleteRunner } from './runners/server.delete.ts';
@@ -45,5 +46,5 @@ export const serversFamily = {
     'server.cancel': { resource: 'server', area: 'servers', runner: serverDeleteRunner, retry: true },
   },
   events: ['server.created', 'server.deleted', 'server.suspended', 'server.resumed', 'server.cancelled'],
-  billable: ['server'],
+  billable: { server: serverCharges },
 } as const satisfies FamilyManifest;

@@ -2,6 +2,7 @@
 import type { FamilyManifest } from '../family.ts';
 import { powerRunner, reinstallRunner, resetPasswordRunner } from '../machines/runners.ts';
 import { VM_ROWS } from './guards.ts';
+import { vdcPoolCharges } from './upcoming.ts';
 import { vmCreateRunner } from './runners/vdc_vm.create.ts';
 import { vmDeleteRunner } from './runners/vdc_vm.delete.ts';
 import { vmMigrateRunner } from './runners/vdc_vm.migrate.ts';
@@ -31,5 +32,5 @@ export const vdcFamily = {
     'vdc_vm.migrate': { resource: 'vdc_vm', area: 'vdc', runner: vmMigrateRunner },
   },
   events: ['vdc_vm.created', 'vdc_vm.deleted'],
-  billable: ['vdc_pool'],
+  billable: { vdc_pool: vdcPoolCharges },
 } as const satisfies FamilyManifest;
