@@ -1,4 +1,4 @@
-// server.migrate, accepted: checks in the API's check order (README, "Check order") (input, references, state, capacity),
+// server.migrate, accepted: checks in the API's check order (docs/architecture.md, "Check order") (input, references, state, capacity),
 // then the target node is held (the server holds its size on both nodes while it moves) and the
 // operation queued, in one transaction. Nothing is charged: a migration costs the customer nothing,
 // and a move to another location keeps the price (its extra addresses follow it, renumbered).
