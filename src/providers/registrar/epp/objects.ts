@@ -116,6 +116,18 @@ export function contactFor(owner: Owner, order: DomainContact | null, privacy: b
   };
 }
 
+/**
+ * The contact as the registry holds it, brought up to date with the account's profile: name,
+ * organisation, email, phone and country are the profile's; the address stays as an order gave it
+ * (the profile has none); a phone the profile lacks (or spells otherwise than +CC.NUMBER) keeps the held one.
+ */
+export function contactFromProfile(held: ContactData, owner: Owner): ContactData {
+  return {
+    ...held, name: owner.name || owner.email, org: owner.company, email: owner.email, voice: voiceOf(owner.phone) ?? held.voice,
+    cc: owner.country ? owner.country.toUpperCase() : held.cc,
+  };
+}
+
 function contactBody(c: ContactData): BuildEl[] {
   return [
     el('contact:postalInfo', { type: 'int' }, [
