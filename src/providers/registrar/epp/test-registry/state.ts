@@ -112,7 +112,7 @@ export class RegistryState {
   /** Whether contacts' disclose flags are honoured (else 2306 on a disclose element). */
   supportsDisclose = true;
   /** Tests: a fault for the next command matching `when` (consumed once). */
-  faults: { when: (verb: string, object: string, clID: string) => boolean; fault: Fault }[] = [];
+  faults: { when: (verb: string, object: string, clID: string, op: string | undefined) => boolean; fault: Fault }[] = [];
   private seq = 0;
 
   roid(kind: string): string {
