@@ -16,11 +16,15 @@ export interface ContactSyncLoop {
   stop(): Promise<void>;
 }
 
-export function startContactSync(db: Db, registrar: Registrar | undefined, logger: Logger, intervalMs = INTERVAL_MS): ContactSyncLoop | null {
+export function startContactSync(db: Db, registrar: Registrar | undefined, logger: Logger, every = INTERVAL_MS): ContactSyncLoop | null {
   if (!registrar) return null;
+  // A registrar without contacts (the simulated one) has only rows to clear: once a minute is enough.
+  const intervalMs = registrar.contacts ? every : Math.max(every, 60_000);
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
+  /** Passes in a row the database failed: the next waits longer (doubling, up to 30 s). */
+  let errors = 0;
   const pass = async () => {
     try {
       for (const row of await claimContactSyncs(db, BATCH, LEASE_S)) {
@@ -32,13 +36,14 @@ export function startContactSync(db: Db, registrar: Registrar | undefined, logge
         } else if (r.outcome === 'waiting') logger.warn({ ...at, wait_s: r.waitS, err: r.error }, 'updating the registrant contacts failed; trying again later');
         else logger.error({ ...at, err: r.error }, 'the registry refused the account\'s profile as its registrant contact; it waits for the next profile change');
       }
+      errors = 0;
     } catch (err) {
-      logger.warn({ component: 'registrar', err }, 'the contact outbox could not be read; trying again');
+      if (errors++ === 0) logger.warn({ component: 'registrar', err }, 'the contact outbox could not be read; trying again');
     }
   };
   const tick = () => {
     running = pass().finally(() => {
-      if (!stopped) timer = setTimeout(tick, intervalMs);
+      if (!stopped) timer = setTimeout(tick, errors ? Math.min(intervalMs * 2 ** errors, 30_000) : intervalMs);
     });
   };
   timer = setTimeout(tick, intervalMs);

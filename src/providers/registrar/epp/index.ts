@@ -45,6 +45,7 @@ export interface EppRegistrarOptions {
 export interface EppRegistrar extends Registrar {
   readonly messages: RegistrarMessages;
   readonly contacts: RegistrarContacts;
+  readonly transferWatch: TransferWatch;
   readonly pool: SessionPool;
   close(): Promise<void>;
 }
