@@ -189,6 +189,7 @@ function eppFor(config: Config): EppRegistrar {
     driver = createEppRegistrar({
       host: config.eppHost!, port: config.eppPort, clientId: config.eppClientId!, password: config.eppPassword!,
       cert: pem(config.eppClientCert), key: pem(config.eppClientKey), ca: pem(config.eppCa), sessions: config.eppSessions, pollS: config.eppPollS,
+      transferCheckMaxMs: config.eppTransferCheckS * 1000,
     });
     eppDrivers.set(key, driver);
   }

@@ -26,6 +26,7 @@ import { startDnsPusher } from './dns-pusher.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
+import { startContactSync } from './registrar-contacts.ts';
 import { startRegistrarPoll } from './registrar-poll.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import { createJobQueue } from './queue.ts';
@@ -80,6 +81,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const registrarPoll = startRegistrarPoll(db, deps.registrar, logger);
+  const contactSync = startContactSync(db, deps.registrar, logger);
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
@@ -87,6 +89,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       w.halt();
       sweep.stop();
       registrarPoll?.stop();
+      await contactSync?.stop();
       await billing?.stop();
       await paymentSweeper?.stop();
       await notifications?.stop();
