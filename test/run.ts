@@ -192,7 +192,8 @@ async function main(): Promise<number> {
   // files whose subject is not the database (browsers, LXD, npm pack, a terminal), which the first
   // run has run. Files named on the command line always run.
   const exclude = !args.length && process.env.TEST_EXCLUDE ? new RegExp(process.env.TEST_EXCLUDE) : null;
-  const all = args.length ? args : await findTests(path.resolve('test'));
+  // Most tests live under test/; a family's route tests may sit beside its routes in src/ (src/http/v2/ssh-keys).
+  const all = args.length ? args : [...(await findTests(path.resolve('test'))), ...(await findTests(path.resolve('src')))];
   const files = exclude ? all.filter((f) => !exclude.test(path.relative(process.cwd(), f))) : all;
   if (exclude) process.stdout.write(`TEST_EXCLUDE leaves out ${all.length - files.length} of ${all.length} files\n`);
   const started = Date.now();

@@ -10,6 +10,7 @@ import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { operationsCommand } from './admin-operations.ts';
+import { registrarMessagesCommand } from './admin-registrar-messages.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
 import { type CommandHelp, commandsOf, helpFor } from './admin-help.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
@@ -92,8 +93,9 @@ Nodes and migration
   servers list [--account ACCOUNT_ID] [--node NODE_ID] [--status pending|active|suspended|cancelled|deleted]
                   [--page N] [--per-page N]
                   every account's servers, newest first (deleted ones only with --status deleted)
-  servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
-                  moves any account's server (default: live, to placement's pick)
+  servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID] [--member NAME]
+                  moves any account's server (default: live, to placement's pick); --member: to
+                  that member of its node, an LXD cluster (the cluster's own move; default cold)
 
 Operations (every account's)
   operations list [--status queued|running|completed|failed|stuck] [--type TYPE] [--account ACCOUNT_ID]
@@ -131,6 +133,8 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
                   a name "registered at another registrar" that customers can transfer in with CODE
                   (--expires: RFC 3339, default a year from now)
   registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
+  registrar messages [--kind transfer|notice] [--domain DOMAIN] [--registrar NAME] [--since TIME] [--page N]
+                  what the registry's message queue said (EPP poll: transfers' outcomes, notices), newest first
 
 Setup
   setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
@@ -327,6 +331,10 @@ async function ipPools(conn: Conn, out: Out, action: string | undefined, args: s
 
 /** `registrar add-domain DOMAIN --auth-code CODE …` and `registrar list`: the simulated registry. */
 async function registrarCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'messages') {
+    await registrarMessagesCommand(conn, out, args);
+    return true;
+  }
   if (action === 'list') {
     const usage = 'hostcloud admin registrar list [--registrar us|other] [--page N]';
     const { values } = parse(args, { registrar: { type: 'string' }, page: { type: 'string' } }, usage);

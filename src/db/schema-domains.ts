@@ -70,3 +70,5 @@ export interface RegistrarMessagesTable {
   text: string;
   detail: Generated<unknown>;
 }
+
+export type RegistrarMessage = Selectable<RegistrarMessagesTable>;

@@ -19,6 +19,7 @@ import type { AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsT
 import type { ConsoleSessionsTable, ServerIpsTable, ServersTable, SnapshotsTable } from './schema-servers.ts';
 import type { SimFirewallRulesTable, SimRequestsTable, SimSettingsTable, SimSnapshotsTable, SimVmsTable } from './schema-sim.ts';
 import type { AppSecretsTable, SystemMarkersTable } from './schema-system.ts';
+import type { RegistrarContactSyncTable } from './schema-registrar.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { VdcPoolsTable, VdcSnapshotsTable, VdcVmsTable } from './schema-vdc.ts';
 
@@ -36,6 +37,7 @@ export type * from './schema-notifications.ts';
 export type * from './schema-operations.ts';
 export type * from './schema-panel.ts';
 export type * from './schema-payments.ts';
+export type * from './schema-registrar.ts';
 export type * from './schema-servers.ts';
 export type * from './schema-sim.ts';
 export type * from './schema-system.ts';
@@ -119,4 +121,5 @@ export interface DB {
   dns_records: DnsRecordsTable;
   dns_outbox: DnsOutboxTable;
   dns_settings: DnsSettingsTable;
+  registrar_contact_sync: RegistrarContactSyncTable;
 }

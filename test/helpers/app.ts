@@ -14,7 +14,8 @@ import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
-import { computeFor, dnsFor, hostingFor, paymentsFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
+import { RUNNERS } from '../../src/core/families.ts';
+import { rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 import { type Telemetry, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
 
 export interface TestApp {
@@ -147,7 +148,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      const worker = await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), dns: dnsFor(cfg, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+      const worker = await startWorker({ db: database.db, ...servicesFor(cfg, database.db, telemetry, { worker: true }), runners: RUNNERS, config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
       workers.push(worker);
       runningWorkers.set(worker, cfg.computeDriver);
     }
