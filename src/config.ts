@@ -828,7 +828,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'PROVIDER_TIMEOUT_MS',
-    meaning: 'how long a request waits for an upstream before giving up: a server detail\'s live state (then `unknown`), a web-hosting detail\'s disk usage (then `null`), the hosting panel\'s room check of an order and its login (then 502)',
+    meaning: 'how long a request waits for an upstream before giving up: a server detail\'s live state (then `unknown`), a web-hosting detail\'s disk usage (then `null`), the hosting panel\'s room check of an order and its login (then 502), an LXD node\'s probe in the admin list of nodes (then `unreachable`)',
     default: '`2000`',
     value: '2000',
   },

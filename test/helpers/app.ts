@@ -116,6 +116,16 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     ipCooldownS: 0,
     // Likewise payment sweeps (sweepPayments at a chosen instant), not every minute.
     paymentSweepIntervalS: 3600,
+    // A live read of a simulated upstream (the hosting panel's login link or disk usage, a server's
+    // state) answers at once, but on a machine busy with other files it missed the 2 s default: a
+    // 502 where a test meant the route's answer (route-security's walk of every route). A test about
+    // an upstream's deadline sets its own.
+    providerTimeoutMs: 30_000,
+    // A request waits this long for a database connection (a new one: a backend forked and
+    // authenticated) before it is answered 503, as DATABASE_CONNECT_TIMEOUT_MS says. At the 5 s
+    // default a loaded machine answered a test's plain setup call (create account) 503; a test
+    // about that wait, or the 503 after it, sets its own.
+    databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS,
     ...overrides,
   };
   // Before anything is opened, so a refused app leaves nothing running.
