@@ -5,7 +5,7 @@ import type { SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } f
 import type { DomainsTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { NodesTable } from './schema-nodes.ts';
-import type { HostingNodeAccountsTable, HostingNodesTable } from './schema-hosting-nodes.ts';
+import type { HostingNodeAccountsTable, HostingNodesTable, HostingPageAccess, HostingPageSessionsTable, SimHostingDatabasesTable } from './schema-hosting-nodes.ts';
 import type { BillingChargesTable, BillingNoticesTable } from './schema-billing.ts';
 import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 import type {
@@ -430,6 +430,9 @@ export interface HostingLoginLinksTable {
   expires_at: Date;
   used_at: Date | null;
   created_at: CreatedAt;
+  /** What the page opened with the link may do: the access of whoever made it. */
+  access: ColumnType<HostingPageAccess, HostingPageAccess | undefined, never>;
+  sub_user_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export interface SimHostingServersTable {
@@ -611,6 +614,8 @@ export interface DB {
   sim_registry_transfers: SimRegistryTransfersTable;
   web_hosting: WebHostingTable;
   hosting_login_links: HostingLoginLinksTable;
+  hosting_page_sessions: HostingPageSessionsTable;
+  sim_hosting_databases: SimHostingDatabasesTable;
   sim_hosting_servers: SimHostingServersTable;
   sim_hosting_accounts: SimHostingAccountsTable;
   registrar_messages: RegistrarMessagesTable;

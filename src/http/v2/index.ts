@@ -97,6 +97,11 @@ import * as renewWebHosting from './web-hosting/renew-web-hosting.ts';
 import * as cancelWebHosting from './web-hosting/cancel-web-hosting.ts';
 import * as getWebHostingLogin from './web-hosting/get-web-hosting-login.ts';
 import * as openWebHostingLoginLink from './web-hosting/open-web-hosting-login-link.ts';
+import * as getWebHostingSite from './web-hosting/get-web-hosting-site.ts';
+import * as resetWebHostingSftpPassword from './web-hosting/reset-web-hosting-sftp-password.ts';
+import * as createWebHostingDatabase from './web-hosting/create-web-hosting-database.ts';
+import * as resetWebHostingDatabasePassword from './web-hosting/reset-web-hosting-database-password.ts';
+import * as deleteWebHostingDatabase from './web-hosting/delete-web-hosting-database.ts';
 import * as getServerIpReverseDns from './servers/get-server-ip-reverse-dns.ts';
 import * as updateServerIpReverseDns from './servers/update-server-ip-reverse-dns.ts';
 import * as deleteServerIp from './servers/delete-server-ip.ts';
@@ -128,6 +133,7 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
   getDomainNameservers, updateDomainNameservers, updateDomainLock, updateDomainWhoisPrivacy, getDomainAuthCode, refreshDomainAuthCode,
   listDnsZones, createDnsZone, getDnsZone, deleteDnsZone, listDnsRecords, createDnsRecord, updateDnsRecord, deleteDnsRecord,
   listWebHosting, getWebHosting, createWebHosting, renewWebHosting, cancelWebHosting, getWebHostingLogin, openWebHostingLoginLink,
+  getWebHostingSite, resetWebHostingSftpPassword, createWebHostingDatabase, resetWebHostingDatabasePassword, deleteWebHostingDatabase,
   listPlans, getPlan, listPackages, listOperatingSystems, listLocations, listWebHostingPackages, listDepartments,
   getBalance, listTransactions, listUpcomingCharges,
   getAccount, listApiKeys, listIpAllowlist,
