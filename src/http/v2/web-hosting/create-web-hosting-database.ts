@@ -21,11 +21,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 16, description: '1–16 lower-case letters and digits; the account\'s user name and `_` are put before it.', examples: ['shop'] }),
       }, { additionalProperties: false }),
-      response: { 201: Envelope(HostingDatabaseCredentialsSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'QUOTA_EXCEEDED', 'UPSTREAM_ERROR') },
+      response: { 200: Envelope(HostingDatabaseCredentialsSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'QUOTA_EXCEEDED', 'UPSTREAM_ERROR') },
     },
   }, async (request, reply) => {
     const made = await withCtx(deps, request, (ctx) => createHostingDatabase(ctx, request.params.id, request.body.name));
-    reply.code(201).header('Cache-Control', 'no-store');
-    return reply.send(ok(request, databaseCredentials(made.name, made.password)));
+    // 200, not 201: a database has no address of its own to give as Location (the site lists it).
+    reply.header('Cache-Control', 'no-store');
+    return ok(request, databaseCredentials(made.name, made.password));
   });
 }
