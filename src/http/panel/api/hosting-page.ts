@@ -1,6 +1,7 @@
 // GET /panel/api/hosting-page/{id}: the hosting page session this browser holds for a hosting
 // account (a used login link), with the CSRF token for its writes — or 404 when it holds none
-// (then the page needs a signed-in panel session). DELETE ends it ("Leave" on the page).
+// (then the page needs a signed-in panel session). DELETE ends it ("Leave this page"). Both are
+// open routes: the hosting session is not a panel session.
 import { Type } from '@sinclair/typebox';
 import { deleteHostingPageSession } from '../../../db/queries/hosting-page-sessions.ts';
 import { ApiError } from '../../../core/errors.ts';
@@ -10,10 +11,11 @@ import { ok } from '../../reply.ts';
 import type { TypedApp } from '../../route-types.ts';
 import { Envelope, StringEnum, errorResponses } from '../../schemas.ts';
 import { HOSTING_COOKIE, clearHostingCookie, cookiesOf } from '../cookies.ts';
-import { csrfToken } from '../csrf.ts';
+import { checkCsrf, csrfToken } from '../csrf.ts';
 import type { PanelDeps } from '../deps.ts';
 import { hostingCsrfBinding, hostingPageOf } from '../hosting-page-auth.ts';
 import { Done } from '../schemas.ts';
+import { sessionOf } from '../session-auth.ts';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -37,12 +39,22 @@ export function register(app: TypedApp, deps: PanelDeps) {
     });
   });
 
-  // No CSRF token asked: a forged request could only end a session, and the page's token is bound
-  // to the hosting session, not to the panel's.
+  // Its CSRF token is the hosting session's (what the page holds in link mode) or, as on every
+  // open route, the panel session's or the signed-out one: checked here, since the hook knows one.
   app.delete('/api/hosting-page/:id', {
     config: { auth: 'none' },
-    schema: { params: Params, response: { 200: Envelope(Done), ...errorResponses() } },
+    schema: { params: Params, response: { 200: Envelope(Done), ...errorResponses('CSRF_TOKEN_INVALID') } },
   }, async (request, reply) => {
+    const page = await hostingPageOf(request, deps.db, deps.now());
+    const accepted = (binding: string) => {
+      try {
+        checkCsrf(request, binding);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!(page && accepted(hostingCsrfBinding(page)))) checkCsrf(request, (await sessionOf(request, deps.db, deps.sessions, deps.now()))?.publicId ?? null);
     const token = cookiesOf(request)[HOSTING_COOKIE];
     if (token) await deleteHostingPageSession(deps.db, sha256(token));
     clearHostingCookie(request, reply, deps.config.publicUrl);
