@@ -6,6 +6,7 @@ import { Command, CommanderError, type Option } from 'commander';
 import { HostcloudError } from '@hostcloud/sdk';
 import { accountCommands } from './commands/account.js';
 import { contextCommands } from './commands/context.js';
+import { dnsCommands } from './commands/dns.js';
 import { domainCommands } from './commands/domain.js';
 import { hostingCommands } from './commands/hosting.js';
 import { operationCommands } from './commands/operation.js';
@@ -59,6 +60,7 @@ Examples:
   accountCommands(program, rt);
   operationCommands(program, rt);
   webhookCommands(program, rt);
+  dnsCommands(program, rt);
 
   command(program, 'completion <shell>', 'Print the completion script for bash or zsh', [
     'source <(hc completion bash)',

@@ -63,6 +63,7 @@ hc server delete "$id"
 | \`hc balance [--transactions]\`, \`hc plan\\|location\\|os list\`, \`hc ssh-key list\\|add\\|delete\` | account and catalog |
 | \`hc operation get\\|wait\`, \`hc events list\\|tail\` | operations and events |
 | \`hc webhook create\\|list\\|get\\|delete\\|ping\\|deliveries\` | webhook endpoints |
+| \`hc dns zone list\\|get\\|create\\|delete\`, \`hc dns record list\\|add\\|update\\|delete\` | DNS zones and records |
 | \`hc context add\\|use\\|list\\|current\\|remove\`, \`hc completion bash\\|zsh\` | set-up |
 
 \`hc COMMAND --help\` shows every option with examples. \`hc events tail\` prints new events as they happen
