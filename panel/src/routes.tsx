@@ -5,6 +5,7 @@ import { ApiKeysPage } from './pages/api-keys.tsx';
 import { BillingPage } from './pages/billing.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { DomainPage } from './pages/domain.tsx';
+import { DnsZonePage, DnsZonesPage } from './pages/dns.tsx';
 import { HostingPage } from './pages/hosting.tsx';
 import { HostingSitePage } from './pages/hosting-site.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
@@ -38,6 +39,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/vdc', component: VdcPage, scope: 'vdc:read' },
   { path: '/panel/domains', component: DomainsPage, scope: 'domains:read' },
   { path: '/panel/domains/:id', component: DomainPage, scope: 'domains:read' },
+  { path: '/panel/dns', component: DnsZonesPage, scope: 'dns:read' },
+  { path: '/panel/dns/:id', component: DnsZonePage, scope: 'dns:read' },
   { path: '/panel/web-hosting', component: HostingPage, scope: 'hosting:read' },
   { path: '/panel/web-hosting/:id', component: HostingSitePage, scope: 'hosting:read' },
   { path: '/panel/tickets', component: TicketsPage, scope: 'tickets:read' },

@@ -13,6 +13,7 @@ import type {
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
+import type { RegistrarContactSyncTable } from './schema-registrar.ts';
 import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
 
 export type * from './schema-account.ts';
@@ -25,6 +26,7 @@ export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
 export type * from './schema-dns.ts';
 export type * from './schema-hosting-nodes.ts';
+export type * from './schema-registrar.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -645,9 +647,11 @@ export interface DB {
   dns_records: DnsRecordsTable;
   dns_outbox: DnsOutboxTable;
   dns_settings: DnsSettingsTable;
+  registrar_contact_sync: RegistrarContactSyncTable;
 }
 
 export type Account = Selectable<AccountsTable>;
+export type RegistrarMessage = Selectable<RegistrarMessagesTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type Transaction = Selectable<TransactionsTable>;

@@ -16,7 +16,7 @@ test('the page: public HTML, its own CSP, the headings, this service\'s URL in t
   for (const h of ['Automating with the SDK and CLI', 'Installing', 'The command line: hc', 'The SDK: @hostcloud/sdk', 'Receiving webhooks']) {
     assert.ok(res.body.includes(`>${h.replace('&', '&amp;')}</h`), h);
   }
-  assert.ok(res.body.includes('hc context add prod --url http://api.test --token'));
+  assert.ok(res.body.includes('hc context add prod --url http://api.test '));
   assert.ok(res.body.includes('baseUrl: &#39;http://api.test&#39;') || res.body.includes("baseUrl: 'http://api.test'"));
   assert.doesNotMatch(res.body, /<script/);
 
