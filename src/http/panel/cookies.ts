@@ -2,15 +2,13 @@
 //  - hc_session: the session token. HttpOnly, SameSite=Lax, Path=/ (the panel calls /v2 with it),
 //    Secure when the panel is reached over https;
 //  - hc_csrf: the secret the CSRF tokens are made from (csrf.ts). HttpOnly, SameSite=Strict;
-//  - hc_hosting: a hosting page session's token (a used login link; hosting-page-auth.ts), as
-//    hc_session but for one hosting account's page only.
+// (hc_hosting, a hosting page session's token, is ../hosting-cookie.ts's: v2 sets it.)
 // Neither is readable by scripts; the CSRF token itself travels in JSON and in X-CSRF-Token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse, serialize } from 'cookie';
 
 export const SESSION_COOKIE = 'hc_session';
 export const CSRF_COOKIE = 'hc_csrf';
-export const HOSTING_COOKIE = 'hc_hosting';
 
 const parsed = new WeakMap<FastifyRequest, Record<string, string | undefined>>();
 
@@ -51,11 +49,3 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, publ
   cookiesOf(request)[CSRF_COOKIE] = secret;
 }
 
-export function setHostingCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, token: string, maxAgeS: number): void {
-  append(reply, serialize(HOSTING_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: maxAgeS }));
-}
-
-export function clearHostingCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string): void {
-  append(reply, serialize(HOSTING_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: 0 }));
-  delete cookiesOf(request)[HOSTING_COOKIE];
-}

@@ -7,7 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { type HostingPageIdentity, identifyHostingPage } from '../../core/hosting/page-sessions.ts';
 import type { Access, Caller, Db, Scope } from '../../core/types.ts';
-import { HOSTING_COOKIE, cookiesOf } from './cookies.ts';
+import { HOSTING_COOKIE } from '../hosting-cookie.ts';
+import { cookiesOf } from './cookies.ts';
 
 /** What a hosting page session's CSRF tokens are bound to (never a panel session's id). */
 export const hostingCsrfBinding = (identity: HostingPageIdentity) => `hosting:${identity.publicId}`;

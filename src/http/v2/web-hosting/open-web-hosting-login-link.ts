@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { checkHostingLoginLink, openHostingLoginLink } from '../../../core/hosting/login.ts';
 import { linkSigningKey } from '../../../core/signed-links.ts';
 import { HOSTING_PAGE_SESSION_S } from '../../../core/hosting/page-sessions.ts';
-import { setHostingCookie } from '../../panel/cookies.ts';
+import { setHostingCookie } from '../../hosting-cookie.ts';
 import { V2_VERSION } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
