@@ -22,6 +22,7 @@ import * as panelInvitations from './panel-invitations.ts';
 import * as payments from './payments.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as registrar from './registrar.ts';
+import * as registrarMessages from './registrar-messages.ts';
 import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
@@ -30,5 +31,5 @@ import * as tickets from './tickets.ts';
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
 }
