@@ -36,6 +36,7 @@ import * as m0080 from './migrations/0080_operation_cancel.ts';
 import * as m0085 from './migrations/0085_panel_sign_up_without_password.ts';
 import * as m0110 from './migrations/0110_hosting_nodes.ts';
 import * as m0120 from './migrations/0120_registrar_messages.ts';
+import * as m0190 from './migrations/0190_staff.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0085_panel_sign_up_without_password': m0085,
   '0110_hosting_nodes': m0110,
   '0120_registrar_messages': m0120,
+  '0190_staff': m0190,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -13,6 +13,7 @@ import type {
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
+import type { AuditLogTable, StaffLinksTable, StaffMembersTable, StaffRecoveryCodesTable, StaffSessionsTable, StaffTokensTable } from './schema-staff.ts';
 import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
 
 export type * from './schema-account.ts';
@@ -25,6 +26,7 @@ export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
 export type * from './schema-dns.ts';
 export type * from './schema-hosting-nodes.ts';
+export type * from './schema-staff.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -484,7 +486,8 @@ export type NotificationStatus = 'queued' | 'sent' | 'failed';
 
 export interface NotificationsTable {
   id: ColumnType<number, never, never>;
-  account_id: string;
+  /** null: a notice to a staff member, which belongs to no account. */
+  account_id: string | null;
   /** What the notice is about, dotted: hosting.cancelled, ticket.answered, service.suspended… */
   kind: string;
   to_email: string;
@@ -598,6 +601,12 @@ export interface DB {
   sim_snapshots: SimSnapshotsTable;
   console_sessions: ConsoleSessionsTable;
   notifications: NotificationsTable;
+  staff_members: StaffMembersTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_sessions: StaffSessionsTable;
+  staff_links: StaffLinksTable;
+  staff_tokens: StaffTokensTable;
+  audit_log: AuditLogTable;
   vdc_pools: VdcPoolsTable;
   vdc_vms: VdcVmsTable;
   nodes: NodesTable;

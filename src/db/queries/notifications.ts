@@ -5,7 +5,7 @@ import type { Db } from '../connection.ts';
 import type { Notification, NotificationStatus } from '../schema.ts';
 
 export interface NewNotification {
-  account_id: string;
+  account_id: string | null;
   kind: string;
   to_email: string;
   subject: string;

@@ -6,7 +6,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, StringEnum, errorResponses } from '../schemas.ts';
 import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'access' as const };
 
 /** The body of a new key (also nested as `api_key` when an account is opened). */
 export const NewKeyFields = {
