@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
 # Prepares this machine for the LXD tests and the LXD bench (root only). Idempotent: run it again and
 # it only does what is missing.
-#   - two LXD daemons: the default one (/var/lib/lxd, unix socket) and a second one under its own
-#     LXD_DIR (/var/lib/lxd-second) listening on https://127.0.0.3:8443, so that migrations have
-#     somewhere to go and the https client path is exercised;
-#   - on each: a `dir` storage pool `default` and a root disk in the `default` profile (`lxd init`
-#     would also make a bridge, which needs dnsmasq; our instances use `routed` NICs instead);
-#   - a test client certificate (LXD_TEST_DIR/client.crt + .key) trusted by both daemons;
-#   - a tiny busybox image (alias `hostcloud-test-busybox`) on both: /bin/sh, chpasswd, /etc/passwd,
-#     /etc/shadow and an inittab that runs a shell on the console.
+#   - two stand-alone LXD daemons: the default one (/var/lib/lxd, unix socket) and a second one under
+#     its own LXD_DIR (/var/lib/lxd-second) listening on https://127.0.0.4:8443, so that migrations
+#     have somewhere to go and the https client path is exercised;
+#   - an LXD cluster of two more daemons (/var/lib/lxd-cluster1 on https://127.0.0.2:8443, the
+#     bootstrap member `hc-member1`, and /var/lib/lxd-cluster2 on https://127.0.0.3:8443, which
+#     joins it as `hc-member2` with a join token): one Hostcloud node reached by the cluster's
+#     address, whose instances LXD places on either member;
+#   - on each stand-alone daemon and on the cluster: a `dir` storage pool `default` and a root disk
+#     in the `default` profile (`lxd init` would also make a bridge, which needs dnsmasq; our
+#     instances use `routed` NICs instead);
+#   - a test client certificate (LXD_TEST_DIR/client.crt + .key) trusted by all three;
+#   - a tiny busybox image (alias `hostcloud-test-busybox`) on all three (the cluster's images are
+#     cluster-wide): /bin/sh, chpasswd, /etc/passwd, /etc/shadow and an inittab that runs a shell on
+#     the console.
 # The tests find everything through LXD_TEST_DIR/env (written last, so its presence means ready).
 set -euo pipefail
 
 LXD_TEST_DIR="${LXD_TEST_DIR:-/var/lib/hostcloud-lxd-test}"
 FIRST_DIR="${LXD_FIRST_DIR:-/var/lib/lxd}"
 SECOND_DIR="${LXD_SECOND_DIR:-/var/lib/lxd-second}"
-SECOND_ADDR="${LXD_SECOND_ADDR:-127.0.0.3:8443}"
+SECOND_ADDR="${LXD_SECOND_ADDR:-127.0.0.4:8443}"
+CLUSTER1_DIR="${LXD_CLUSTER1_DIR:-/var/lib/lxd-cluster1}"
+CLUSTER2_DIR="${LXD_CLUSTER2_DIR:-/var/lib/lxd-cluster2}"
+CLUSTER1_ADDR="${LXD_CLUSTER1_ADDR:-127.0.0.2:8443}"
+CLUSTER2_ADDR="${LXD_CLUSTER2_ADDR:-127.0.0.3:8443}"
+MEMBER1=hc-member1
+MEMBER2=hc-member2
 ALIAS="hostcloud-test-busybox"
 LOG_DIR="${LXD_LOG_DIR:-/var/log}"
 
@@ -113,17 +125,87 @@ restart_without_firewall() {
   if firewall_missing "$dir"; then echo "lxd-setup: the LXD daemon of $dir still has no firewall driver" >&2; exit 1; fi
 }
 
+# clustered DIR: true when the daemon is a cluster member.
+clustered() { api "$1" GET /1.0 | grep -q '"server_clustered":true'; }
+# member_online NAME: true when the cluster lists the member as online.
+member_online() { api "$CLUSTER1_DIR" GET "/1.0/cluster/members/$1" | grep -q '"status":"Online"'; }
+
+# The cluster, with `lxd init --preseed` as an operator would form it: the first member bootstraps
+# it (its https address, then clustering, the storage pool and the default profile's root disk,
+# which become the cluster's); the second joins with a token from `lxc cluster add`, giving its own
+# source for the pool (a `dir` pool's is under each member's LXD_DIR). Each step is skipped when
+# done, so a run that stopped half-way is finished by the next.
+form_cluster() {
+  if ! clustered "$CLUSTER1_DIR"; then
+    echo "lxd-setup: bootstrapping the LXD cluster on $CLUSTER1_ADDR ($MEMBER1)"
+    LXD_DIR="$CLUSTER1_DIR" lxd init --preseed <<EOF
+config:
+  core.https_address: $CLUSTER1_ADDR
+cluster:
+  server_name: $MEMBER1
+  enabled: true
+storage_pools:
+- name: default
+  driver: dir
+profiles:
+- name: default
+  devices:
+    root: {path: /, pool: default, type: disk}
+EOF
+  fi
+  if ! member_online "$MEMBER2"; then
+    if clustered "$CLUSTER2_DIR"; then
+      echo "lxd-setup: $CLUSTER2_DIR is clustered but $MEMBER2 is not an online member of the cluster at $CLUSTER1_ADDR; remove $CLUSTER2_DIR (daemon stopped) and run again" >&2
+      exit 1
+    fi
+    echo "lxd-setup: joining $CLUSTER2_ADDR to the cluster ($MEMBER2)"
+    # A token left by a run that stopped before the join would make `cluster add` refuse.
+    LXD_DIR="$CLUSTER1_DIR" lxc cluster revoke-token "$MEMBER2" >/dev/null 2>&1 || true
+    local token cert
+    token="$(LXD_DIR="$CLUSTER1_DIR" lxc cluster add "$MEMBER2" --quiet)"
+    cert="$(sed 's/^/    /' "$CLUSTER1_DIR/cluster.crt")"
+    LXD_DIR="$CLUSTER2_DIR" lxd init --preseed <<EOF
+config:
+  core.https_address: $CLUSTER2_ADDR
+cluster:
+  enabled: true
+  server_name: $MEMBER2
+  server_address: $CLUSTER2_ADDR
+  cluster_address: $CLUSTER1_ADDR
+  cluster_certificate: |
+$cert
+  cluster_token: $token
+  member_config:
+  - entity: storage-pool
+    name: default
+    key: source
+    value: ""
+EOF
+  fi
+  local deadline=$((SECONDS + 60))
+  until member_online "$MEMBER1" && member_online "$MEMBER2"; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "lxd-setup: the cluster's members are not both online: $(api "$CLUSTER1_DIR" GET /1.0/cluster/members?recursion=1)" >&2; exit 1; }
+    sleep 1
+  done
+}
+
 ensure_firewall_tool
 start_daemon "$FIRST_DIR" "$LOG_DIR/lxd-first.log"
 start_daemon "$SECOND_DIR" "$LOG_DIR/lxd-second.log"
+start_daemon "$CLUSTER1_DIR" "$LOG_DIR/lxd-cluster1.log"
+start_daemon "$CLUSTER2_DIR" "$LOG_DIR/lxd-cluster2.log"
 restart_without_firewall "$FIRST_DIR" "$LOG_DIR/lxd-first.log"
 restart_without_firewall "$SECOND_DIR" "$LOG_DIR/lxd-second.log"
+restart_without_firewall "$CLUSTER1_DIR" "$LOG_DIR/lxd-cluster1.log"
+restart_without_firewall "$CLUSTER2_DIR" "$LOG_DIR/lxd-cluster2.log"
 prepare_daemon "$FIRST_DIR"
 prepare_daemon "$SECOND_DIR"
+# Before the cluster: its second member listens where this daemon once did (127.0.0.3).
 if ! api "$SECOND_DIR" GET /1.0 | grep -q "\"core.https_address\":\"$SECOND_ADDR\""; then
   r="$(api "$SECOND_DIR" PATCH /1.0 "{\"config\":{\"core.https_address\":\"$SECOND_ADDR\"}}")"
   ok "$r" || { echo "lxd-setup: https address of the second daemon: $r" >&2; exit 1; }
 fi
+form_cluster
 
 # The test client certificate, trusted by both daemons (LXD's own kind: ECDSA P-384, ten years).
 if [ ! -s "$LXD_TEST_DIR/client.crt" ] || [ ! -s "$LXD_TEST_DIR/client.key" ]; then
@@ -135,7 +217,7 @@ if [ ! -s "$LXD_TEST_DIR/client.crt" ] || [ ! -s "$LXD_TEST_DIR/client.key" ]; t
 fi
 FINGERPRINT="$(openssl x509 -in "$LXD_TEST_DIR/client.crt" -noout -fingerprint -sha256 | sed 's/.*=//; s/://g' | tr 'A-F' 'a-f')"
 CERT_JSON="$(sed '/-----/d' "$LXD_TEST_DIR/client.crt" | tr -d '\n')"
-for dir in "$FIRST_DIR" "$SECOND_DIR"; do
+for dir in "$FIRST_DIR" "$SECOND_DIR" "$CLUSTER1_DIR"; do
   if ! ok "$(api "$dir" GET "/1.0/certificates/$FINGERPRINT")"; then
     r="$(api "$dir" POST /1.0/certificates "{\"type\":\"client\",\"name\":\"hostcloud-test\",\"certificate\":\"$CERT_JSON\"}")"
     ok "$r" || { echo "lxd-setup: trusting the test certificate on $dir: $r" >&2; exit 1; }
@@ -201,7 +283,7 @@ EOF
 }
 
 IMAGE=""
-for dir in "$FIRST_DIR" "$SECOND_DIR"; do
+for dir in "$FIRST_DIR" "$SECOND_DIR" "$CLUSTER1_DIR"; do
   if ok "$(api "$dir" GET "/1.0/images/aliases/$ALIAS")"; then continue; fi
   if [ -z "$IMAGE" ]; then
     WORK="$(mktemp -d)"
@@ -220,14 +302,20 @@ for dir in "$FIRST_DIR" "$SECOND_DIR"; do
 done
 
 SERVER_FP="$(api "$SECOND_DIR" GET /1.0 | sed -n 's/.*"certificate_fingerprint":"\([0-9a-f]*\)".*/\1/p')"
+# Every member answers https with the cluster's certificate: one fingerprint for the node.
+CLUSTER_FP="$(api "$CLUSTER1_DIR" GET /1.0 | sed -n 's/.*"certificate_fingerprint":"\([0-9a-f]*\)".*/\1/p')"
 cat >"$LXD_TEST_DIR/env.tmp" <<EOF
 LXD_TEST_FIRST=unix:$FIRST_DIR/unix.socket
 LXD_TEST_SECOND=https://$SECOND_ADDR
 LXD_TEST_SECOND_SOCKET=unix:$SECOND_DIR/unix.socket
 LXD_TEST_SECOND_FINGERPRINT=$SERVER_FP
+LXD_TEST_CLUSTER=https://$CLUSTER1_ADDR
+LXD_TEST_CLUSTER_SOCKET=unix:$CLUSTER1_DIR/unix.socket
+LXD_TEST_CLUSTER_FINGERPRINT=$CLUSTER_FP
+LXD_TEST_CLUSTER_MEMBERS=$MEMBER1,$MEMBER2
 LXD_TEST_IMAGE=$ALIAS
 LXD_TEST_CERT=$LXD_TEST_DIR/client.crt
 LXD_TEST_KEY=$LXD_TEST_DIR/client.key
 EOF
 mv "$LXD_TEST_DIR/env.tmp" "$LXD_TEST_DIR/env"
-echo "lxd-setup: ready (default daemon on $FIRST_DIR, second on https://$SECOND_ADDR, image $ALIAS)"
+echo "lxd-setup: ready (default daemon on $FIRST_DIR, second on https://$SECOND_ADDR, cluster $MEMBER1 https://$CLUSTER1_ADDR + $MEMBER2 https://$CLUSTER2_ADDR, image $ALIAS)"

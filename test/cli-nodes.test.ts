@@ -77,4 +77,8 @@ test('servers migrate starts the operation; draining prints what it started', as
   const missing = await cli(['servers', 'migrate', 'srv_nothing']);
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /not found/i);
+  // --member is sent as `member`: the simulated platform's nodes have none (an LXD cluster's do).
+  const member = await cli(['servers', 'migrate', server.id, '--member', 'lxd-b']);
+  assert.notEqual(member.code, 0);
+  assert.match(member.stderr, /only LXD clusters/);
 });

@@ -12,6 +12,7 @@ export const NAV: NavItem[] = [
   { href: '/panel/servers', label: 'Servers', scope: 'servers:read' },
   { href: '/panel/vdc', label: 'VDC', scope: 'vdc:read' },
   { href: '/panel/domains', label: 'Domains', scope: 'domains:read' },
+  { href: '/panel/dns', label: 'DNS', scope: 'dns:read' },
   { href: '/panel/web-hosting', label: 'Web hosting', scope: 'hosting:read' },
   { href: '/panel/tickets', label: 'Tickets', scope: 'tickets:read' },
   { href: '/panel/ssh-keys', label: 'SSH keys', scope: 'ssh_keys:read' },

@@ -5,6 +5,7 @@ import { ApiKeysPage } from './pages/api-keys.tsx';
 import { BillingPage } from './pages/billing.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { DomainPage } from './pages/domain.tsx';
+import { DnsZonePage, DnsZonesPage } from './pages/dns.tsx';
 import { HostingPage } from './pages/hosting.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { OverviewPage } from './pages/overview.tsx';
@@ -37,6 +38,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/vdc', component: VdcPage, scope: 'vdc:read' },
   { path: '/panel/domains', component: DomainsPage, scope: 'domains:read' },
   { path: '/panel/domains/:id', component: DomainPage, scope: 'domains:read' },
+  { path: '/panel/dns', component: DnsZonesPage, scope: 'dns:read' },
+  { path: '/panel/dns/:id', component: DnsZonePage, scope: 'dns:read' },
   { path: '/panel/web-hosting', component: HostingPage, scope: 'hosting:read' },
   { path: '/panel/tickets', component: TicketsPage, scope: 'tickets:read' },
   { path: '/panel/tickets/:id', component: TicketPage, scope: 'tickets:read' },

@@ -49,7 +49,7 @@ const EXAMPLES: Record<string, string[]> = {
   'hosting-nodes check': ['hosting-nodes check 1'],
   'hosting-nodes disable': ['hosting-nodes disable 1'],
   'hosting-nodes enable': ['hosting-nodes enable 1'],
-  'servers migrate': ['servers migrate srv_8fJ2kLmN4pQ7rS1t', 'servers migrate srv_8fJ2kLmN4pQ7rS1t --node 4 --mode cold'],
+  'servers migrate': ['servers migrate srv_8fJ2kLmN4pQ7rS1t', 'servers migrate srv_8fJ2kLmN4pQ7rS1t --node 4 --mode cold', 'servers migrate srv_8fJ2kLmN4pQ7rS1t --member lxd-b'],
   'operations list': ['operations list --status stuck', 'operations list --status failed --type server.create --since 2026-11-22T00:00:00Z', 'operations list --node 3 --account acc_3kT9wQ2mZx7Lp4Rb'],
   'operations get': ['operations get op_4Kq9vX2mLp8RtY1z'],
   'operations cancel': ['operations cancel op_4Kq9vX2mLp8RtY1z'],

@@ -13,7 +13,7 @@ export const NODES_USAGE = {
   add: 'hostcloud admin nodes add --location ID --name HOST (--endpoint unix:/PATH|https://HOST:8443 [--fingerprint SHA256] | --cpu-vendor intel|amd --cpu-cores N --ram-mb N --storage-gb N)',
   status: 'hostcloud admin nodes status NODE_ID active|draining|disabled',
   delete: 'hostcloud admin nodes delete NODE_ID',
-  migrate: 'hostcloud admin servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]',
+  migrate: 'hostcloud admin servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID] [--member NAME]',
 };
 
 const flagOf: FlagOf = (field) => {
@@ -126,7 +126,7 @@ export async function nodesCommand(conn: Conn, out: Out, action: string | undefi
   return true;
 }
 
-/** `servers list …` and `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID]`; false for another action. */
+/** `servers list …` and `servers migrate SERVER_ID [--node N] [--mode live|cold] [--location ID] [--member NAME]`; false for another action. */
 export async function serversCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
   if (action === 'list') {
     await listServersCommand(conn, out, args);
@@ -134,7 +134,7 @@ export async function serversCommand(conn: Conn, out: Out, action: string | unde
   }
   if (action !== 'migrate') return false;
   const usage = NODES_USAGE.migrate;
-  const { values, positionals: pos } = parse(args, { node: { type: 'string' }, mode: { type: 'string' }, location: { type: 'string' } }, usage);
+  const { values, positionals: pos } = parse(args, { node: { type: 'string' }, mode: { type: 'string' }, location: { type: 'string' }, member: { type: 'string' } }, usage);
   const [id] = positionals(pos, ['SERVER_ID'], usage);
   const problems: string[] = [];
   if (values.mode !== undefined && !(MIGRATE_MODES as readonly string[]).includes(values.mode)) problems.push('--mode must be live or cold');
@@ -144,6 +144,7 @@ export async function serversCommand(conn: Conn, out: Out, action: string | unde
   if (node !== undefined) body.node_id = node;
   if (location !== undefined) body.location_id = location;
   if (values.mode !== undefined) body.mode = values.mode;
+  if (values.member !== undefined) body.member = values.member;
   if (problems.length) refuse([...problems, `usage: ${usage}`], 'nothing was started');
   const answer = await worded(flagOf, () => call(conn, 'POST', `/servers/${encodeURIComponent(id!)}/migrate`, body));
   out.show(answer, (a) => {

@@ -92,8 +92,9 @@ Nodes and migration
   servers list [--account ACCOUNT_ID] [--node NODE_ID] [--status pending|active|suspended|cancelled|deleted]
                   [--page N] [--per-page N]
                   every account's servers, newest first (deleted ones only with --status deleted)
-  servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID]
-                  moves any account's server (default: live, to placement's pick)
+  servers migrate SERVER_ID [--node NODE_ID] [--mode live|cold] [--location ID] [--member NAME]
+                  moves any account's server (default: live, to placement's pick); --member: to
+                  that member of its node, an LXD cluster (the cluster's own move; default cold)
 
 Operations (every account's)
   operations list [--status queued|running|completed|failed|stuck] [--type TYPE] [--account ACCOUNT_ID]

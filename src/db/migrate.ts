@@ -36,6 +36,7 @@ import * as m0080 from './migrations/0080_operation_cancel.ts';
 import * as m0085 from './migrations/0085_panel_sign_up_without_password.ts';
 import * as m0110 from './migrations/0110_hosting_nodes.ts';
 import * as m0120 from './migrations/0120_registrar_messages.ts';
+import * as m0140 from './migrations/0140_event_snapshot_per_type.ts';
 import * as m0190 from './migrations/0190_staff.ts';
 
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0085_panel_sign_up_without_password': m0085,
   '0110_hosting_nodes': m0110,
   '0120_registrar_messages': m0120,
+  '0140_event_snapshot_per_type': m0140,
   '0190_staff': m0190,
 };
 

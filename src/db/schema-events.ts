@@ -12,7 +12,7 @@ export interface EventsTable {
   type: string;
   resource_type: string;
   resource_id: string;
-  /** The resource's facts when the event was written (migration 0041's hc_event_snapshot). */
+  /** The resource's facts when the event was written (hc_event_snapshot_<type>, migration 0140). */
   data: ColumnType<Record<string, unknown>, string, string>;
   created_at: CreatedAt;
 }

@@ -1,6 +1,6 @@
 // Shared TypeBox pieces: named components, envelopes, money, timestamps, pagination. Route files
 // build their request and response schemas from these; the same schemas validate, type and
-// document (README, "Adding an endpoint").
+// document (docs/contributing.md, "Adding an endpoint").
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CODES } from './error-codes.ts';
 

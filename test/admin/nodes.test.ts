@@ -112,6 +112,12 @@ test('POST /admin/v1/servers/{id}/migrate: to a named node, the vendor rule, 404
   assertError(await adminCall(t, 'POST', `/admin/v1/servers/${server.id}/migrate`, { node_id: own.id }), 409, 'STATE_CONFLICT');
   assertError(await adminCall(t, 'POST', `/admin/v1/servers/${server.id}/migrate`, { node_id: 99999 }), 404, 'RESOURCE_NOT_FOUND');
   assertError(await adminCall(t, 'POST', '/admin/v1/servers/srv_nothing/migrate', {}), 404, 'RESOURCE_NOT_FOUND');
+  // Members are an LXD cluster's (test/providers/lxd-cluster.test.ts): the simulated platform's nodes have none.
+  const member = await adminCall(t, 'POST', `/admin/v1/servers/${server.id}/migrate`, { member: 'lxd-b' });
+  assertError(member, 422, 'VALIDATION_FAILED');
+  assert.equal(json(member).error.errors[0].field, 'member');
+  assert.match(json(member).error.errors[0].message, /only LXD clusters/);
+  assertError(await adminCall(t, 'POST', `/admin/v1/servers/${server.id}/migrate`, { member: '' }), 422, 'VALIDATION_FAILED');
   assert.equal((await serverRow(t, server.id)).node_id, own.id, 'nothing changed');
   const res = await adminCall(t, 'POST', `/admin/v1/servers/${server.id}/migrate`, { node_id: same?.id ?? other.id, mode: same ? 'live' : 'cold' });
   assert.equal(res.statusCode, 202, res.body);

@@ -53,7 +53,10 @@ test('the binary, piped: create --wait -o json prints the active server and noth
 });
 
 test('every command answers --help with its usage and examples, exit 0, without credentials', async () => {
-  const program = buildProgram(new Runtime({ stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, readFile: async () => '' }));
+  const program = buildProgram(new Runtime({
+    stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+    readFile: async () => '', prompt: async () => '', readStdin: async () => '', exec: async () => 0,
+  }));
   const paths: string[][] = [];
   const walk = (c: Command, prefix: string[]) => {
     for (const sub of c.commands) {
@@ -125,9 +128,9 @@ test('output: json when piped, tables on a terminal or with -o table (--no-heade
 
   const tty = await hc(['server', 'list'], { env, tty: true });
   const [header, ...rows] = tty.stdout.trimEnd().split('\n');
-  assert.match(header!, /^ID\s+NAME\s+STATUS\s+PLAN\s+SPECS\s+PRICE$/);
+  assert.match(header!, /^ID\s+NAME\s+STATUS\s+POWER\s+IPV4\s+LOCATION\s+PLAN\s+PRICE$/);
   assert.equal(rows.length, servers.length);
-  assert.match(tty.stdout, /srv_\w+\s+out-1\.example\.com\s+active\s+Cloud S\s+1 vCPU, 1 GB, 25 GB disk\s+5\.00 USD\/monthly/);
+  assert.match(tty.stdout, /srv_\w+\s+out-1\.example\.com\s+active\s+running\s+\d+\.\d+\.\d+\.\d+\s+\w+\s+Cloud S\s+5\.00 USD\/monthly/);
   const bare = await hc(['server', 'list', '-o', 'table', '--no-header'], { env });
   assert.equal(bare.stdout.trimEnd().split('\n').length, servers.length);
   assert.match(bare.stdout, /^srv_/);
@@ -140,7 +143,7 @@ test('output: json when piped, tables on a terminal or with -o table (--no-heade
   assert.match(fields.stdout, /^FIELD\s+VALUE\n/);
   assert.match(fields.stdout, /\nspecs\.cpu_cores\s+1\n/);
 
-  const deleted = await hc(['server', 'delete', id, '-o', 'json'], { env });
+  const deleted = await hc(['server', 'delete', id, '--yes', '-o', 'json'], { env });
   assert.equal(deleted.code, 0);
   assert.equal(JSON.parse(deleted.stdout).status, 'deleted');
 });
@@ -165,10 +168,11 @@ test('API errors: field errors and the request id on stderr; with -o json, one J
   assert.match(typo.stderr, /^error: unknown option '--plann'\n\(Did you mean --plan\?\)\n/);
   const missing = await hc(['server', 'create', '--name', 'x.example.com', '--plan', '1'], { env });
   assert.equal(missing.code, 2);
-  assert.match(missing.stderr, /^error: required option '--location <id>' not specified\n\nUsage: hc server create/);
+  assert.match(missing.stderr, /^error: required option '--location <location>' not specified\n\nUsage: hc server create/);
+  // Not a number: a name, looked up; none such is a usage error listing the plans.
   const notNumber = await hc(['server', 'create', '--name', 'x', '--plan', 'two', '--location', '1', '--password', 'x'], { env });
   assert.equal(notNumber.code, 2);
-  assert.match(notNumber.stderr, /option '--plan <id>' argument 'two' is invalid/);
+  assert.match(notNumber.stderr, /^error: no plan "two" \(hc plan list lists them\)\n\s+1\s+Cloud S\n/);
 });
 
 test('domains, web hosting, tickets, the catalog, balance and operations', async () => {
@@ -238,7 +242,8 @@ test('hc events tail against a stand-in that records its requests: new events as
           out = stdout;
           if (stdout.split('\n').length > 2) controller.abort(new Error('interrupted'));
         },
-        stderr: () => {}, env: fake, stdoutIsTTY: false, stderrIsTTY: false, readFile: async () => '', signal: controller.signal,
+        stderr: () => {}, env: fake, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
+        readFile: async () => '', prompt: async () => '', readStdin: async () => '', exec: async () => 0, signal: controller.signal,
       });
       return code;
     })();
@@ -379,7 +384,7 @@ test('completion: the candidates, and the bash script driving the real binary', 
   assert.deepEqual(await words('ser'), ['server']);
   assert.deepEqual(await words('server', 're'), ['reboot', 'resize']);
   assert.ok((await words('server', 'create', '--pa')).includes('--password'));
-  assert.deepEqual(await words('-o', ''), ['table', 'json', 'yaml']);
+  assert.deepEqual(await words('-o', ''), ['table', 'wide', 'json', 'yaml']);
   assert.deepEqual(await words('server', 'list', '--status', 'a'), ['active']);
   assert.deepEqual(await words('completion', ''), ['bash', 'zsh']);
   assert.deepEqual(await words('--context', 'x', 'domain', 'r'), ['register', 'renew']);

@@ -63,3 +63,58 @@ test('a terminal shows the --wait progress line (percent and detail), then the a
   assert.ok(percents.some((p) => p > 0 && p < 100), `percents ${percents.join(', ')}`);
   assert.deepEqual([...percents].sort((a, b) => a - b), percents, 'the percent never goes back');
 });
+
+test('a terminal: hc context add asks for the token without echoing it; hc server delete asks y/N, n keeps the server, y deletes it; the generated password is shown on stderr', { skip: hasTmux ? false : 'tmux is not installed' }, async () => {
+  const t = await startApp({ worker: 'embedded', simDelayMs: 20 });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  const c = await createCustomer(t, { deposit: '50.00' });
+  const home = await configHome();
+  const socket = `hc-test-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args]);
+  after(() => tmux('kill-server').catch(() => {}));
+  const hcCommand = [process.execPath, ...HC_NODE_ARGS].map((a) => `'${a}'`).join(' ');
+  await tmux('new-session', '-d', '-x', '200', '-y', '50', '-c', ROOT, '-e', `XDG_CONFIG_HOME=${home}`, 'bash --norc --noprofile');
+  await tmux('send-keys', `hc() { ${hcCommand} "$@"; }; clear`, 'Enter');
+  /** Types a line, then waits until the screen matches (a terminal offers no event to await). */
+  const screenUntil = async (pattern: RegExp, what: string) => {
+    const deadline = Date.now() + 60_000;
+    let screen = '';
+    while (!pattern.test(screen)) {
+      assert.ok(Date.now() < deadline, `${what}: not on the screen after 60 s:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 200));
+      screen = (await tmux('capture-pane', '-p', '-S', '-50')).stdout;
+    }
+    return screen;
+  };
+  const typed = async (line: string) => {
+    await tmux('send-keys', '-l', line);
+    await tmux('send-keys', 'Enter');
+  };
+
+  await typed(`hc context add local --url ${url}; echo "EXIT1=$?"`);
+  await screenUntil(/API token:\s*$/m, 'the token question');
+  await typed(c.key);
+  let screen = await screenUntil(/^EXIT1=\d+$/m, 'context add');
+  assert.match(screen, /^EXIT1=0$/m);
+  assert.ok(!screen.includes(c.key), `the token was echoed:\n${screen}`);
+
+  await typed(`hc server create --name tty-del.example.com --plan 'Cloud S' --location fra1 --os debian-12 --wait -o table > /dev/null; echo "EXIT2=$?"`);
+  screen = await screenUntil(/^EXIT2=\d+$/m, 'create');
+  assert.match(screen, /^EXIT2=0$/m);
+  assert.match(screen, /^root password \(generated, shown only now\): \S{24}$/m);
+
+  await typed('hc server delete tty-del.example.com; echo "EXIT3=$?"');
+  await screenUntil(/Delete server tty-del\.example\.com \(srv_\w+\)\?.*\[y\/N\]\s*$/m, 'the delete question');
+  await typed('n');
+  screen = await screenUntil(/^EXIT3=\d+$/m, 'delete refused');
+  assert.match(screen, /^EXIT3=2$/m);
+  assert.match(screen, /not confirmed: nothing was done/);
+
+  await typed('hc server delete tty-del.example.com -o json | grep -c "\\"deleted\\""; echo "EXIT4=${PIPESTATUS[0]}"');
+  await screenUntil(/\[y\/N\]\s*$/m, 'the delete question again');
+  await typed('y');
+  screen = await screenUntil(/^EXIT4=\d+$/m, 'delete');
+  assert.match(screen, /^EXIT4=0$/m);
+  assert.match(screen, /^1$/m);
+});

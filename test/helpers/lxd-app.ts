@@ -15,8 +15,8 @@ import { UBUNTU } from './servers.ts';
 export interface LxdApp {
   t: TestApp;
   locationId: number;
-  /** Node ids: the default daemon (unix socket) and, when asked, the second one (https). */
-  nodes: { first: number; second?: number };
+  /** Node ids: the default daemon (unix socket) and, when asked, the second one (https) and the cluster (https, one node). */
+  nodes: { first: number; second?: number; cluster?: number };
   /** The pools' prefixes, e.g. "198.18.7." and "2001:db8:1c7::". */
   v4Prefix: string;
   v6Prefix: string;
@@ -50,9 +50,9 @@ function claimNet(): number {
   throw new Error(`no free test network under ${netDir}`);
 }
 
-export async function startLxdApp(opts: { second?: boolean; v4Size?: number; config?: Partial<Config> } = {}): Promise<LxdApp> {
+export async function startLxdApp(opts: { second?: boolean; cluster?: boolean; v4Size?: number; config?: Partial<Config> } = {}): Promise<LxdApp> {
   const env = lxd!;
-  await prepareLxdProject();
+  await prepareLxdProject({ cluster: opts.cluster });
   const t = await startApp({
     worker: 'embedded', computeDriver: 'lxd', lxdProject: env.project, lxdInstanceType: 'container', lxdStoragePool: 'default',
     lxdClientCert: env.certFile, lxdClientKey: env.keyFile, ...opts.config,
@@ -78,6 +78,12 @@ export async function startLxdApp(opts: { second?: boolean; v4Size?: number; con
     const second = await adminCall(t, 'POST', '/admin/v1/nodes', { location_id: locationId, name: `${code}-b`, endpoint: env.second });
     assert.equal(second.statusCode, 201, second.body);
     nodes.second = json(second).data.id;
+  }
+  if (opts.cluster) {
+    // The whole cluster is one node, added by its address like any https server.
+    const cluster = await adminCall(t, 'POST', '/admin/v1/nodes', { location_id: locationId, name: `${code}-cluster`, endpoint: env.cluster!.endpoint });
+    assert.equal(cluster.statusCode, 201, cluster.body);
+    nodes.cluster = json(cluster).data.id;
   }
   const os = await adminCall(t, 'PATCH', `/admin/v1/operating-systems/${UBUNTU}`, { image: env.image });
   assert.equal(os.statusCode, 200, os.body);

@@ -1,5 +1,5 @@
-// Tests against real LXD. scripts/lxd-setup.sh prepares the machine (two daemons, a trusted test
-// certificate, the busybox test image) and writes LXD_TEST_DIR/env; without it, or with the daemon
+// Tests against real LXD. scripts/lxd-setup.sh prepares the machine (two stand-alone daemons, a
+// cluster of two more, a trusted test certificate, the busybox test image) and writes LXD_TEST_DIR/env; without it, or with the daemon
 // down, the LXD test files are skipped with one line saying why — unless LXD_TESTS=required (CI),
 // where a missing LXD fails the file. Each test file works in an LXD project of its own on both
 // daemons, removed with everything in it when the file ends, so files run in parallel.
@@ -26,8 +26,20 @@ export interface LxdTestEnv {
   certFile: string;
   keyFile: string;
   certificate: ClientCertificate;
-  /** This file's LXD project (on both daemons). */
+  /** The two-member LXD cluster (one node for Hostcloud); null when this machine's setup has none. */
+  cluster: LxdTestCluster | null;
+  /** This file's LXD project (on both daemons, and on the cluster when the file uses it). */
   project: string;
+}
+
+export interface LxdTestCluster {
+  /** The cluster's address (its first member's, over https). */
+  endpoint: string;
+  /** The first member's socket (root-trusted: for looking behind Hostcloud's back). */
+  socket: string;
+  /** The cluster certificate's fingerprint: every member answers with it. */
+  fingerprint: string;
+  members: string[];
 }
 
 const dir = process.env.LXD_TEST_DIR ?? '/var/lib/hostcloud-lxd-test';
@@ -83,6 +95,10 @@ async function probe(): Promise<LxdTestEnv | string> {
   return {
     first, second: env.LXD_TEST_SECOND!, secondSocket: env.LXD_TEST_SECOND_SOCKET!, secondFingerprint: env.LXD_TEST_SECOND_FINGERPRINT!,
     image: env.LXD_TEST_IMAGE!, certFile: env.LXD_TEST_CERT!, keyFile: env.LXD_TEST_KEY!, certificate,
+    cluster: env.LXD_TEST_CLUSTER ? {
+      endpoint: env.LXD_TEST_CLUSTER, socket: env.LXD_TEST_CLUSTER_SOCKET!, fingerprint: env.LXD_TEST_CLUSTER_FINGERPRINT!,
+      members: (env.LXD_TEST_CLUSTER_MEMBERS ?? '').split(',').filter(Boolean),
+    } : null,
     project: `hct-${randomBytes(5).toString('hex')}`,
   };
 }
@@ -100,10 +116,15 @@ export const lxdSkip: string | false = typeof probed === 'string' ? `LXD not ava
 /** A client of one of the test daemons in this file's project (the socket ones are root-trusted). */
 export function lxdClient(endpoint: string, project: string | null = lxd!.project): LxdClient {
   const https = endpoint.startsWith('https:');
+  const fingerprint = endpoint === lxd!.cluster?.endpoint ? lxd!.cluster.fingerprint : lxd!.secondFingerprint;
   return new LxdClient({
-    endpoint, project, client: https ? lxd!.certificate : null, fingerprint: https ? lxd!.secondFingerprint : null, timeoutMs: 30_000,
+    endpoint, project, client: https ? lxd!.certificate : null, fingerprint: https ? fingerprint : null, timeoutMs: 30_000,
   });
 }
+
+/** The daemons this file's project lives on: both stand-alone ones, and the cluster once asked for. */
+const projectEndpoints = (): string[] => [lxd!.first, lxd!.secondSocket, ...(usesCluster ? [lxd!.cluster!.socket] : [])];
+let usesCluster = false;
 
 let prepared: Promise<void> | undefined;
 
@@ -115,11 +136,18 @@ after(async () => {
   await removeLxdProject();
 });
 
-/** Makes this file's project on both daemons; it and everything in it go when the file ends. */
-export function prepareLxdProject(): Promise<void> {
+/**
+ * Makes this file's project on both daemons (and on the cluster with `cluster`: the file's first
+ * call decides); it and everything in it go when the file ends.
+ */
+export function prepareLxdProject(opts: { cluster?: boolean } = {}): Promise<void> {
+  if (opts.cluster && !prepared) {
+    if (!lxd!.cluster) throw new Error('this machine\'s LXD test setup has no cluster: run scripts/lxd-setup.sh again');
+    usesCluster = true;
+  }
   prepared ??= (async () => {
     const env = lxd!;
-    for (const endpoint of [env.first, env.secondSocket]) {
+    for (const endpoint of projectEndpoints()) {
       const c = lxdClient(endpoint);
       try {
         await ensureProject(c, env.project);
@@ -133,7 +161,7 @@ export function prepareLxdProject(): Promise<void> {
 
 async function removeLxdProject(): Promise<void> {
   const env = lxd!;
-  for (const endpoint of [env.first, env.secondSocket]) {
+  for (const endpoint of projectEndpoints()) {
     const c = lxdClient(endpoint);
     try {
       const names = await c.get<string[]>('/1.0/instances');

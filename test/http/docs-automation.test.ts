@@ -16,7 +16,7 @@ test('the page: public HTML, its own CSP, the headings, this service\'s URL in t
   for (const h of ['Automating with the SDK and CLI', 'Installing', 'The command line: hc', 'The SDK: @hostcloud/sdk', 'Receiving webhooks']) {
     assert.ok(res.body.includes(`>${h.replace('&', '&amp;')}</h`), h);
   }
-  assert.ok(res.body.includes('hc context add prod --url http://api.test --token'));
+  assert.ok(res.body.includes('hc context add prod --url http://api.test '));
   assert.ok(res.body.includes('baseUrl: &#39;http://api.test&#39;') || res.body.includes("baseUrl: 'http://api.test'"));
   assert.doesNotMatch(res.body, /<script/);
 
@@ -35,12 +35,13 @@ test('every hc command the page shows exists (its --help exits 0)', async () => 
   const md = automationMarkdown('http://api.test');
   const code = md.split(/^```.*$/m).filter((_, i) => i % 2 === 1).join('\n');
   const fromCode = code.split('\n').flatMap((l) => l.split(/;|\$\(|\| /)).map((l) => l.trim()).filter((l) => l.startsWith('hc '));
-  // The table's `hc group a|b|c` cells name several commands each.
-  const fromTable = [...md.matchAll(/`(hc [a-z-]+(?: [a-z-]+(?:\\\|[a-z-]+)*)?)/g)].flatMap((m) => {
-    const [, group, subs] = /^hc ([a-z-]+)(?: (.*))?$/.exec(m[1]!)!;
-    return subs ? subs.split('\\|').map((s) => `hc ${group} ${s}`) : [`hc ${group}`];
+  // The table's `hc group a|b|c` (and `hc dns zone a|b`) cells name several commands each: the last word's alternatives.
+  const fromTable = [...md.matchAll(/`(hc [a-z-]+(?: [a-z-]+)*(?:\\\|[a-z-]+)*)/g)].flatMap((m) => {
+    const [, words, subs] = /^hc ((?:[a-z-]+ )*)([a-z-]+(?:\\\|[a-z-]+)*)$/.exec(m[1]!)!;
+    return subs!.split('\\|').map((s) => `hc ${words}${s}`);
   });
-  const commands = new Set([...fromCode, ...fromTable].map((l) => l.split(' ').slice(1).filter((w, i, all) => /^[a-z-]+$/.test(w) && all.slice(0, i).every((x) => /^[a-z-]+$/.test(x))).slice(0, 2).join(' ')));
+  const commands = new Set([...fromCode, ...fromTable].map((l) => l.split(' ').slice(1).filter((w, i, all) => /^[a-z][a-z-]*$/.test(w) && all.slice(0, i).every((x) => /^[a-z][a-z-]*$/.test(x))).slice(0, 3).join(' ')));
+  assert.ok(commands.has('dns record update'), [...commands].join(', '));
   assert.ok(commands.size >= 20, [...commands].join(', '));
   for (const c of commands) {
     const words = c.split(' ');

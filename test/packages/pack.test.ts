@@ -94,7 +94,7 @@ test('npm pack of both packages installs on its own and runs: hc creates and del
   assert.equal((await hc('--version')).stdout, `${VERSION}\n`);
   const created = JSON.parse((await hc('server', 'create', '--name', 'packed.example.com', '--plan', '1', '--location', '1', '--os', '1', '--password', PASSWORD, '--wait', '-o', 'json')).stdout);
   assert.equal(created.status, 'active');
-  const deleted = JSON.parse((await hc('server', 'delete', created.id, '-o', 'json')).stdout);
+  const deleted = JSON.parse((await hc('server', 'delete', created.id, '--yes', '-o', 'json')).stdout);
   assert.equal(deleted.status, 'deleted');
   const failed = await hc('server', 'get', created.id).then(() => undefined, (e: { code?: number; stderr?: string }) => e);
   assert.equal(failed?.code, 1);

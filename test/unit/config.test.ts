@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
-test('defaults match the README\'s settings', () => {
+test('defaults match the settings of docs/operations.md', () => {
   const c = loadConfig({});
   assert.equal(c.port, 8080);
   assert.equal(c.host, '127.0.0.1');

@@ -1,4 +1,4 @@
-// Domain names as the README's Domains section says: node:url's domainToASCII for IDNs, LDH
+// Domain names as docs/behaviour.md's Domains section says: node:url's domainToASCII for IDNs, LDH
 // labels of 1–63 characters, at most 253 in all, and a TLD from the price list.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // POST /v2/domains: the answer field by field, the charge, the worker's registration, every
-// documented error in the API's check order (README, "Check order"), bad input, the Idempotency-Key, and a registrar failure
+// documented error in the API's check order (docs/architecture.md, "Check order"), bad input, the Idempotency-Key, and a registrar failure
 // after the charge (the operation fails and refunds).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

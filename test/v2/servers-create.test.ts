@@ -1,4 +1,4 @@
-// POST /v2/servers in its three modes, its documented errors in the API's check order (README, "Check order"), and the
+// POST /v2/servers in its three modes, its documented errors in the API's check order (docs/architecture.md, "Check order"), and the
 // provisioning that follows.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';

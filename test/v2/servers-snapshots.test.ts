@@ -1,5 +1,5 @@
 // GET/POST /v2/servers/{id}/snapshots: the billable snapshot (first month charged with the row,
-// refunded if it finally fails), its errors in the API's check order (README, "Check order"), idempotency, the sandbox, and
+// refunded if it finally fails), its errors in the API's check order (docs/architecture.md, "Check order"), idempotency, the sandbox, and
 // servers created from a snapshot.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';

@@ -3,6 +3,7 @@
 // answers from the command tree itself, so completion never disagrees with the commands.
 import type { Command, Option } from 'commander';
 import { FORMATS } from './output.js';
+import { TAKES_SERVER } from './runtime.js';
 
 export const BASH = `# hc completion for bash. Load it with:  source <(hc completion bash)
 # or save it:  hc completion bash > ~/.local/share/bash-completion/completions/hc
@@ -27,12 +28,14 @@ if (( $+functions[compdef] )); then compdef _hc hc; fi
 const visible = (c: Command) => !(c as unknown as { _hidden?: boolean })._hidden;
 const longFlags = (o: Option) => [o.long, o.short].filter((f): f is string => !!f);
 
-/** Candidates for the last word, given the words before it (after `hc`). */
-export function complete(program: Command, words: string[], contexts: string[] = []): string[] {
+/** Candidates for the last word, given the words before it (after `hc`); `servers` lists server names, asked only where one goes. */
+export async function complete(program: Command, words: string[], contexts: string[] = [], servers: () => Promise<string[]> = async () => []): Promise<string[]> {
   const current = words.at(-1) ?? '';
   let cmd = program;
   const chain: Command[] = [program];
   const before = words.slice(0, -1);
+  /** Words after the deepest command that are not options: its positional arguments so far. */
+  let positionals = 0;
   for (let i = 0; i < before.length; i++) {
     const w = before[i]!;
     if (w.startsWith('-')) {
@@ -45,6 +48,9 @@ export function complete(program: Command, words: string[], contexts: string[] =
     if (sub) {
       cmd = sub;
       chain.push(sub);
+      positionals = 0;
+    } else {
+      positionals++;
     }
   }
   const prev = before.at(-1);
@@ -59,6 +65,7 @@ export function complete(program: Command, words: string[], contexts: string[] =
     return [...new Set(chain.flatMap((c) => c.options).flatMap(longFlags).concat('--help'))].filter((f) => f.startsWith(current)).sort();
   }
   if (cmd.name() === 'completion') return ['bash', 'zsh'].filter((s) => s.startsWith(current));
+  if (TAKES_SERVER.has(cmd) && positionals === 0) return (await servers()).filter((n) => n.startsWith(current)).sort();
   if (cmd.name() === 'use' || cmd.name() === 'remove') return contexts.filter((c) => c.startsWith(current));
   return cmd.commands.filter(visible).map((c) => c.name()).filter((n) => n.startsWith(current)).sort();
 }

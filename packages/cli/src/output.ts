@@ -1,20 +1,35 @@
-// -o table|json|yaml. JSON and YAML print the API's data as it is (a list as an array of every
-// item of every page); a table shows chosen columns of a list, or an object's fields as
-// FIELD  VALUE lines (nested objects flattened to dotted names).
+// -o table|wide|json|yaml. JSON and YAML print the API's data as it is (a list as an array of
+// every item of every page); a table shows chosen columns of a list (`wide` adds the extra ones,
+// `--columns` picks them), or an object's fields as FIELD  VALUE lines (nested objects flattened
+// to dotted names).
 import { UsageError } from './errors.js';
 
 export type Format = 'table' | 'json' | 'yaml';
-export const FORMATS: Format[] = ['table', 'json', 'yaml'];
+/** What -o takes: `wide` is a table with the extra columns. */
+export const FORMATS = ['table', 'wide', 'json', 'yaml'] as const;
 
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** Shown only with -o wide (or when named in --columns). */
+  wide?: boolean;
 }
 
-export function parseFormat(value: string | undefined, isTTY: boolean): Format {
-  if (value === undefined) return isTTY ? 'table' : 'json';
-  if (!(FORMATS as string[]).includes(value)) throw new UsageError(`-o must be one of ${FORMATS.join(', ')}, got "${value}"`);
-  return value as Format;
+export function parseFormat(value: string | undefined, isTTY: boolean): { format: Format; wide: boolean } {
+  if (value === undefined) return { format: isTTY ? 'table' : 'json', wide: false };
+  if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`-o must be one of ${FORMATS.join(', ')}, got "${value}"`);
+  return value === 'wide' ? { format: 'table', wide: true } : { format: value as Format, wide: false };
+}
+
+/** The columns a table shows: --columns (by header, any case, in the order given), else the default ones or, wide, all. */
+export function chooseColumns<T>(columns: Column<T>[], wide: boolean, names: string[] | undefined): Column<T>[] {
+  if (!names) return columns.filter((c) => wide || !c.wide);
+  const key = (h: string) => h.toLowerCase().replace(/[\s_-]+/g, '');
+  return names.map((n) => {
+    const c = columns.find((col) => key(col.header) === key(n));
+    if (!c) throw new UsageError(`--columns: no column "${n}"; this list has ${columns.map((col) => col.header.toLowerCase()).join(', ')}`);
+    return c;
+  });
 }
 
 function cell(v: unknown): string {
@@ -57,6 +72,10 @@ export async function serialise(data: unknown, format: Exclude<Format, 'table'>)
 export interface Printer {
   format: Format;
   header: boolean;
+  /** -o wide. */
+  wide: boolean;
+  /** --columns, split. */
+  columns?: string[] | undefined;
   write(text: string): void;
 }
 
@@ -69,5 +88,6 @@ export async function printObject(p: Printer, data: unknown): Promise<void> {
 /** A list: the columns as a table, or every item as JSON/YAML. */
 export async function printList<T>(p: Printer, items: T[], columns: Column<T>[]): Promise<void> {
   if (p.format !== 'table') return p.write(await serialise(items, p.format));
-  p.write(table(items.map((row) => columns.map((c) => cell(c.value(row)))), p.header ? columns.map((c) => c.header) : null));
+  const shown = chooseColumns(columns, p.wide, p.columns);
+  p.write(table(items.map((row) => shown.map((c) => cell(c.value(row)))), p.header ? shown.map((c) => c.header) : null));
 }

@@ -6,10 +6,12 @@ import { Command, CommanderError, type Option } from 'commander';
 import { HostcloudError } from '@hostcloud/sdk';
 import { accountCommands } from './commands/account.js';
 import { contextCommands } from './commands/context.js';
+import { dnsCommands } from './commands/dns.js';
 import { domainCommands } from './commands/domain.js';
 import { hostingCommands } from './commands/hosting.js';
 import { operationCommands } from './commands/operation.js';
 import { serverCommands } from './commands/server.js';
+import { snapshotCommands } from './commands/snapshot.js';
 import { ticketCommands } from './commands/ticket.js';
 import { webhookCommands } from './commands/webhook.js';
 import { BASH, ZSH, complete } from './completion.js';
@@ -30,13 +32,14 @@ export function buildProgram(rt: Runtime): Command {
     .description('The Hostcloud command line: servers, domains, web hosting, tickets and billing from your terminal or scripts.')
     .version(VERSION, '-v, --version')
     .addHelpText('after', `
-Credentials: hc context add NAME --url URL --token TOKEN (kept 0600), or HC_URL and HC_TOKEN.
-Output: tables on a terminal, JSON when piped; choose with -o table|json|yaml.
+Credentials: hc context add NAME --url URL (asks for the token; kept 0600), or HC_URL and HC_TOKEN.
+Output: tables on a terminal, JSON when piped; choose with -o table|wide|json|yaml, and --columns.
+Names: servers, locations (code), plans, OS versions (slug) and SSH keys are taken by name or id.
 Exit codes: 0 success, 1 API error or failed operation, 2 usage error.
 
 Examples:
-  $ hc context add prod --url https://api.example.com --token "$HC_TOKEN"
-  $ hc server create --name web-1.example.com --plan 2 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait
+  $ hc context add prod --url https://api.example.com
+  $ hc server create --name web-1.example.com --plan "Cloud S" --location fra1 --os debian-12 --wait
   $ hc server list -o json | jq -r '.[].id'
   $ source <(hc completion bash)
 `);
@@ -53,12 +56,14 @@ Examples:
 
   contextCommands(program, rt);
   serverCommands(program, rt);
+  snapshotCommands(program, rt);
   domainCommands(program, rt);
   hostingCommands(program, rt);
   ticketCommands(program, rt);
   accountCommands(program, rt);
   operationCommands(program, rt);
   webhookCommands(program, rt);
+  dnsCommands(program, rt);
 
   command(program, 'completion <shell>', 'Print the completion script for bash or zsh', [
     'source <(hc completion bash)',
@@ -106,6 +111,21 @@ function printApiError(rt: Runtime, e: HostcloudError, json: boolean): void {
   rt.io.stderr(`${lines.join('\n')}\n`);
 }
 
+/** Server names for completion: quick or nothing (a TAB must not hang on a slow network). */
+async function serverNames(rt: Runtime, program: Command): Promise<string[]> {
+  try {
+    const hc = await rt.client(program);
+    const names: string[] = [];
+    const signal = AbortSignal.timeout(COMPLETION_TIMEOUT_MS);
+    for await (const s of hc.servers.list({ per_page: 100 }, { signal })) names.push(s.name);
+    return names;
+  } catch {
+    return [];
+  }
+}
+
+const COMPLETION_TIMEOUT_MS = 2_000;
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const rt = new Runtime(io);
   const program = buildProgram(rt);
@@ -113,7 +133,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   // Completion asks before anything is parsed: the words may hold half-typed options.
   if (argv[0] === '__complete') {
     const contexts = await readContexts(io.env).then((f) => Object.keys(f.contexts), () => []);
-    const out = complete(program, argv.slice(1), contexts);
+    const out = await complete(program, argv.slice(1), contexts, () => serverNames(rt, program));
     if (out.length) io.stdout(`${out.join('\n')}\n`);
     return EXIT.ok;
   }

@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Hostcloud, type Operation } from '@hostcloud/sdk';
 import { resolveTarget } from './contexts.js';
-import { OperationFailed } from './errors.js';
+import { OperationFailed, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { type Column, FORMATS, type Printer, parseFormat, printList, printObject } from './output.js';
 
@@ -12,6 +12,7 @@ export interface GlobalOptions {
   context?: string;
   output?: string;
   header: boolean;
+  columns?: string;
 }
 
 /** Declares a subcommand whose --help ends with examples. */
@@ -42,6 +43,14 @@ export function positiveInt(value: string): number {
 
 export const collect = <T>(parse: (v: string) => T) => (value: string, previous: T[] | undefined): T[] => [...(previous ?? []), parse(value)];
 
+/** --yes, for commands that ask before they destroy something. */
+export function yesOption(cmd: Command): Command {
+  return cmd.option('-y, --yes', 'do not ask: needed when not on a terminal');
+}
+
+/** Commands whose first argument is a server (id or name): completion offers server names there. */
+export const TAKES_SERVER = new WeakSet<Command>();
+
 /** --wait and --wait-timeout, for commands that start an operation. */
 export function waitOptions(cmd: Command): Command {
   return cmd
@@ -52,7 +61,8 @@ export function waitOptions(cmd: Command): Command {
 export function globalOptions(program: Command): Command {
   return program
     .option('--context <name>', 'the context to use (default: HC_CONTEXT, else the current one)')
-    .addOption(new Option('-o, --output <format>', 'table, json or yaml (default: table on a terminal, json when piped)').choices(FORMATS))
+    .addOption(new Option('-o, --output <format>', 'table, wide (a table with more columns), json or yaml (default: table on a terminal, json when piped)').choices(FORMATS))
+    .option('--columns <names>', 'a list\'s table shows these columns, comma-separated (e.g. name,ipv4,power)')
     .option('--no-header', 'tables without their header line');
 }
 
@@ -75,11 +85,24 @@ export class Runtime {
 
   printer(cmd: Command): Printer {
     const g = this.globals(cmd);
-    return { format: parseFormat(g.output, this.io.stdoutIsTTY), header: g.header, write: (t) => this.io.stdout(t) };
+    const { format, wide } = parseFormat(g.output, this.io.stdoutIsTTY);
+    const columns = g.columns?.split(',').map((c) => c.trim()).filter((c) => c !== '');
+    return { format, wide, columns, header: g.header, write: (t) => this.io.stdout(t) };
   }
 
   async print(cmd: Command, data: unknown): Promise<void> {
     await printObject(this.printer(cmd), data);
+  }
+
+  /**
+   * Asks a person to confirm something that cannot be undone. On a terminal: a y/N question.
+   * Otherwise (a script) only `--yes` confirms; without it, exit 2 and nothing done.
+   */
+  async confirm(cmd: Command, question: string): Promise<void> {
+    if (cmd.opts<{ yes?: boolean }>().yes) return;
+    if (!this.io.stdinIsTTY) throw new UsageError(`${question} Not confirmed: add --yes (nothing was done)`);
+    const answer = (await this.io.prompt(`${question} [y/N] `)).trim().toLowerCase();
+    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was done');
   }
 
   /** Every item of every page, then printed. */

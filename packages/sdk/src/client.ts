@@ -1,5 +1,6 @@
 import { AccountResource } from './resources/account.js';
 import { Billing } from './resources/billing.js';
+import { Dns } from './resources/dns.js';
 import { Catalog } from './resources/catalog.js';
 import { Domains } from './resources/domains.js';
 import { Events } from './resources/events.js';
@@ -40,6 +41,8 @@ export class Hostcloud {
   readonly reseller: Reseller;
   readonly events: Events;
   readonly webhooks: Webhooks;
+  /** DNS zones (`dns.zones`) and their records (`dns.records`). */
+  readonly dns: Dns;
   private readonly transport: Transport;
 
   constructor(options: HostcloudOptions) {
@@ -59,6 +62,7 @@ export class Hostcloud {
     this.reseller = new Reseller(t);
     this.events = new Events(t);
     this.webhooks = new Webhooks(t);
+    this.dns = new Dns(t);
   }
 
   /** The server's origin this client talks to (without /v2). */

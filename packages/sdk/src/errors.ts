@@ -13,7 +13,9 @@ export type ErrorCode =
   /** An answer that is not the API's JSON (a proxy's HTML page, a cut body). */
   | 'INVALID_RESPONSE'
   /** `operations.wait` gave up before the operation finished (it goes on running). */
-  | 'WAIT_TIMEOUT';
+  | 'WAIT_TIMEOUT'
+  /** A name given where an id was expected (`servers.find`) names more than one resource: see `matches`. */
+  | 'AMBIGUOUS_NAME';
 
 export interface HostcloudErrorInit {
   status: number;
@@ -73,4 +75,14 @@ export function errorFromAnswer(status: number, body: unknown, headers: Headers,
     });
   }
   return new HostcloudError({ status, code: 'INVALID_RESPONSE', message: `HTTP ${status} without the API's error envelope`, requestId, retryAfterS });
+}
+
+/** `servers.find(name)` found several servers by that name: pick one by its id. */
+export class AmbiguousNameError extends HostcloudError {
+  readonly matches: { id: string; name: string }[];
+
+  constructor(what: string, name: string, matches: { id: string; name: string }[]) {
+    super({ status: 0, code: 'AMBIGUOUS_NAME', message: `${matches.length} ${what}s are named "${name}": ${matches.map((m) => m.id).join(', ')}; use an id` });
+    this.matches = matches;
+  }
 }

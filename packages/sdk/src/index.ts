@@ -1,7 +1,7 @@
 // @hostcloud/sdk: a typed client of the Hostcloud API v2 for Node.js 20+ and browsers, with no
 // runtime dependencies (fetch and WebCrypto).
 export { Hostcloud } from './client.js';
-export { HostcloudError, type ErrorCode, type FieldError } from './errors.js';
+export { AmbiguousNameError, HostcloudError, type ErrorCode, type FieldError } from './errors.js';
 export { PageIterator, type Page } from './pages.js';
 export type { Answer, Call, CreateOptions, HostcloudOptions, ListMeta, Meta, Pagination, RequestOptions } from './transport.js';
 export type { WaitOptions } from './resources/operations.js';

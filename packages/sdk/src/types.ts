@@ -56,6 +56,12 @@ export type Event = S['Event'];
 export type EventType = Event['type'];
 export type EventQuery = Query<'listEvents'>;
 export type BillingCharge = S['BillingCharge'];
+export type DnsZone = S['DnsZone'];
+export type DnsZoneCreate = Body<'createDnsZone'>;
+export type DnsRecord = S['DnsRecord'];
+export type DnsRecordCreate = Body<'createDnsRecord'>;
+export type DnsRecordUpdate = Body<'updateDnsRecord'>;
+export type DnsRecordQuery = Query<'listDnsRecords'>;
 export type Webhook = S['Webhook'];
 /** The answer of a create: the only time (with a rotation) the secret is shown. */
 export type WebhookWithSecret = S['WebhookWithSecret'];

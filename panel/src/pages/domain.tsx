@@ -6,6 +6,7 @@ import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Domain } from './domains.tsx';
+import { DomainDnsLink } from './dns.tsx';
 
 export function DomainPage() {
   const { params } = useRoute();
@@ -33,6 +34,7 @@ export function DomainPage() {
               <div><dt>Expires</dt><dd>{when(d.expires_at)}</dd></div>
               <div><dt>Renewal</dt><dd>{d.billing.renewal.amount} {d.billing.renewal.currency}/year</dd></div>
             </dl>
+            <DomainDnsLink domain={d.domain} />
             {writable && d.status === 'active' && (
               <>
                 <h2>Renew</h2>

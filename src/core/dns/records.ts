@@ -1,10 +1,12 @@
-// A zone's records: listed (paged, by type and name), added, changed and removed. Every write
-// first bumps the zone's serial, which locks the zone's row: writes to one zone take turns, and
-// the quota and the CNAME rules are checked against the records as they are. The change, the
-// serial and the outbox row (the rrsets the worker must push) commit together.
+// A zone's records: listed (paged, by type and name), added, changed and removed. A write holds
+// the zone's row lock only for its last statement and the commit (the serial bump, the record and
+// the outbox row in one statement), so many writes to one zone pass each second without queueing
+// for connections. Before it, the write locks the names it touches and reads them: the CNAME and
+// duplicate rules are about one name, and no other writer can change that name meanwhile. The
+// quota is counted again after the write, when the zone's lock makes the count exact.
 import {
-  type RecordFilter, bumpZone, countCustomerRecords, deleteRecordRow, findAccountZone, findRecord, insertRecords, listRecordsAt, listRecordsPage,
-  queueDnsPush, updateRecordRow,
+  type RecordChange, type RecordFilter, countCustomerRecords, findAccountZone, findRecord, listRecordsAt, listRecordsPage, lockRecordNames,
+  writeZoneRecord,
 } from '../../db/queries/dns.ts';
 import type { DnsRecord, DnsZone } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -39,11 +41,15 @@ async function zoneOf(db: Db, accountId: string, zoneId: string): Promise<DnsZon
   return zone;
 }
 
-/** Bumps and locks the zone for a write; 404 when it is not the account's. */
-async function lockZone(trx: Db, s: Scope, zoneId: string): Promise<DnsZone> {
-  const zone = await bumpZone(trx, zoneId, s.accountId, s.now);
-  if (!zone) throw new ApiError('RESOURCE_NOT_FOUND', `DNS zone ${zoneId} not found`);
-  return zone;
+/**
+ * The record change, the serial and the outbox rows for the rrsets at `names` (and the SOA), in
+ * one statement; 404 when the zone is gone meanwhile.
+ */
+async function commitChange(trx: Db, s: Scope, zone: DnsZone, change: RecordChange, type: string, names: readonly string[]): Promise<ZoneRecord> {
+  const rrsets = [...new Set(names)].map((n) => ({ name: fqdnOf(n, zone.name), type }));
+  const done = await writeZoneRecord(trx, { zoneId: zone.id, accountId: s.accountId, at: s.now }, change, [...rrsets, { name: zone.name, type: 'SOA' }]);
+  if (!done) throw new ApiError('RESOURCE_NOT_FOUND', `DNS zone ${zone.id} not found`);
+  return { record: done.record, zone: { name: zone.name, serial: done.serial } };
 }
 
 export async function listRecords(s: Pick<Ctx, 'db' | 'accountId'>, zoneId: string, filter: { type?: string; name?: string }, page: PageRequest): Promise<Paged<ZoneRecord>> {
@@ -71,25 +77,24 @@ function checkNoDuplicate(type: string, content: string, priority: number | null
   if (same) throw new ApiError('STATE_CONFLICT', `The same record exists already (${same.id})`);
 }
 
-const rrset = (zone: DnsZone, name: string, type: string) => ({ zone_id: zone.id, zone_name: zone.name, action: 'rrset' as const, rr_name: fqdnOf(name, zone.name), rr_type: type });
-const soa = (zone: DnsZone) => rrset(zone, '@', 'SOA');
-
 export async function createRecord(s: Scope, zoneId: string, input: RecordInput): Promise<ZoneRecord> {
   return inTransaction(s.db, async (trx) => {
-    const zone = await lockZone(trx, s, zoneId);
+    const zone = await zoneOf(trx, s.accountId, zoneId);
     const name = relativeName(input.name, zone.name);
     const { content, priority } = checkContent(input.type, input.content, input.priority);
     const ttl = checkTtl(input.ttl);
     checkNotApexNs(input.type, name);
+    await lockRecordNames(trx, zone.id, [name]);
     const others = await listRecordsAt(trx, zone.id, name);
     checkCname(input.type, name, others);
-    if ((await countCustomerRecords(trx, zone.id)) >= RECORDS_MAX) {
-      throw new ApiError('QUOTA_EXCEEDED', `A zone holds at most ${RECORDS_MAX} records (the managed SOA and NS not counted); delete some first`);
-    }
+    const overQuota = () => new ApiError('QUOTA_EXCEEDED', `A zone holds at most ${RECORDS_MAX} records (the managed SOA and NS not counted); delete some first`);
+    if ((await countCustomerRecords(trx, zone.id)) >= RECORDS_MAX) throw overQuota();
     checkNoDuplicate(input.type, content, priority, others);
-    const [record] = await insertRecords(trx, [{ id: newRecordId(), zone_id: zone.id, name, type: input.type, content, ttl, priority, managed: false, address: null, created_at: s.now }]);
-    await queueDnsPush(trx, [rrset(zone, name, input.type), soa(zone)]);
-    return { record: record!, zone };
+    const row = { id: newRecordId(), zone_id: zone.id, name, type: input.type, content, ttl, priority, managed: false, address: null, created_at: s.now };
+    const done = await commitChange(trx, s, zone, { kind: 'insert', row }, input.type, [name]);
+    // Writers of other names counted before this one committed: counted again under the zone's lock.
+    if ((await countCustomerRecords(trx, zone.id)) > RECORDS_MAX) throw overQuota();
+    return done;
   });
 }
 
@@ -100,30 +105,41 @@ async function writable(trx: Db, zone: DnsZone, recordId: string): Promise<DnsRe
   return record;
 }
 
+/**
+ * The record to change, read again once its name (and `also`, a new name) is locked; a record
+ * renamed by another writer in between is locked under its new name.
+ */
+async function lockedRecord(trx: Db, zone: DnsZone, seen: DnsRecord, also?: string): Promise<DnsRecord> {
+  for (;;) {
+    await lockRecordNames(trx, zone.id, also === undefined ? [seen.name] : [seen.name, also]);
+    const record = await writable(trx, zone, seen.id);
+    if (record.name === seen.name) return record;
+    seen = record;
+  }
+}
+
 export async function updateRecord(s: Scope, zoneId: string, recordId: string, patch: RecordPatch): Promise<ZoneRecord> {
   return inTransaction(s.db, async (trx) => {
-    const zone = await lockZone(trx, s, zoneId);
-    const old = await writable(trx, zone, recordId);
+    const zone = await zoneOf(trx, s.accountId, zoneId);
+    const seen = await writable(trx, zone, recordId);
+    const newName = patch.name === undefined ? undefined : relativeName(patch.name, zone.name);
+    const old = await lockedRecord(trx, zone, seen, newName);
     const type = old.type as RecordType;
-    const name = patch.name === undefined ? old.name : relativeName(patch.name, zone.name);
+    const name = newName ?? old.name;
     const { content, priority } = checkContent(type, patch.content ?? old.content, patch.priority === undefined ? old.priority : patch.priority);
     const ttl = patch.ttl === undefined ? old.ttl : checkTtl(patch.ttl);
     checkNotApexNs(type, name);
     const others = (await listRecordsAt(trx, zone.id, name)).filter((r) => r.id !== old.id);
     checkCname(type, name, others);
     checkNoDuplicate(type, content, priority, others);
-    const record = await updateRecordRow(trx, old.id, { name, content, ttl, priority, updated_at: s.now });
-    await queueDnsPush(trx, [rrset(zone, old.name, type), ...(name === old.name ? [] : [rrset(zone, name, type)]), soa(zone)]);
-    return { record: record!, zone };
+    return commitChange(trx, s, zone, { kind: 'update', id: old.id, set: { name, content, ttl, priority, updated_at: s.now } }, type, [old.name, name]);
   });
 }
 
 export async function deleteRecord(s: Scope, zoneId: string, recordId: string): Promise<ZoneRecord> {
   return inTransaction(s.db, async (trx) => {
-    const zone = await lockZone(trx, s, zoneId);
-    const record = await writable(trx, zone, recordId);
-    await deleteRecordRow(trx, record.id);
-    await queueDnsPush(trx, [rrset(zone, record.name, record.type), soa(zone)]);
-    return { record, zone };
+    const zone = await zoneOf(trx, s.accountId, zoneId);
+    const record = await lockedRecord(trx, zone, await writable(trx, zone, recordId));
+    return commitChange(trx, s, zone, { kind: 'delete', id: record.id }, record.type, [record.name]);
   });
 }

@@ -1,4 +1,4 @@
-// POST /domains: a registration. Checks run in the API's check order (README, "Check order") — input, references (the TLD's
+// POST /domains: a registration. Checks run in the API's check order (docs/architecture.md, "Check order") — input, references (the TLD's
 // price-list row), state (the name is free with us), balance — and only then is the registrar
 // asked whether the registry would take the name, so INSUFFICIENT_BALANCE never costs a registrar
 // call. The charge, the pending domain, the domain.register operation and its job then commit in

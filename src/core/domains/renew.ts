@@ -41,7 +41,7 @@ const RETRY_PAUSES_MS = [200, 800];
 
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
-/** tx1: checks in the API's check order (README, "Check order"), the leased operation and the charge. `period`: recurring billing names the renewed period in the ledger row ("2026-12-01 → 2027-12-01"). */
+/** tx1: checks in the API's check order (docs/architecture.md, "Check order"), the leased operation and the charge. `period`: recurring billing names the renewed period in the ledger row ("2026-12-01 → 2027-12-01"). */
 export async function reserveRenewal(ctx: Ctx, trx: Db, id: string, years: number, key: string | null, period?: string): Promise<ReservedRenewal> {
   const domain = await lockAccountDomain(trx, ctx.accountId, id);
   if (!domain) throw notFound('Domain');

@@ -1,4 +1,4 @@
-// Ordering web hosting. Checks run in the API's check order (README, "Check order") — input (the domain), references (the
+// Ordering web hosting. Checks run in the API's check order (docs/architecture.md, "Check order") — input (the domain), references (the
 // package), state (the domain's live account, a panel server with room), then balance — and
 // everything that costs money commits in the caller's one transaction: the account row, the first
 // cycle's charge, the `hosting.create` operation and its job (the idempotency record is the

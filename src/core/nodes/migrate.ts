@@ -1,4 +1,4 @@
-// server.migrate, accepted: checks in the API's check order (README, "Check order") (input, references, state, capacity),
+// server.migrate, accepted: checks in the API's check order (docs/architecture.md, "Check order") (input, references, state, capacity),
 // then the target node is held (the server holds its size on both nodes while it moves) and the
 // operation queued, in one transaction. Nothing is charged: a migration costs the customer nothing,
 // and a move to another location keeps the price (its extra addresses follow it, renumbered).
@@ -26,6 +26,11 @@ export interface MigrateInput {
   location_id?: number;
   /** Operator only: the node to move to (default: placement's pick). */
   node_id?: number;
+  /**
+   * Operator only: a member of the server's node when that node is a cluster (LXD): the server
+   * moves there with the cluster's own move and stays on its node (default mode cold).
+   */
+  member?: string;
 }
 
 export const MIGRATE_OPERATION = 'server.migrate';
@@ -79,6 +84,7 @@ export async function chooseTarget(trx: Db, want: { locationId: number; current:
  * it may name the node and move a suspended server; customers move active servers only.
  */
 export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: MigrateInput, operator: boolean): Promise<OperationOf<MigrateParams>> {
+  if (input.member !== undefined) return startMemberMove(ctx, trx, server, { ...input, member: input.member });
   const toLocation = input.location_id ?? server.location_id;
   const moving = toLocation !== server.location_id;
   if (moving && input.mode === 'live') throw invalid('mode', 'a move to another location is cold only (omit mode or use "cold")');
@@ -114,5 +120,38 @@ export async function startMigration(ctx: Ctx, trx: Db, server: Server, input: M
     detail: `Queued: ${mode} migration${moving ? ` to location ${toLocation}` : ''}`,
   });
   await withCapacityCheck(toLocation, spec, () => setServerPlacement(trx, server.id, { migration_node_id: target.id, power_state: 'migrating' }));
+  return operation;
+}
+
+/**
+ * A move between the members of the server's own node (an LXD cluster): the node, the location and
+ * the addresses stay; only the member holding the instance changes, so no capacity moves either.
+ * Cold unless asked otherwise (LXD moves a stopped instance's disk between members).
+ */
+async function startMemberMove(ctx: Ctx, trx: Db, server: Server, input: MigrateInput & { member: string }): Promise<OperationOf<MigrateParams>> {
+  if (ctx.compute.capabilities?.clusterMembers !== true) {
+    throw invalid('member', 'this installation\'s nodes have no members (only LXD clusters do, with COMPUTE_DRIVER=lxd)');
+  }
+  if (input.location_id !== undefined && input.location_id !== server.location_id) {
+    throw invalid('member', 'a move to a member keeps the server on its node, in its location; leave out location_id');
+  }
+  if (input.node_id !== undefined && input.node_id !== server.node_id) {
+    throw invalid('member', 'a member is one of the server\'s own node; leave out node_id');
+  }
+  await refuseWhileBuilding(trx, server);
+  if (!(server.status === 'active' || server.status === 'suspended') || !server.provider_ref) {
+    throw new ApiError('STATE_CONFLICT', suspendedConflict('Server', server.id, server.status) ?? `Server ${server.id} is ${server.status}; only an active server can be migrated`);
+  }
+  if (server.node_id === null) throw new ApiError('STATE_CONFLICT', `Server ${server.id} has no node, so no member to move between`);
+  const mode: MigrateMode = input.mode ?? 'cold';
+  refuseUnsupportedLive(ctx, mode, server.power_state);
+  const params: MigrateParams = {
+    mode, from_node_id: server.node_id, to_node_id: server.node_id, from_location_id: server.location_id, to_location_id: server.location_id,
+    power_before: server.power_state, to_member: input.member,
+  };
+  const operation = await startOperation(ctx, trx, {
+    type: MIGRATE_OPERATION, resourceId: server.id, params, detail: `Queued: ${mode} migration to member ${input.member} of its node`,
+  });
+  await setServerPlacement(trx, server.id, { migration_node_id: server.node_id, power_state: 'migrating' });
   return operation;
 }

@@ -1,7 +1,7 @@
 // Placement: which hypervisor node a new machine (server or VDC VM) goes to, and where a migration
-// takes one. The policy, documented in the README: among the location's `active` nodes that have
-// room for the machine's vCPUs, RAM and disk, the one with the most free RAM; a tie goes to the
-// most free vCPUs, then the lowest id. Most-free-RAM spreads load (RAM is what KVM hosts run out
+// takes one. The policy, documented in docs/behaviour.md ("Nodes and migration"): among the
+// location's `active` nodes that have room for the machine's vCPUs, RAM and disk, the one with the
+// most free RAM; a tie goes to the most free vCPUs, then the lowest id. Most-free-RAM spreads load (RAM is what KVM hosts run out
 // of first) and leaves room for resizes. The pick happens with the location's nodes locked, and
 // the node rows' triggers refuse anything that does not fit (migration 0010), so concurrent
 // creates never overfill a node.

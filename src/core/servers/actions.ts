@@ -1,5 +1,5 @@
 // POST /servers/{id}/actions/{verb}. Every verb starts an operation in one transaction with its
-// checks and charges, in the API's check order (README, "Check order"): input, references, state, balance. The worker does
+// checks and charges, in the API's check order (docs/architecture.md, "Check order"): input, references, state, balance. The worker does
 // the work (the runners next to this file); the customer polls the operation.
 import { requireImage } from '../catalog/customer-lists.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';

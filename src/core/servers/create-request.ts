@@ -5,7 +5,7 @@
 // transaction. Whenever this way cannot be sure — a key already used, a reference or
 // state check failing, the picked node changed, the balance short, a host name taken — it writes
 // nothing and the request runs createServer in the idempotent transaction, which gives the exact
-// answer in the API's check order (README, "Check order"). The rules are the same functions in both
+// answer in the API's check order (docs/architecture.md, "Check order"). The rules are the same functions in both
 // ways, and so is what they write: the create's plan (create-plan.ts: row, prices, quote, operation,
 // addresses).
 //

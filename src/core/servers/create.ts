@@ -1,5 +1,5 @@
 // Server create in its three modes, the transaction way (create-request.ts says when it is taken).
-// Checks run in the API's check order (README, "Check order") — input, then references (plan,
+// Checks run in the API's check order (docs/architecture.md, "Check order") — input, then references (plan,
 // location, OS, source), then state (hostname, node room, addresses), then balance — and everything
 // that costs money commits in the caller's one transaction: server row, operation, queued job,
 // addresses, charge, as the create's plan (create-plan.ts) says.
@@ -98,7 +98,7 @@ export interface References {
   os: (Pick<OperatingSystem, 'slug' | 'available'> & { image?: string | null }) | null;
 }
 
-/** The reference checks, in the API's check order (README, "Check order"): plan, location, OS (a source is checked after). */
+/** The reference checks, in the API's check order (docs/architecture.md, "Check order"): plan, location, OS (a source is checked after). */
 export function checkReferences(refs: References, input: Pick<CreateServerInput, 'location_id'>, mode: Mode, needsImage = false): void {
   if (mode.kind === 'package' && !refs.plan) {
     throw new ApiError('PLAN_NOT_FOUND', `Plan ${mode.planId} does not exist`, [{ field: 'plan_id', code: 'INVALID', message: 'no such plan (see GET /plans)' }]);

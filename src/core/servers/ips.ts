@@ -58,7 +58,7 @@ export interface Reserved {
 
 const leaseOf = (ctx: Ctx) => ctx.operationLeaseS ?? DEFAULT_LEASE_S;
 
-/** tx1: checks in the API's check order (README, "Check order"), then the row without an address, the raised price, the charge and the leased operation. */
+/** tx1: checks in the API's check order (docs/architecture.md, "Check order"), then the row without an address, the raised price, the charge and the leased operation. */
 export async function reserveIp(ctx: Ctx, trx: Db, serverId: string, version: IpVersion, key: string | null = null): Promise<Reserved> {
   const server = await lockAccountServer(trx, ctx.accountId, serverId);
   if (!server) throw notFound('Server');

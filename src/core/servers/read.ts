@@ -23,9 +23,42 @@ export interface ServerView {
   nextCharge?: UpcomingCharge | null;
 }
 
-export async function listServers(ctx: Ctx, filter: { status?: ServerStatus; stopped?: boolean }, page: PageRequest): Promise<Paged<ServerListRow>> {
+/** A list row; `live_power` only when the caller asked for the live state (undefined otherwise). */
+export type ServerListEntry = ServerListRow & { live_power?: PowerState };
+
+/** Platform reads at once for one page's live power: a page of 100 must not open 100 connections. */
+const LIVE_POWER_CONCURRENCY = 8;
+
+export async function listServers(
+  ctx: Ctx, filter: { status?: ServerStatus; stopped?: boolean }, page: PageRequest, opts: { livePower?: boolean } = {},
+): Promise<Paged<ServerListEntry>> {
   const { rows, total } = await listServersPage(ctx.db, ctx.accountId, filter.status, page.perPage, offsetOf(page), filter.stopped);
-  return { items: rows, total, ...page };
+  const items = opts.livePower ? await withLivePower(ctx, rows) : rows;
+  return { items, total, ...page };
+}
+
+/**
+ * The page's live power states in one request (the panel's and `hc`'s lists), asked of the
+ * platform a few at a time within the provider timeout; best effort as in the detail: a machine
+ * the platform does not answer for reads `unknown`, and the list still loads.
+ */
+async function withLivePower(ctx: Ctx, rows: ServerListRow[]): Promise<ServerListEntry[]> {
+  const out: ServerListEntry[] = rows.map((r) => ({ ...r, live_power: r.power_state }));
+  const pending = out.filter((r) => r.provider_ref && r.status === 'active' && !ctx.sandbox && r.power_state !== 'migrating');
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length) {
+      const row = pending[next++]!;
+      const ref = row.provider_ref!;
+      try {
+        row.live_power = (await liveRead(() => ctx.compute.status(ref, ctx.providerTimeoutMs), ctx.providerTimeoutMs, 'status')).power;
+      } catch {
+        row.live_power = 'unknown';
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIVE_POWER_CONCURRENCY, pending.length) }, worker));
+  return out;
 }
 
 /** The account's live server, or RESOURCE_NOT_FOUND (another account's id included). */

@@ -87,7 +87,7 @@ export type TicketAction =
 export type Transition = { ok: true; next: TicketStatus } | { ok: false; reason: string };
 
 /**
- * The state machine (README, "Tickets, sub-users, SSH keys, reseller"), as one function of (state, action):
+ * The state machine (docs/behaviour.md, "Tickets, sub-users, SSH keys, reseller"), as one function of (state, action):
  * - a customer reply → `customer_reply`, a staff reply → `answered`, from any state but `closed`;
  * - closing (customer, or staff setting `closed`) → `closed`, from any state but `closed`;
  * - staff may set `open`, `in_progress` or `pending` from any state — from `closed` that reopens it;

@@ -1,6 +1,6 @@
 // POST /vdc/vms/{id}/actions/{verb}: every verb starts a `vdc_vm.<verb>` operation on the same
 // machinery as servers (one unfinished operation per VM, the worker runs it, the customer polls it),
-// checked in the API's check order (README, "Check order"): input, references, state, then the pool. Nothing is charged.
+// checked in the API's check order (docs/architecture.md, "Check order"): input, references, state, then the pool. Nothing is charged.
 import { requireImage } from '../catalog/customer-lists.ts';
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { updateVdcVmRow } from '../../db/queries/vdc-vms.ts';

@@ -1,4 +1,4 @@
-// VM create. Checks run in the API's check order (README, "Check order") — input, then references (location, OS), then the
+// VM create. Checks run in the API's check order (docs/architecture.md, "Check order") — input, then references (location, OS), then the
 // pool, then node room and addresses — and the VM row (which takes its share of the pool in the
 // same statement), its vdc_vm.create operation, the job and the machine's addresses commit in the
 // caller's one transaction, as a server's do: a location whose address pool is short answers 422

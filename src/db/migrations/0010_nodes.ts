@@ -8,6 +8,30 @@
 // requireNodeRoom) and never refused here: a server's size changes when the platform has done it.
 import { type Kysely, sql } from 'kysely';
 
+// 0015's down makes it again (CREATE OR REPLACE).
+export const SERVERS_NODE_HOLDS = `FUNCTION servers_node_holds() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      old_holds boolean := TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL AND OLD.status <> 'cancelled';
+      new_holds boolean := TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL AND NEW.status <> 'cancelled';
+      had int[] := '{}';
+    BEGIN
+      IF old_holds THEN
+        had := array_remove(ARRAY[OLD.node_id, OLD.migration_node_id], NULL);
+        PERFORM nodes_hold(OLD.node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
+        IF OLD.migration_node_id IS DISTINCT FROM OLD.node_id THEN
+          PERFORM nodes_hold(OLD.migration_node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
+        END IF;
+      END IF;
+      IF new_holds THEN
+        PERFORM nodes_hold(NEW.node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.node_id = ANY (had)));
+        IF NEW.migration_node_id IS DISTINCT FROM NEW.node_id THEN
+          PERFORM nodes_hold(NEW.migration_node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.migration_node_id = ANY (had)));
+        END IF;
+      END IF;
+      RETURN NULL;
+    END $$;
+`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TABLE nodes (
@@ -54,28 +78,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     -- A server holds its size on node_id, and on migration_node_id too while it moves, unless it is
     -- deleted or cancelled. A node newly held must fit; one it already held takes the change.
-    CREATE FUNCTION servers_node_holds() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      old_holds boolean := TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL AND OLD.status <> 'cancelled';
-      new_holds boolean := TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL AND NEW.status <> 'cancelled';
-      had int[] := '{}';
-    BEGIN
-      IF old_holds THEN
-        had := array_remove(ARRAY[OLD.node_id, OLD.migration_node_id], NULL);
-        PERFORM nodes_hold(OLD.node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
-        IF OLD.migration_node_id IS DISTINCT FROM OLD.node_id THEN
-          PERFORM nodes_hold(OLD.migration_node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
-        END IF;
-      END IF;
-      IF new_holds THEN
-        PERFORM nodes_hold(NEW.node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.node_id = ANY (had)));
-        IF NEW.migration_node_id IS DISTINCT FROM NEW.node_id THEN
-          PERFORM nodes_hold(NEW.migration_node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.migration_node_id = ANY (had)));
-        END IF;
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER servers_node_holds
+    CREATE ${sql.raw(SERVERS_NODE_HOLDS)}    CREATE TRIGGER servers_node_holds
       AFTER INSERT OR DELETE OR UPDATE OF node_id, migration_node_id, cpu_cores, ram_mb, storage_gb, status, deleted_at ON servers
       FOR EACH ROW EXECUTE FUNCTION servers_node_holds();
 

@@ -9,6 +9,7 @@
 // Existing rows start at 0, so every node's usage stays what it is. A resize already running when
 // this is applied holds nothing extra and is counted at completion, as before.
 import { type Kysely, sql } from 'kysely';
+import { SERVERS_NODE_HOLDS } from './0010_nodes.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -58,28 +59,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     UPDATE servers SET resize_hold_cpu = 0, resize_hold_ram_mb = 0, resize_hold_storage_gb = 0
      WHERE resize_hold_cpu <> 0 OR resize_hold_ram_mb <> 0 OR resize_hold_storage_gb <> 0;
     DROP TRIGGER servers_node_holds ON servers;
-    CREATE OR REPLACE FUNCTION servers_node_holds() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      old_holds boolean := TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL AND OLD.status <> 'cancelled';
-      new_holds boolean := TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL AND NEW.status <> 'cancelled';
-      had int[] := '{}';
-    BEGIN
-      IF old_holds THEN
-        had := array_remove(ARRAY[OLD.node_id, OLD.migration_node_id], NULL);
-        PERFORM nodes_hold(OLD.node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
-        IF OLD.migration_node_id IS DISTINCT FROM OLD.node_id THEN
-          PERFORM nodes_hold(OLD.migration_node_id, -OLD.cpu_cores, -OLD.ram_mb, -OLD.storage_gb, false);
-        END IF;
-      END IF;
-      IF new_holds THEN
-        PERFORM nodes_hold(NEW.node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.node_id = ANY (had)));
-        IF NEW.migration_node_id IS DISTINCT FROM NEW.node_id THEN
-          PERFORM nodes_hold(NEW.migration_node_id, NEW.cpu_cores, NEW.ram_mb, NEW.storage_gb, NOT (NEW.migration_node_id = ANY (had)));
-        END IF;
-      END IF;
-      RETURN NULL;
-    END $$;
-    ALTER TABLE servers DROP COLUMN resize_hold_cpu, DROP COLUMN resize_hold_ram_mb, DROP COLUMN resize_hold_storage_gb;
+    CREATE OR REPLACE ${sql.raw(SERVERS_NODE_HOLDS)}    ALTER TABLE servers DROP COLUMN resize_hold_cpu, DROP COLUMN resize_hold_ram_mb, DROP COLUMN resize_hold_storage_gb;
     CREATE TRIGGER servers_node_holds
       AFTER INSERT OR DELETE OR UPDATE OF node_id, migration_node_id, cpu_cores, ram_mb, storage_gb, status, deleted_at ON servers
       FOR EACH ROW EXECUTE FUNCTION servers_node_holds();

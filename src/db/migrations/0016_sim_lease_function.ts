@@ -20,6 +20,26 @@
 // address already taken.
 import { type Kysely, sql } from 'kysely';
 
+// A machine's create request, and its end: the addresses leased, the primaries set, the row
+// returned. 0018's sim_create_vm and 0031's hc_reserve_machine take the same request and end alike.
+export const MACHINE_PARAMS = `p_id text, p_token text, p_location int, p_hostname text, p_cpu int, p_ram int, p_disk int, p_os text,
+      p_ssh_keys text[], p_node text, p_firewall jsonb, p_v4 int, p_v6 int, p_primary_v6 boolean`;
+export const MACHINE_DECLARE = `    DECLARE
+      vm sim_vms;
+      v4 text[];
+      v6 text[];
+    BEGIN
+`;
+export const LEASE_AND_RETURN = `        v4 := sim_lease_addresses(p_location, 4, vm.id, p_v4);
+        v6 := sim_lease_addresses(p_location, 6, vm.id, p_v6);
+        UPDATE sim_vms SET ipv4 = v4[1]::inet, ipv6 = CASE WHEN p_primary_v6 THEN v6[1]::inet END
+        WHERE id = vm.id RETURNING * INTO vm;
+      END IF;
+      RETURN NEXT vm;
+    END
+    $$;
+`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE OR REPLACE FUNCTION sim_lease_addresses(p_location int, p_version int, p_vm text, p_count int)
@@ -71,15 +91,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     $$;
 
     CREATE OR REPLACE FUNCTION sim_provision_vm(
-      p_id text, p_token text, p_location int, p_hostname text, p_cpu int, p_ram int, p_disk int, p_os text,
-      p_ssh_keys text[], p_node text, p_firewall jsonb, p_v4 int, p_v6 int, p_primary_v6 boolean
+      ${sql.raw(MACHINE_PARAMS)}
     ) RETURNS SETOF sim_vms LANGUAGE plpgsql AS $$
-    DECLARE
-      vm sim_vms;
-      v4 text[];
-      v6 text[];
-    BEGIN
-      PERFORM set_config('synchronous_commit', 'off', true);
+${sql.raw(MACHINE_DECLARE)}      PERFORM set_config('synchronous_commit', 'off', true);
       INSERT INTO sim_vms (id, request_token, location_id, hostname, power, cpu_cores, ram_mb, storage_gb, os_slug, ssh_keys, node)
       VALUES (p_id, p_token, p_location, p_hostname, 'provisioning', p_cpu, p_ram, p_disk, p_os, p_ssh_keys, p_node)
       ON CONFLICT (request_token) DO NOTHING
@@ -90,15 +104,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         INSERT INTO sim_firewall_rules (vm_id, position, direction, protocol, port, source, action)
         SELECT vm.id, r.position, r.direction, r.protocol, r.port, r.source, r.action
         FROM jsonb_to_recordset(p_firewall) AS r(position int, direction text, protocol text, port text, source text, action text);
-        v4 := sim_lease_addresses(p_location, 4, vm.id, p_v4);
-        v6 := sim_lease_addresses(p_location, 6, vm.id, p_v6);
-        UPDATE sim_vms SET ipv4 = v4[1]::inet, ipv6 = CASE WHEN p_primary_v6 THEN v6[1]::inet END
-        WHERE id = vm.id RETURNING * INTO vm;
-      END IF;
-      RETURN NEXT vm;
-    END
-    $$;
-  `.execute(db);
+${sql.raw(LEASE_AND_RETURN)}  `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -23,6 +23,18 @@
 // and writes the firewall column instead of rows. sim_provision_vm stays for older processes.
 import { type Kysely, sql } from 'kysely';
 import { JOB_SCHEMA } from '../names.ts';
+import { LEASE_AND_RETURN, MACHINE_DECLARE, MACHINE_PARAMS } from './0016_sim_lease_function.ts';
+
+// The machine row with its firewall (or the one made earlier under the token); 0031's
+// hc_reserve_machine makes it alike.
+export const MAKE_MACHINE = `      INSERT INTO sim_vms (id, request_token, location_id, hostname, power, cpu_cores, ram_mb, storage_gb, os_slug, ssh_keys, node, firewall)
+      VALUES (p_id, p_token, p_location, p_hostname, 'provisioning', p_cpu, p_ram, p_disk, p_os, p_ssh_keys, p_node, p_firewall)
+      ON CONFLICT (request_token) DO NOTHING
+      RETURNING * INTO vm;
+      IF vm.id IS NULL THEN
+        SELECT * INTO vm FROM sim_vms WHERE request_token = p_token;
+      ELSE
+`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX job_fetch_order ON ${sql.table(`${JOB_SCHEMA}.job`)} (name, priority DESC, created_on, id) WHERE state < 'active'`.execute(db);
@@ -30,32 +42,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ALTER TABLE sim_vms ADD COLUMN firewall jsonb;
 
     CREATE FUNCTION sim_create_vm(
-      p_refused text, p_id text, p_token text, p_location int, p_hostname text, p_cpu int, p_ram int, p_disk int, p_os text,
-      p_ssh_keys text[], p_node text, p_firewall jsonb, p_v4 int, p_v6 int, p_primary_v6 boolean
+      p_refused text, ${sql.raw(MACHINE_PARAMS)}
     ) RETURNS SETOF sim_vms LANGUAGE plpgsql AS $$
-    DECLARE
-      vm sim_vms;
-      v4 text[];
-      v6 text[];
-    BEGIN
-      IF p_refused IS NOT NULL THEN RETURN; END IF;
+${sql.raw(MACHINE_DECLARE)}      IF p_refused IS NOT NULL THEN RETURN; END IF;
       PERFORM set_config('synchronous_commit', 'off', true);
-      INSERT INTO sim_vms (id, request_token, location_id, hostname, power, cpu_cores, ram_mb, storage_gb, os_slug, ssh_keys, node, firewall)
-      VALUES (p_id, p_token, p_location, p_hostname, 'provisioning', p_cpu, p_ram, p_disk, p_os, p_ssh_keys, p_node, p_firewall)
-      ON CONFLICT (request_token) DO NOTHING
-      RETURNING * INTO vm;
-      IF vm.id IS NULL THEN
-        SELECT * INTO vm FROM sim_vms WHERE request_token = p_token;
-      ELSE
-        v4 := sim_lease_addresses(p_location, 4, vm.id, p_v4);
-        v6 := sim_lease_addresses(p_location, 6, vm.id, p_v6);
-        UPDATE sim_vms SET ipv4 = v4[1]::inet, ipv6 = CASE WHEN p_primary_v6 THEN v6[1]::inet END
-        WHERE id = vm.id RETURNING * INTO vm;
-      END IF;
-      RETURN NEXT vm;
-    END
-    $$;
-  `.execute(db);
+${sql.raw(MAKE_MACHINE)}${sql.raw(LEASE_AND_RETURN)}  `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -9,6 +9,8 @@
 // `ip_cooldown_s` setting, written from IP_COOLDOWN_S by each process at start, default 3600 s).
 // Fresh addresses are taken first while resting ones cool down.
 import { type Kysely, sql } from 'kysely';
+import { LEASE_AND_RETURN, MACHINE_DECLARE, MACHINE_PARAMS } from './0016_sim_lease_function.ts';
+import { MAKE_MACHINE } from './0018_worker_hot_path.ts';
 
 const LEASE = 'sim_lease_addresses(int, int, text, int)';
 const FREE = 'WHERE pool_id = ANY (pool_ids) AND vm_id IS NULL';
@@ -23,30 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw(def.replace(FREE, COOLED)).execute(db);
   await sql`
     CREATE FUNCTION hc_reserve_machine(
-      p_id text, p_token text, p_location int, p_hostname text, p_cpu int, p_ram int, p_disk int, p_os text,
-      p_ssh_keys text[], p_node text, p_firewall jsonb, p_v4 int, p_v6 int, p_primary_v6 boolean
+      ${sql.raw(MACHINE_PARAMS)}
     ) RETURNS SETOF sim_vms LANGUAGE plpgsql SET enable_seqscan = off AS $$
-    DECLARE
-      vm sim_vms;
-      v4 text[];
-      v6 text[];
-    BEGIN
-      INSERT INTO sim_vms (id, request_token, location_id, hostname, power, cpu_cores, ram_mb, storage_gb, os_slug, ssh_keys, node, firewall)
-      VALUES (p_id, p_token, p_location, p_hostname, 'provisioning', p_cpu, p_ram, p_disk, p_os, p_ssh_keys, p_node, p_firewall)
-      ON CONFLICT (request_token) DO NOTHING
-      RETURNING * INTO vm;
-      IF vm.id IS NULL THEN
-        SELECT * INTO vm FROM sim_vms WHERE request_token = p_token;
-      ELSE
-        v4 := sim_lease_addresses(p_location, 4, vm.id, p_v4);
-        v6 := sim_lease_addresses(p_location, 6, vm.id, p_v6);
-        UPDATE sim_vms SET ipv4 = v4[1]::inet, ipv6 = CASE WHEN p_primary_v6 THEN v6[1]::inet END
-        WHERE id = vm.id RETURNING * INTO vm;
-      END IF;
-      RETURN NEXT vm;
-    END
-    $$;
-  `.execute(db);
+${sql.raw(MACHINE_DECLARE)}${sql.raw(MAKE_MACHINE)}${sql.raw(LEASE_AND_RETURN)}  `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -16,6 +16,67 @@
 // A rolled-back transaction (the sandbox's, a refused create) commits no event.
 import { type Kysely, sql } from 'kysely';
 
+// The snapshot as one CASE over every resource type (replaced by one function a type in 0140).
+// 0042 and 0140's down make it again with one more arm; shipped, so its text stays as it is.
+export function eventSnapshotCase(orReplace: boolean, moreArms = ''): string {
+  return `
+    CREATE ${orReplace ? 'OR REPLACE ' : ''}FUNCTION hc_event_snapshot(p_type text, p_id text) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+    DECLARE
+      snap jsonb;
+    BEGIN
+      CASE p_type
+        WHEN 'operation' THEN
+          SELECT to_jsonb(o) - 'params' INTO snap FROM operations o WHERE o.id = p_id;
+        WHEN 'server' THEN
+          SELECT to_jsonb(s) || jsonb_build_object(
+                   'plan_name', (SELECT p.name FROM plans p WHERE p.id = s.plan_id),
+                   'os_slug', (SELECT os.slug FROM operating_systems os WHERE os.id = s.os_version_id),
+                   'extra_ips', coalesce((
+                     SELECT jsonb_agg(jsonb_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
+                       FROM server_ips ip WHERE ip.server_id = s.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::jsonb))
+            INTO snap FROM servers s WHERE s.id = p_id;
+        WHEN 'vdc_vm' THEN
+          SELECT to_jsonb(v) || jsonb_build_object('os_slug', os.slug, 'os_family', os.family, 'os_version', os.version, 'location_provider', l.provider)
+            INTO snap FROM vdc_vms v JOIN locations l ON l.id = v.location_id LEFT JOIN operating_systems os ON os.id = v.os_version_id
+           WHERE v.id = p_id;
+        WHEN 'domain' THEN
+          SELECT (to_jsonb(d) - 'auth_code') || jsonb_build_object('price', to_jsonb(tp))
+            INTO snap FROM domains d JOIN tld_prices tp ON tp.tld = d.tld WHERE d.id = p_id;
+        WHEN 'web_hosting' THEN
+          SELECT to_jsonb(w) || jsonb_build_object('package_name', hp.name, 'quota_mb', hp.disk_quota_mb, 'max_domains', hp.max_domains)
+            INTO snap FROM web_hosting w JOIN hosting_packages hp ON hp.id = w.package_id WHERE w.id = p_id;
+        WHEN 'transaction' THEN
+          SELECT to_jsonb(t) INTO snap FROM transactions t WHERE t.id = p_id::bigint;
+        WHEN 'billing_charge' THEN
+          SELECT to_jsonb(bc) INTO snap FROM billing_charges bc WHERE bc.id = p_id::bigint;
+        WHEN 'ticket' THEN
+          SELECT to_jsonb(t) || jsonb_build_object('department_name', dp.name)
+            INTO snap FROM tickets t LEFT JOIN departments dp ON dp.id = t.department_id WHERE t.id = p_id;
+${moreArms}        ELSE
+          snap := NULL;
+      END CASE;
+      RETURN snap;
+    END $$;
+`;
+}
+
+// The event's row, its data given or read (0042's hc_emit_event writes it alike).
+export const WRITE_EVENT = `    DECLARE
+      v_id text := hc_new_id('evt');
+    BEGIN
+      INSERT INTO events (id, account_id, type, resource_type, resource_id, data)
+      VALUES (v_id, p_account, p_type, p_resource_type, p_resource_id,
+              coalesce(p_data, hc_event_snapshot(p_resource_type, p_resource_id), jsonb_build_object('id', p_resource_id)));
+`;
+
+// hc_emit_event as 0041 made it; 0042's down makes it again.
+export const EMIT_EVENT = `
+    CREATE FUNCTION hc_emit_event(p_account text, p_type text, p_resource_type text, p_resource_id text, p_data jsonb DEFAULT NULL)
+    RETURNS text LANGUAGE plpgsql AS $$
+${WRITE_EVENT}      RETURN v_id;
+    END $$;
+`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     -- A public id as core/ids.ts makes them: the prefix, "_" and 16 base62 characters - here the
@@ -51,54 +112,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- index (a few pages, next to nothing to maintain per insert) serves it.
     CREATE INDEX events_created ON events USING brin (created_at);
 
-    CREATE FUNCTION hc_event_snapshot(p_type text, p_id text) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
-    DECLARE
-      snap jsonb;
-    BEGIN
-      CASE p_type
-        WHEN 'operation' THEN
-          SELECT to_jsonb(o) - 'params' INTO snap FROM operations o WHERE o.id = p_id;
-        WHEN 'server' THEN
-          SELECT to_jsonb(s) || jsonb_build_object(
-                   'plan_name', (SELECT p.name FROM plans p WHERE p.id = s.plan_id),
-                   'os_slug', (SELECT os.slug FROM operating_systems os WHERE os.id = s.os_version_id),
-                   'extra_ips', coalesce((
-                     SELECT jsonb_agg(jsonb_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
-                       FROM server_ips ip WHERE ip.server_id = s.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::jsonb))
-            INTO snap FROM servers s WHERE s.id = p_id;
-        WHEN 'vdc_vm' THEN
-          SELECT to_jsonb(v) || jsonb_build_object('os_slug', os.slug, 'os_family', os.family, 'os_version', os.version, 'location_provider', l.provider)
-            INTO snap FROM vdc_vms v JOIN locations l ON l.id = v.location_id LEFT JOIN operating_systems os ON os.id = v.os_version_id
-           WHERE v.id = p_id;
-        WHEN 'domain' THEN
-          SELECT (to_jsonb(d) - 'auth_code') || jsonb_build_object('price', to_jsonb(tp))
-            INTO snap FROM domains d JOIN tld_prices tp ON tp.tld = d.tld WHERE d.id = p_id;
-        WHEN 'web_hosting' THEN
-          SELECT to_jsonb(w) || jsonb_build_object('package_name', hp.name, 'quota_mb', hp.disk_quota_mb, 'max_domains', hp.max_domains)
-            INTO snap FROM web_hosting w JOIN hosting_packages hp ON hp.id = w.package_id WHERE w.id = p_id;
-        WHEN 'transaction' THEN
-          SELECT to_jsonb(t) INTO snap FROM transactions t WHERE t.id = p_id::bigint;
-        WHEN 'billing_charge' THEN
-          SELECT to_jsonb(bc) INTO snap FROM billing_charges bc WHERE bc.id = p_id::bigint;
-        WHEN 'ticket' THEN
-          SELECT to_jsonb(t) || jsonb_build_object('department_name', dp.name)
-            INTO snap FROM tickets t LEFT JOIN departments dp ON dp.id = t.department_id WHERE t.id = p_id;
-        ELSE
-          snap := NULL;
-      END CASE;
-      RETURN snap;
-    END $$;
+${sql.raw(eventSnapshotCase(false))}
 
-    CREATE FUNCTION hc_emit_event(p_account text, p_type text, p_resource_type text, p_resource_id text, p_data jsonb DEFAULT NULL)
-    RETURNS text LANGUAGE plpgsql AS $$
-    DECLARE
-      v_id text := hc_new_id('evt');
-    BEGIN
-      INSERT INTO events (id, account_id, type, resource_type, resource_id, data)
-      VALUES (v_id, p_account, p_type, p_resource_type, p_resource_id,
-              coalesce(p_data, hc_event_snapshot(p_resource_type, p_resource_id), jsonb_build_object('id', p_resource_id)));
-      RETURN v_id;
-    END $$;
+${sql.raw(EMIT_EVENT)}
 
     -- core/events/catalogue.ts COMPLETION_EVENTS.
     CREATE FUNCTION hc_completion_event(p_operation_type text) RETURNS text LANGUAGE sql IMMUTABLE AS $$

@@ -4,6 +4,12 @@
 // - so a delivery exists exactly when its event committed, and a NOTIFY at that commit wakes the
 // senders (the payload is empty: PostgreSQL sends identical ones once per transaction).
 import { type Kysely, sql } from 'kysely';
+import { EMIT_EVENT, WRITE_EVENT, eventSnapshotCase } from './0041_events.ts';
+
+// The endpoint's facts for webhook.ping's data (secrets left out): 0041's snapshot gains this arm.
+export const WEBHOOK_ARM = `        WHEN 'webhook' THEN
+          SELECT to_jsonb(w) - 'secret' - 'previous_secret' INTO snap FROM webhook_endpoints w WHERE w.id = p_id;
+`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -52,60 +58,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX webhook_deliveries_endpoint_newest ON webhook_deliveries (webhook_id, id DESC);
     CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 
-    -- The endpoint's facts for webhook.ping's data (secrets left out).
-    CREATE OR REPLACE FUNCTION hc_event_snapshot(p_type text, p_id text) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
-    DECLARE
-      snap jsonb;
-    BEGIN
-      CASE p_type
-        WHEN 'operation' THEN
-          SELECT to_jsonb(o) - 'params' INTO snap FROM operations o WHERE o.id = p_id;
-        WHEN 'server' THEN
-          SELECT to_jsonb(s) || jsonb_build_object(
-                   'plan_name', (SELECT p.name FROM plans p WHERE p.id = s.plan_id),
-                   'os_slug', (SELECT os.slug FROM operating_systems os WHERE os.id = s.os_version_id),
-                   'extra_ips', coalesce((
-                     SELECT jsonb_agg(jsonb_build_object('address', host(ip.address), 'version', ip.version) ORDER BY ip.id)
-                       FROM server_ips ip WHERE ip.server_id = s.id AND ip.released_at IS NULL AND ip.address IS NOT NULL), '[]'::jsonb))
-            INTO snap FROM servers s WHERE s.id = p_id;
-        WHEN 'vdc_vm' THEN
-          SELECT to_jsonb(v) || jsonb_build_object('os_slug', os.slug, 'os_family', os.family, 'os_version', os.version, 'location_provider', l.provider)
-            INTO snap FROM vdc_vms v JOIN locations l ON l.id = v.location_id LEFT JOIN operating_systems os ON os.id = v.os_version_id
-           WHERE v.id = p_id;
-        WHEN 'domain' THEN
-          SELECT (to_jsonb(d) - 'auth_code') || jsonb_build_object('price', to_jsonb(tp))
-            INTO snap FROM domains d JOIN tld_prices tp ON tp.tld = d.tld WHERE d.id = p_id;
-        WHEN 'web_hosting' THEN
-          SELECT to_jsonb(w) || jsonb_build_object('package_name', hp.name, 'quota_mb', hp.disk_quota_mb, 'max_domains', hp.max_domains)
-            INTO snap FROM web_hosting w JOIN hosting_packages hp ON hp.id = w.package_id WHERE w.id = p_id;
-        WHEN 'transaction' THEN
-          SELECT to_jsonb(t) INTO snap FROM transactions t WHERE t.id = p_id::bigint;
-        WHEN 'billing_charge' THEN
-          SELECT to_jsonb(bc) INTO snap FROM billing_charges bc WHERE bc.id = p_id::bigint;
-        WHEN 'ticket' THEN
-          SELECT to_jsonb(t) || jsonb_build_object('department_name', dp.name)
-            INTO snap FROM tickets t LEFT JOIN departments dp ON dp.id = t.department_id WHERE t.id = p_id;
-        WHEN 'webhook' THEN
-          SELECT to_jsonb(w) - 'secret' - 'previous_secret' INTO snap FROM webhook_endpoints w WHERE w.id = p_id;
-        ELSE
-          snap := NULL;
-      END CASE;
-      RETURN snap;
-    END $$;
-
+${sql.raw(eventSnapshotCase(true, WEBHOOK_ARM))}
     -- 0041's, and now the fan-out: one delivery per enabled endpoint of the account subscribed to
     -- the type ('*', the type's family '<family>.*', or the type), or to the one endpoint p_only
     -- names whatever its subscription (a ping).
     DROP FUNCTION hc_emit_event(text, text, text, text, jsonb);
     CREATE FUNCTION hc_emit_event(p_account text, p_type text, p_resource_type text, p_resource_id text, p_data jsonb DEFAULT NULL, p_only text DEFAULT NULL)
     RETURNS text LANGUAGE plpgsql AS $$
-    DECLARE
-      v_id text := hc_new_id('evt');
-    BEGIN
-      INSERT INTO events (id, account_id, type, resource_type, resource_id, data)
-      VALUES (v_id, p_account, p_type, p_resource_type, p_resource_id,
-              coalesce(p_data, hc_event_snapshot(p_resource_type, p_resource_id), jsonb_build_object('id', p_resource_id)));
-      INSERT INTO webhook_deliveries (webhook_id, event_id, event_type)
+${sql.raw(WRITE_EVENT)}      INSERT INTO webhook_deliveries (webhook_id, event_id, event_type)
       SELECT w.id, v_id, p_type FROM webhook_endpoints w
        WHERE w.account_id = p_account AND w.enabled
          AND CASE WHEN p_only IS NULL
@@ -120,16 +80,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     DROP FUNCTION hc_emit_event(text, text, text, text, jsonb, text);
-    CREATE FUNCTION hc_emit_event(p_account text, p_type text, p_resource_type text, p_resource_id text, p_data jsonb DEFAULT NULL)
-    RETURNS text LANGUAGE plpgsql AS $$
-    DECLARE
-      v_id text := hc_new_id('evt');
-    BEGIN
-      INSERT INTO events (id, account_id, type, resource_type, resource_id, data)
-      VALUES (v_id, p_account, p_type, p_resource_type, p_resource_id,
-              coalesce(p_data, hc_event_snapshot(p_resource_type, p_resource_id), jsonb_build_object('id', p_resource_id)));
-      RETURN v_id;
-    END $$;
+${sql.raw(EMIT_EVENT)}
     DROP TABLE webhook_deliveries;
     DROP TABLE webhook_endpoints;
   `.execute(db);

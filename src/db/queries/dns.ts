@@ -1,7 +1,9 @@
 // DNS zones, records and their outbox (migration 0100). A change to a zone bumps its serial and
-// clears synced_at (bumpZone, which also locks the zone's row: writers of one zone take turns, so
-// the quota and the CNAME rules are checked against what is there), then queues what the worker
-// must push. The pusher's claim, its reads and its outcome are at the bottom.
+// clears synced_at, which locks the zone's row, and queues what the worker must push. A customer's
+// record write takes that lock last (writeZoneRecord: one statement for the record, the serial and
+// the outbox), so writers of one zone take turns only for that statement and the commit; what
+// they check first is kept still by a lock on the names they write (lockRecordNames). The
+// pusher's claim, its reads and its outcome are at the bottom.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { DnsOutboxRow, DnsRecord, DnsZone } from '../schema.ts';
@@ -63,6 +65,59 @@ export function bumpZone(db: Db, id: string, accountId: string | null, at: Date)
     .where('id', '=', id);
   q = accountId === null ? q.where('account_id', 'is', null) : q.where('account_id', '=', accountId);
   return q.returningAll().executeTakeFirst();
+}
+
+/**
+ * Keeps other writers off these names of the zone until the transaction ends (an advisory lock
+ * per name, taken in order so two renames cannot wait on each other): the CNAME and duplicate
+ * rules are about the records at one name, so writers of other names need not wait.
+ */
+export async function lockRecordNames(trx: Db, zoneId: string, names: readonly string[]): Promise<void> {
+  for (const name of [...new Set(names)].sort()) {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('hostcloud.dns.name'), hashtext(${`${zoneId} ${name}`}))`.execute(trx);
+  }
+}
+
+export type RecordChange =
+  | { kind: 'insert'; row: NewRecord }
+  | { kind: 'update'; id: string; set: Pick<DnsRecord, 'name' | 'content' | 'ttl' | 'priority' | 'updated_at'> }
+  | { kind: 'delete'; id: string };
+
+/**
+ * A customer's record change in ONE statement: the zone's serial bumped (its row locked from
+ * here to the commit, and only from here), the record inserted, changed or deleted, and the
+ * outbox rows for `rrsets` (absolute name and type). Undefined when the zone is not the
+ * account's (or is gone) or the record is not in it. `serial` is the zone's new serial.
+ */
+export async function writeZoneRecord(trx: Db, z: { zoneId: string; accountId: string; at: Date }, change: RecordChange, rrsets: readonly { name: string; type: string }[]): Promise<{ record: DnsRecord; serial: number } | undefined> {
+  const zone = sql`z AS (
+    UPDATE dns_zones SET serial = CASE WHEN serial >= 4294967295 THEN 1 ELSE serial + 1 END, synced_at = NULL, updated_at = ${z.at}
+     WHERE id = ${z.zoneId} AND account_id = ${z.accountId} RETURNING id, name, serial)`;
+  let record;
+  if (change.kind === 'insert') {
+    const r = change.row;
+    record = sql`r AS (
+      INSERT INTO dns_records (id, zone_id, name, type, content, ttl, priority, managed, address, created_at, updated_at)
+      SELECT ${r.id}, z.id, ${r.name}, ${r.type}, ${r.content}, ${r.ttl}, ${r.priority}, ${r.managed}, ${r.address}, ${r.created_at}, ${r.created_at} FROM z
+      RETURNING *)`;
+  } else if (change.kind === 'update') {
+    const s = change.set;
+    record = sql`r AS (
+      UPDATE dns_records d SET name = ${s.name}, content = ${s.content}, ttl = ${s.ttl}, priority = ${s.priority}, updated_at = ${s.updated_at}
+        FROM z WHERE d.id = ${change.id} AND d.zone_id = z.id RETURNING d.*)`;
+  } else {
+    record = sql`r AS (DELETE FROM dns_records d USING z WHERE d.id = ${change.id} AND d.zone_id = z.id RETURNING d.*)`;
+  }
+  const names = rrsets.map((r) => r.name);
+  const types = rrsets.map((r) => r.type);
+  const result = await sql<DnsRecord & { zone_serial: number }>`WITH ${zone}, ${record}, o AS (
+      INSERT INTO dns_outbox (zone_id, zone_name, action, rr_name, rr_type)
+      SELECT z.id, z.name, 'rrset', x.n, x.t FROM z, unnest(${names}::text[], ${types}::text[]) WITH ORDINALITY AS x(n, t, i) ORDER BY x.i)
+    SELECT r.*, (SELECT serial FROM z) AS zone_serial FROM r`.execute(trx);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { zone_serial: serial, ...rest } = row;
+  return { record: rest, serial };
 }
 
 export function deleteZoneRow(db: Db, id: string): Promise<DnsZone | undefined> {

@@ -63,7 +63,7 @@ export function findServerForProvisioning(db: Db, id: string): Promise<Provision
  * instants and its network JSON parsed, where an item shows one instant and one address.
  */
 export type ServerListRow = Pick<Server, 'id' | 'name' | 'status' | 'power_state' | 'cpu_cores' | 'ram_mb' | 'storage_gb'
-  | 'plan_id' | 'price_cents' | 'cycle' | 'next_billing_at'> & {
+  | 'plan_id' | 'price_cents' | 'cycle' | 'next_billing_at' | 'location_id' | 'provider_ref'> & {
   plan_name: string | null;
   /** v1's `ip_address`. */
   ipv4_address: string | null;
@@ -132,7 +132,8 @@ function listPageQuery(db: Db, p: ListSlots, byStatus: boolean, stopped: boolean
     .innerJoin('servers', 'servers.id', 'page.id')
     .leftJoin('plans', 'plans.id', 'servers.plan_id')
     .select(['servers.id', 'servers.name', 'servers.status', 'servers.power_state', 'servers.cpu_cores', 'servers.ram_mb',
-      'servers.storage_gb', 'servers.plan_id', 'servers.price_cents', 'servers.cycle', 'servers.next_billing_at'])
+      'servers.storage_gb', 'servers.plan_id', 'servers.price_cents', 'servers.cycle', 'servers.next_billing_at',
+      'servers.location_id', 'servers.provider_ref'])
     .select(sql<string | null>`servers.network->'ipv4'->>'address'`.as('ipv4_address'))
     .select('plans.name as plan_name')
     .select(total.as('total'))

@@ -62,7 +62,8 @@ const DrainSchema = Type.Union([Type.Null(), Type.Object({
 async function nodeConnection(compute: ComputeProvider, n: NodeUsageRow): Promise<Connection> {
   if (!n.endpoint || !compute.inspectNode) return NO_CONNECTION;
   try {
-    await compute.inspectNode(n.endpoint, n.fingerprint, 2_000);
+    if (compute.probeNode) await compute.probeNode(n.endpoint, n.fingerprint, 2_000);
+    else await compute.inspectNode(n.endpoint, n.fingerprint, 2_000);
     return { connection: 'ok', connection_error: null };
   } catch (e) {
     return { connection: 'unreachable', connection_error: e instanceof Error ? e.message : String(e) };
@@ -171,6 +172,10 @@ export function register(app: TypedApp, deps: RouteDeps) {
         node_id: Type.Optional(IntId),
         mode: Type.Optional(StringEnum(MIGRATE_MODES)),
         location_id: Type.Optional(IntId),
+        member: Type.Optional(Type.String({
+          minLength: 1, maxLength: 63, pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
+          description: 'A member of the server\'s node when it is an LXD cluster: the server moves there with the cluster\'s own move (default mode cold)',
+        })),
       }, { additionalProperties: false }),
       response: {
         202: Envelope(Type.Object({ operation: Type.Unknown() })),

@@ -33,40 +33,52 @@ Save the URL of this service and your API key once, as a *context* (kept readabl
 \`$XDG_CONFIG_HOME/hostcloud/contexts.json\`); \`HC_URL\` and \`HC_TOKEN\` override it, \`--context NAME\` picks another.
 
 \`\`\`sh
-hc context add prod --url ${publicUrl} --token hc_live_...
-hc plan list; hc location list; hc os list     # the ids to create with
-hc server create --name web-1.example.com --plan 2 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait
+hc context add prod --url ${publicUrl}         # asks for the API key without echoing it
+hc plan list; hc location list; hc os list     # what to create with
+hc server create --name web-1.example.com --plan "Cloud S" --location fra1 --os debian-12 --ssh-key laptop --wait
+hc server ssh web-1.example.com
 \`\`\`
+
+Wherever a command takes an id it also takes a name: a server by its name, a location by its code, a plan by
+its name, an operating system by its slug, an SSH key by its name (any case). A name that matches nothing,
+or more than one thing, is a usage error that lists the candidates. Without \`--password\`, \`hc server create\`
+generates a strong root password and shows it once: on stderr beside a table, as \`root_password\` in the JSON
+or YAML otherwise. In a script, \`printf %s "$HC_TOKEN" | hc context add ci --url …\` reads the key from stdin.
 
 With \`--wait\` the command returns once the operation has completed; on a terminal a line shows its state,
 percent and step meanwhile (\`op_…  running  40%  Cloning image\`). Every command that starts an operation
 takes \`--wait\`; \`hc operation wait op_…\` waits for one started earlier.
 
-Output is a table on a terminal and JSON when piped; \`-o table|json|yaml\` chooses, \`--no-header\` drops a
-table's header. Lists print every page. Exit codes: **0** success, **1** an API error (its code, message and
-request id on stderr) or a failed operation, **2** a usage error (with the command's usage). So a script can
-rely on them:
+Output is a table on a terminal and JSON when piped; \`-o table|wide|json|yaml\` chooses (\`wide\` adds
+columns), \`--columns name,ipv4,power\` picks a list's columns, \`--no-header\` drops a table's header.
+\`hc server list\` shows each server's live power state, primary IPv4 and location. Lists print every page.
+Exit codes: **0** success, **1** an API error (its code, message and request id on stderr) or a failed
+operation, **2** a usage error (with the command's usage). Commands that destroy something
+(\`hc server delete\`, \`hc snapshot restore|delete\`) ask on a terminal; in a script they need \`--yes\`, and
+without it exit 2 having done nothing. So a script can rely on them:
 
 \`\`\`sh
 set -euo pipefail
-id=$(hc server create --name ci-runner.example.com --plan 1 --location 1 --os 1 --password "$ROOT_PASSWORD" --wait -o json | jq -r .id)
+id=$(hc server create --name ci-runner.example.com --plan "Cloud S" --location fra1 --os debian-12 --wait -o json | jq -r .id)
 hc server get "$id" -o json | jq -r .network.ipv4.address
-hc server delete "$id"
+hc server delete "$id" --yes
 \`\`\`
 
 | commands | |
 |---|---|
-| \`hc server list\\|get\\|create\\|delete\\|start\\|stop\\|reboot\\|resize\\|snapshot\\|console\` | servers |
+| \`hc server list\\|get\\|create\\|delete\\|start\\|stop\\|reboot\\|resize\\|snapshot\\|console\\|ssh\` | servers |
+| \`hc snapshot list\\|create\\|restore\\|delete\` | a server's snapshots |
 | \`hc domain check\\|register\\|list\\|get\\|renew\` | domain names |
 | \`hc hosting list\\|get\\|packages\\|create\\|renew\\|cancel\\|login\` | web hosting |
 | \`hc ticket list\\|get\\|create\\|reply\\|close\\|departments\` | support tickets |
 | \`hc balance [--transactions]\`, \`hc plan\\|location\\|os list\`, \`hc ssh-key list\\|add\\|delete\` | account and catalog |
 | \`hc operation get\\|wait\`, \`hc events list\\|tail\` | operations and events |
 | \`hc webhook create\\|list\\|get\\|delete\\|ping\\|deliveries\` | webhook endpoints |
+| \`hc dns zone list\\|get\\|create\\|delete\`, \`hc dns record list\\|add\\|update\\|delete\` | DNS zones and records |
 | \`hc context add\\|use\\|list\\|current\\|remove\`, \`hc completion bash\\|zsh\` | set-up |
 
 \`hc COMMAND --help\` shows every option with examples. \`hc events tail\` prints new events as they happen
-(one JSON object per line with \`-o json\`) until Ctrl-C, or until it printed \`--limit N\`. Completion: \`source <(hc completion bash)\`, or
+(one JSON object per line with \`-o json\`) until Ctrl-C, or until it printed \`--limit N\`. Completion (commands, options and your servers' names): \`source <(hc completion bash)\`, or
 \`source <(hc completion zsh)\` after \`compinit\`.
 
 ## The SDK: @hostcloud/sdk

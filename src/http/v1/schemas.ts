@@ -2,7 +2,7 @@
 // are plain (no named components): the v1 document (/v1/openapi.json) inlines them.
 import { type TSchema, Type } from '@sinclair/typebox';
 
-/** Money in v1: a JSON number with two decimals' precision (README, "v1 (legacy)"). */
+/** Money in v1: a JSON number with two decimals' precision (docs/behaviour.md, "v1 (legacy)"). */
 export const V1Money = (description = 'USD, two decimals.') => Type.Number({ description, examples: [12.5] });
 
 export const V1Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC.', examples: ['2026-12-22T08:30:00Z'] });
@@ -32,8 +32,8 @@ export function V1List<T extends TSchema>(item: T) {
 export const V1Message = Type.Object({ success, message: Type.String({ examples: ['Server is starting'] }) });
 
 /**
- * `page` and `per_page` (or `limit`, where the v1 document names it), max 100 (README,
- * "v1 (legacy)"); defaults keep the handler's numbers total.
+ * `page` and `per_page` (or `limit`, where the v1 document names it), max 100
+ * (docs/behaviour.md, "v1 (legacy)"); defaults keep the handler's numbers total.
  */
 export function V1PageQuery(sizeName: 'per_page' | 'limit' = 'per_page', defaultSize = 25) {
   return {

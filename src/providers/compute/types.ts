@@ -51,6 +51,11 @@ export interface ComputeCapabilities {
    * nodes without one (the simulated platform's). Placement picks only nodes of this kind.
    */
   endpointNodes?: boolean;
+  /**
+   * A node may be a cluster (LXD) whose machines move between its members with the cluster's own
+   * move: an operator's migration may name a `member` of the machine's node.
+   */
+  clusterMembers?: boolean;
 }
 
 /**
@@ -68,6 +73,12 @@ export interface MigrationTarget {
    * checks). false: the machine must be stopped; its disk is moved and it stays stopped.
    */
   live: boolean;
+  /**
+   * A member of the target node when it is a cluster (the machine's own node): the machine moves
+   * to that member with the cluster's move and stays on the node. Absent: LXD's placement keeps it
+   * where it is.
+   */
+  member?: string;
 }
 
 export interface Machine {
@@ -144,6 +155,11 @@ export interface ComputeProvider {
    * certificate other than `fingerprint`); non-retryable with status 400 when the endpoint is malformed.
    */
   inspectNode?(endpoint: string, fingerprint: string | null, timeoutMs: number): Promise<NodeFacts>;
+  /**
+   * Whether a node answers and trusts us now, with its pinned certificate: inspectNode's checks
+   * without reading its sizes (which LXD takes a second or more to gather, per cluster member).
+   */
+  probeNode?(endpoint: string, fingerprint: string | null, timeoutMs: number): Promise<void>;
   /** The certificate (PEM) this installation presents to nodes, for the operator to trust. */
   clientCertificate?(): Promise<string>;
   create(req: CreateRequest, progress: Progress): Promise<Machine>;
@@ -207,4 +223,4 @@ export const COMPUTE_CALLS = [
 
 export type ComputeCall = (typeof COMPUTE_CALLS)[number];
 // Compiles only while COMPUTE_CALLS names every method: a new method must be added to the list.
-const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall | 'capabilities' | 'inspectNode' | 'clientCertificate' | 'attachConsole'>, never> = {};
+const _everyCallListed: Record<Exclude<keyof ComputeProvider, ComputeCall | 'capabilities' | 'inspectNode' | 'probeNode' | 'clientCertificate' | 'attachConsole'>, never> = {};

@@ -15,13 +15,14 @@ export function contextCommands(program: Command, rt: Runtime): void {
   ]);
 
   command(context, 'add <name>', 'Add (or replace) a context; the first one added becomes current', [
-    'hc context add prod --url https://api.example.com --token hc_live_…',
+    'hc context add prod --url https://api.example.com',
     'hc context add sandbox --url https://api.example.com --token hc_test_… --use',
+    'printf %s "$HC_TOKEN" | hc context add ci --url https://api.example.com',
   ])
     .requiredOption('--url <url>', 'the server\'s origin, e.g. https://api.example.com (hc adds /v2)')
-    .requiredOption('--token <token>', 'an API key')
+    .option('--token <token>', 'an API key (default: asked for without echo on a terminal, else read from standard input; a flag is seen by other users in ps and kept in shell history)')
     .option('--use', 'make it the current context')
-    .action(async (name: string, opts: { url: string; token: string; use?: boolean }) => {
+    .action(async (name: string, opts: { url: string; token?: string; use?: boolean }) => {
       let url: URL;
       try {
         url = new URL(opts.url);
@@ -29,8 +30,11 @@ export function contextCommands(program: Command, rt: Runtime): void {
         throw new UsageError(`--url must be an absolute URL such as https://api.example.com, got "${opts.url}"`);
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--url must be http or https');
+      const token = (opts.token ?? (rt.io.stdinIsTTY ? await rt.io.prompt('API token: ', { hidden: true }) : await rt.io.readStdin())).trim();
+      if (token === '') throw new UsageError('no token given: type it when asked, pipe it in, or pass --token');
+      if (/\s/.test(token)) throw new UsageError('a token has no spaces or line breaks: give one token');
       const file = await readContexts(env);
-      file.contexts[name] = { url: url.href.replace(/\/+$/, ''), token: opts.token };
+      file.contexts[name] = { url: url.href.replace(/\/+$/, ''), token };
       if (opts.use || !file.current || !file.contexts[file.current]) file.current = name;
       const where = await writeContexts(env, file);
       rt.io.stderr(`context "${name}" saved in ${where}${file.current === name ? ' (current)' : ''}\n`);

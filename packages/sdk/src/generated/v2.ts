@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List servers
-         * @description The account's servers, newest first; deleted servers are excluded. List items carry no live state (`power_state` is null): read a server for it.
+         * @description The account's servers, newest first; deleted servers are excluded. List items carry no live state (`power_state` is null) unless asked for with `include=power_state`; `include=location,primary_ip` adds where each runs and its address (a dashboard's list in one request).
          */
         get: operations["listServers"];
         put?: never;
@@ -2794,7 +2794,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description A server as lists show it: no live state (`power_state` is null). */
+        /** @description A server as lists show it: no live state (`power_state` is null) unless asked for with `include=power_state`. */
         ServerListItem: {
             /** @example srv_8fJ2kLmN4pQ7rS1t */
             id: string;
@@ -2802,8 +2802,15 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "active" | "suspended" | "pending" | "cancelled";
-            /** @description Always null in lists; read the server for its live state. */
-            power_state: null;
+            /** @description null in lists, unless the list was asked with `include=power_state`: then the live power state, as the detail reads it (`unknown` when the platform did not answer). */
+            power_state: ("running" | "stopped" | "starting" | "stopping" | "provisioning" | "migrating" | "error" | "unknown") | null;
+            /**
+             * @description Only with `include=location`.
+             * @example 1
+             */
+            location_id?: number;
+            /** @description Only with `include=primary_ip`: the primary IPv4 address; null until provisioned. */
+            primary_ip?: string | null;
             specs: {
                 /** @example 2 */
                 cpu_cores: number;
@@ -4134,6 +4141,11 @@ export interface operations {
                 per_page?: number;
                 /** @description Only servers in this status. */
                 status?: "active" | "suspended" | "pending" | "cancelled";
+                /**
+                 * @description Extras each item carries, comma-separated: `power_state` (live, read from the platform for this page in one request; a list without it answers faster), `location` (`location_id`), `primary_ip` (the primary IPv4 address). Without it, items are as the contract fixes them.
+                 * @example power_state,location,primary_ip
+                 */
+                include?: string;
             };
             header?: never;
             path?: never;

@@ -1,3 +1,4 @@
+import { AmbiguousNameError, HostcloudError } from '../errors.js';
 import { Resource, seg } from '../resource.js';
 import type { PageIterator } from '../pages.js';
 import type { CreateOptions, RequestOptions } from '../transport.js';
@@ -15,6 +16,23 @@ export class Servers extends Resource {
 
   get(id: string, opts?: RequestOptions): Promise<Data<'getServer'>> {
     return this.read(`/servers/${seg(id)}`, undefined, opts);
+  }
+
+  /**
+   * A server by its id (`srv_…`) or its name (any case; the exact spelling wins). A name no server has is a
+   * RESOURCE_NOT_FOUND HostcloudError (status 404); a name several servers share is an
+   * AmbiguousNameError listing them (names need not be unique).
+   */
+  async find(nameOrId: string, opts?: RequestOptions): Promise<Data<'getServer'>> {
+    if (/^srv_[A-Za-z0-9]+$/.test(nameOrId)) return this.get(nameOrId, opts);
+    const wanted = nameOrId.toLowerCase();
+    let matches: { id: string; name: string }[] = [];
+    for await (const s of this.list({ per_page: 100 }, opts)) if (s.name.toLowerCase() === wanted) matches.push({ id: s.id, name: s.name });
+    // Names differing only in case: the exact spelling decides.
+    if (matches.length > 1 && matches.some((m) => m.name === nameOrId)) matches = matches.filter((m) => m.name === nameOrId);
+    if (matches.length === 0) throw new HostcloudError({ status: 404, code: 'RESOURCE_NOT_FOUND', message: `No server is named "${nameOrId}"` });
+    if (matches.length > 1) throw new AmbiguousNameError('server', nameOrId, matches);
+    return this.get(matches[0]!.id, opts);
   }
 
   /** Billable. Answers at once with the server `pending` and its `operation` (wait on it with operations.wait). */

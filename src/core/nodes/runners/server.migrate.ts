@@ -23,6 +23,8 @@ export interface MigrateParams {
   to_location_id: number;
   /** What the server was doing; it is doing the same afterwards (or after a failure). */
   power_before: PowerState;
+  /** A member of the node (an LXD cluster) the machine moves to, staying on the node. */
+  to_member?: string;
 }
 
 /** Where a kind of machine keeps its placement. */
@@ -48,9 +50,11 @@ export function migrationRunner(kind: Placed): Runner<MigrateParams> {
       const live = p.mode === 'live' && p.power_before === 'running';
       const part = (from: number, to: number) => (pct: number, detail: string) => rc.progress(from + (pct * (to - from)) / 100, detail);
       if (stopsFirst(p)) await rc.compute.power(ref, 'stop', `${op.id}:stop`, part(0, 20));
-      const machine = await rc.compute.migrate(ref, { node, locationId: p.to_location_id, live }, op.id, part(20, 85));
+      const target = { node, locationId: p.to_location_id, live, ...(p.to_member ? { member: p.to_member } : {}) };
+      const machine = await rc.compute.migrate(ref, target, op.id, part(20, 85));
       let power: PowerState = p.power_before === 'running' ? 'running' : 'stopped';
-      let detail = `${kind.noun} moved to another node (${live ? 'live' : 'cold'} migration)`;
+      const where = p.to_member ? `to member ${p.to_member} of its node` : 'to another node';
+      let detail = `${kind.noun} moved ${where} (${live ? 'live' : 'cold'} migration)`;
       if (stopsFirst(p)) {
         // The move is done: a start that fails must not undo it; the machine is stopped and says so.
         power = await rc.compute.power(ref, 'start', `${op.id}:start`, part(85, 99)).catch((e: unknown) => {

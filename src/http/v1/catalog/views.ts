@@ -7,7 +7,7 @@ import { discountOf, percentOf } from '../../../core/reseller/discount.ts';
 import type { HostingPackage, Location, Plan } from '../../../db/schema.ts';
 import { v1money as v1Amount } from '../reply.ts';
 
-/** What a reseller pays: null for an account that is not one (README, "Tickets, sub-users, SSH keys, reseller"). */
+/** What a reseller pays: null for an account that is not one (docs/behaviour.md, "Tickets, sub-users, SSH keys, reseller"). */
 export interface ResellerPricing {
   isReseller: boolean;
   /** The current tier's discount in basis points (0 without a tier). */

@@ -1,6 +1,6 @@
 // Events as v2 shows them (GET /v2/events, webhook deliveries): `data` is the resource's v2
 // representation at the moment of the event, presented from the facts the event stored
-// (migration 0041's hc_event_snapshot) with the same presenter its own GET uses. The facts are
+// (hc_event_snapshot_<type>, migration 0140) with the same presenter its own GET uses. The facts are
 // JSON: timestamps arrive as text and are revived before presenting.
 import { type Static, Type } from '@sinclair/typebox';
 import { EVENT_RESOURCE_TYPES, EVENT_TYPES, type EventResourceType, type EventType } from '../../../core/events/catalogue.ts';

@@ -2,10 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { CURRENCY, formatCents } from '../../../core/money.ts';
 import { OPERATION_RESOURCE_TYPES, type OperationResourceType, operationDetail } from '../../../core/operations/service.ts';
-import type { ServerView } from '../../../core/servers/read.ts';
+import type { ServerListEntry, ServerView } from '../../../core/servers/read.ts';
 import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
-import type { ServerListRow } from '../../../db/queries/servers.ts';
 import { NullableTimestamp, StringEnum, Timestamp, component, ref } from '../../schemas.ts';
 import { NextChargeField } from '../billing/presenters.ts';
 
@@ -81,11 +80,15 @@ export const ServerListItemSchema = component('ServerListItem', Type.Object({
   id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
   name: Type.String({ examples: ['web-1.example.com'] }),
   status: StringEnum(STATUSES),
-  power_state: Type.Null({ description: 'Always null in lists; read the server for its live state.' }),
+  power_state: Type.Union([StringEnum(POWER_STATES), Type.Null()], {
+    description: 'null in lists, unless the list was asked with `include=power_state`: then the live power state, as the detail reads it (`unknown` when the platform did not answer).',
+  }),
+  location_id: Type.Optional(Type.Integer({ examples: [1], description: 'Only with `include=location`.' })),
+  primary_ip: Type.Optional(Type.Union([Type.String({ examples: ['10.1.0.23'] }), Type.Null()], { description: 'Only with `include=primary_ip`: the primary IPv4 address; null until provisioned.' })),
   specs: Specs,
   plan: PlanRef,
   billing: Billing,
-}, { description: 'A server as lists show it: no live state (`power_state` is null).' }));
+}, { description: 'A server as lists show it: no live state (`power_state` is null) unless asked for with `include=power_state`.' }));
 
 const Network = Type.Object({
   ipv4: Type.Union([Type.Object({
@@ -140,9 +143,12 @@ function billingOf(s: Pick<Server, 'price_cents' | 'cycle' | 'next_billing_at'>)
 
 const specsOf = (s: Pick<Server, 'cpu_cores' | 'ram_mb' | 'storage_gb'>) => ({ cpu_cores: s.cpu_cores, ram_mb: s.ram_mb, storage_gb: s.storage_gb });
 
-export function serverListItemView(s: ServerListRow) {
+export function serverListItemView(s: ServerListEntry, extras: { location?: boolean; primaryIp?: boolean } = {}) {
   return {
-    id: s.id, name: s.name, status: s.status, power_state: null, specs: specsOf(s),
+    id: s.id, name: s.name, status: s.status, power_state: s.live_power ?? null,
+    ...(extras.location ? { location_id: s.location_id } : {}),
+    ...(extras.primaryIp ? { primary_ip: s.ipv4_address } : {}),
+    specs: specsOf(s),
     plan: s.plan_id === null ? null : { id: s.plan_id, name: s.plan_name ?? '' }, billing: billingOf(s),
   };
 }

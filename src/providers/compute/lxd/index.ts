@@ -25,9 +25,9 @@ import {
   applyAddresses, deleteInstance, findInstance, forceStop, installSshKeys, instanceState, nicDevice, path, powerOf, setPower, setRootPassword, writable,
 } from './instance.ts';
 import { attachInstanceConsole } from './console.ts';
-import { copySnapshotAcross, moveInstance } from './migrate.ts';
+import { copySnapshotAcross, moveInstance, moveToMember } from './migrate.ts';
 import { LxdClient as Client } from './client.ts';
-import { NodeClients, inspectServer } from './nodes.ts';
+import { NodeClients, inspectServer, requireTrusted } from './nodes.ts';
 import type { ClientCertificate } from './transport.ts';
 
 export interface LxdComputeOptions {
@@ -129,7 +129,7 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
   };
 
   const driver: ComputeProvider & { close(): void; clients: NodeClients } = {
-    capabilities: { liveMigration: false, osImages: true, endpointNodes: true },
+    capabilities: { liveMigration: false, osImages: true, endpointNodes: true, clusterMembers: true },
     clients,
 
     close() {
@@ -141,6 +141,16 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
       const client = new Client({ endpoint, fingerprint, project: null, client: https ? await opts.certificate() : null, timeoutMs });
       try {
         return await inspectServer(client, opts.storagePool);
+      } finally {
+        client.close();
+      }
+    },
+
+    async probeNode(endpoint, fingerprint, timeoutMs) {
+      const https = endpoint.startsWith('https:');
+      const client = new Client({ endpoint, fingerprint, project: null, client: https ? await opts.certificate() : null, timeoutMs });
+      try {
+        await requireTrusted(client);
       } finally {
         client.close();
       }
@@ -398,6 +408,13 @@ export function createLxdCompute(opts: LxdComputeOptions): ComputeProvider & { c
     async migrate(ref, target, token, progress): Promise<Machine> {
       if (target.live) throw new LxdError('Live migration is not supported by the LXD driver (it needs CRIU on both ends); use a cold migration', null, false);
       const { vm, client: source } = await locate(ref);
+      if (target.member) {
+        // Within the node (an LXD cluster): the cluster moves it; node, location and addresses stay.
+        if (vm.node !== target.node) throw new LxdError(`A move to member ${target.member} keeps machine ${ref} on its node ${vm.node}, not ${target.node}`, null, false);
+        await progress(20, `Moving the instance to cluster member ${target.member}`);
+        await moveToMember(source, ref, target.member);
+        return records.migrate(ref, target, token, quiet);
+      }
       if (vm.node !== target.node) {
         await progress(20, `Copying the instance to ${target.node}`);
         await moveInstance(source, await clients.of(target.node), ref);

@@ -2,7 +2,8 @@
 // does it: the target creates the instance from a migration source while the source sends its
 // disk and snapshots; then the source's copy is deleted. One side must be reachable over https by
 // the other: push when the target has an https endpoint (the source connects to it), else pull
-// from an https source. Live (stateful) moves need CRIU on both ends; see supportsLive.
+// from an https source. Live (stateful) moves need CRIU on both ends; see supportsLive. Within one
+// node that is an LXD cluster, the cluster moves the instance between its members itself.
 import type { LxdInstance, LxdOperation, LxdServer } from './api-types.ts';
 import { type LxdClient, LxdError } from './client.ts';
 import { deleteInstance, findInstance, path } from './instance.ts';
@@ -89,4 +90,31 @@ export async function copySnapshotAcross(source: LxdClient, target: LxdClient, f
     await deleteInstance(target, create.name).catch(() => {});
     throw e;
   }
+}
+
+/** The members of a clustered server (online or not); [] for a stand-alone one. */
+export async function clusterMembers(client: LxdClient): Promise<{ server_name: string; status: string }[]> {
+  const server = await client.get<LxdServer>('/1.0', { global: true });
+  if (!server.environment?.server_clustered) return [];
+  return client.get<{ server_name: string; status: string }[]>('/1.0/cluster/members', { global: true, query: { recursion: 1 } });
+}
+
+/**
+ * Moves `name` (stopped) to `member` of the cluster `client` speaks to, with the cluster's own move
+ * (`lxc move NAME --target MEMBER`): POST /1.0/instances/NAME?target=MEMBER {migration: true}. An
+ * instance already on that member (a repeated run) is done.
+ */
+export async function moveToMember(client: LxdClient, name: string, member: string): Promise<void> {
+  const members = await clusterMembers(client);
+  if (members.length === 0) throw new LxdError(`LXD at ${formatEndpoint(client.endpoint)} is not a cluster: it has no member ${member}`, 400, false);
+  if (!members.some((m) => m.server_name === member)) {
+    throw new LxdError(`The cluster at ${formatEndpoint(client.endpoint)} has no member ${member} (members: ${members.map((m) => m.server_name).join(', ')})`, 404, false);
+  }
+  const inst = await findInstance(client, name);
+  if (!inst) throw new LxdError(`Instance ${name} does not exist`, 404, false);
+  if (inst.location === member) return;
+  if (inst.status !== 'Stopped') throw new LxdError(`Instance ${name} is running; stop it before a cold migration`, null, false);
+  await client.request('POST', path(name), { query: { target: member }, body: { name, migration: true, live: false } });
+  const moved = await findInstance(client, name);
+  if (moved?.location !== member) throw new LxdError(`The move of ${name} to ${member} ended with it on ${moved?.location ?? 'no member'}`, null, true);
 }

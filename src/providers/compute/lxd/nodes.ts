@@ -88,25 +88,43 @@ export async function ensureProject(client: LxdClient, project: string): Promise
   }
 }
 
-/** GET /1.0 and the node's resources: what adding a node pins and records. */
-export async function inspectServer(client: LxdClient, storagePool: string): Promise<NodeFacts> {
+/** GET /1.0: the server answers (with the pinned certificate, over https) and trusts us. */
+export async function requireTrusted(client: LxdClient): Promise<LxdServer> {
   const server = await client.get<LxdServer>('/1.0', { global: true });
   if (server.auth !== 'trusted') {
     throw new LxdError(`LXD at ${formatEndpoint(client.endpoint)} does not trust Hostcloud's client certificate yet: trust it on that server (hostcloud admin nodes add prints the command)`, 403, false);
   }
-  const resources = await client.get<LxdResources>('/1.0/resources', { global: true });
+  return server;
+}
+
+/**
+ * GET /1.0 and the node's resources: what adding a node pins and records. A cluster is one node:
+ * its sizes are the sum of its members' (each member's /1.0/resources and pool, asked with
+ * ?target=), since LXD places each instance on one of them.
+ */
+export async function inspectServer(client: LxdClient, storagePool: string): Promise<NodeFacts> {
+  const server = await requireTrusted(client);
+  const members = server.environment?.server_clustered
+    ? (await client.get<{ server_name: string; status: string }[]>('/1.0/cluster/members', { global: true, query: { recursion: 1 } }))
+      .filter((m) => m.status === 'Online').map((m) => m.server_name)
+    : [undefined];
+  let cpuCores = 0;
+  let ramMb = 0;
   let storageGb = 0;
-  try {
-    const pool = await client.get<LxdStoragePoolResources>(`/1.0/storage-pools/${encodeURIComponent(storagePool)}/resources`, { global: true });
-    storageGb = Math.floor(pool.space.total / 1024 ** 3);
-  } catch (e) {
-    if (!(e instanceof LxdError) || e.status !== 404) throw e;
-    throw new LxdError(`LXD at ${formatEndpoint(client.endpoint)} has no storage pool "${storagePool}" (LXD_STORAGE_POOL)`, 404, false);
+  let vendorName = '';
+  for (const target of members) {
+    const resources = await client.get<LxdResources>('/1.0/resources', { global: true, query: { target } });
+    cpuCores += resources.cpu.total;
+    ramMb += Math.floor(resources.memory.total / 1024 ** 2);
+    vendorName ||= resources.cpu.sockets?.[0]?.vendor ?? '';
+    try {
+      const pool = await client.get<LxdStoragePoolResources>(`/1.0/storage-pools/${encodeURIComponent(storagePool)}/resources`, { global: true, query: { target } });
+      storageGb += Math.floor(pool.space.total / 1024 ** 3);
+    } catch (e) {
+      if (!(e instanceof LxdError) || e.status !== 404) throw e;
+      throw new LxdError(`LXD at ${formatEndpoint(client.endpoint)} has no storage pool "${storagePool}" (LXD_STORAGE_POOL)${target ? ` on member ${target}` : ''}`, 404, false);
+    }
   }
-  const vendorName = resources.cpu.sockets?.[0]?.vendor ?? '';
   const cpuVendor = /intel/i.test(vendorName) ? 'intel' : /amd/i.test(vendorName) ? 'amd' : null;
-  return {
-    fingerprint: client.endpoint.kind === 'https' ? client.seenFingerprint : null,
-    cpuCores: resources.cpu.total, ramMb: Math.floor(resources.memory.total / 1024 ** 2), storageGb, cpuVendor,
-  };
+  return { fingerprint: client.endpoint.kind === 'https' ? client.seenFingerprint : null, cpuCores, ramMb, storageGb, cpuVendor };
 }
