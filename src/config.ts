@@ -178,6 +178,8 @@ export interface Config {
   eppSessions: number;
   /** EPP_POLL_S — how often the worker reads the registry's message queue. Default 60. */
   eppPollS: number;
+  /** EPP_TRANSFER_CHECK_S — the longest wait between two direct checks of a pending transfer (the wait doubles from 1 s; the queue's news ends it). Default 900. */
+  eppTransferCheckS: number;
   /** PANEL_SIGNUP — `open`: anyone may sign up in the customer panel (email verified by a link); `off`: invitation only. Default off. */
   panelSignup: 'open' | 'off';
   /** PANEL_SESSION_IDLE_S — a panel session unused this long ends. Default 3600 (1 hour). */
@@ -320,6 +322,7 @@ function registrarSettings(env: NodeJS.ProcessEnv) {
     eppClientId: str(env, 'EPP_CLIENT_ID'), eppPassword: str(env, 'EPP_PASSWORD'),
     eppClientCert: file(str(env, 'EPP_CLIENT_CERT')), eppClientKey: file(str(env, 'EPP_CLIENT_KEY')), eppCa: file(str(env, 'EPP_CA')),
     eppSessions: int(env, 'EPP_SESSIONS', 2, 1, 64), eppPollS: int(env, 'EPP_POLL_S', 60, 1, 86_400),
+    eppTransferCheckS: int(env, 'EPP_TRANSFER_CHECK_S', 900, 1, 86_400),
   };
   if (registrarDriver === 'epp') {
     const missing = (['EPP_HOST', 'EPP_CLIENT_ID', 'EPP_PASSWORD'] as const).filter((n) => !str(env, n));
@@ -735,6 +738,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     value: '60',
   },
   {
+    name: 'EPP_TRANSFER_CHECK_S',
+    meaning: 'the longest wait between two direct checks (`<transfer op="query">`) of a pending transfer in; the wait doubles from 1 s up to it, and a message of the queue about the transfer ends it at once',
+    default: '`900`',
+    value: '900',
+  },
+  {
     name: 'IP_COOLDOWN_S',
     meaning: 'how long a released address rests before it is handed out again',
     default: '`3600`',
@@ -819,7 +828,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'PROVIDER_TIMEOUT_MS',
-    meaning: 'how long a request waits for an upstream before giving up: a server detail\'s live state (then `unknown`), a web-hosting detail\'s disk usage (then `null`), the hosting panel\'s room check of an order and its login (then 502)',
+    meaning: 'how long a request waits for an upstream before giving up: a server detail\'s live state (then `unknown`), a web-hosting detail\'s disk usage (then `null`), the hosting panel\'s room check of an order and its login (then 502), an LXD node\'s probe in the admin list of nodes (then `unreachable`)',
     default: '`2000`',
     value: '2000',
   },

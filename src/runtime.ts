@@ -14,6 +14,8 @@ import { seedDemoCatalog } from './db/seed.ts';
 import { findOrCreateSecret, forgetSecret } from './db/queries/app-secrets.ts';
 import { setIpCooldown } from './db/queries/ip-pools.ts';
 import type { Services } from './core/context.ts';
+// Registers every family's operations (core/operations knows them only so): every process wires through here.
+import './core/families.ts';
 import type { Db } from './core/types.ts';
 import { type AdminSecret, tokenDigest } from './http/bearer.ts';
 import { type RateLimiter, createRateLimiter } from './http/rate-limit.ts';
@@ -187,6 +189,7 @@ function eppFor(config: Config): EppRegistrar {
     driver = createEppRegistrar({
       host: config.eppHost!, port: config.eppPort, clientId: config.eppClientId!, password: config.eppPassword!,
       cert: pem(config.eppClientCert), key: pem(config.eppClientKey), ca: pem(config.eppCa), sessions: config.eppSessions, pollS: config.eppPollS,
+      transferCheckMaxMs: config.eppTransferCheckS * 1000,
     });
     eppDrivers.set(key, driver);
   }
@@ -223,9 +226,16 @@ export function dnsFor(config: Config, telemetry?: Telemetry): DnsProvider {
   return telemetry ? instrumentProvider('dns', dns, telemetry.metrics) : dns;
 }
 
-export function servicesFor(config: Config, db: Db, telemetry?: Telemetry): Services {
+/**
+ * Every upstream system and setting the core and the worker share, chosen from the settings: the one
+ * place a new kind of upstream is wired (its interface in src/providers/<kind>/types.ts and a field of
+ * Services, its drivers beside it, its choice here). serve, the worker, the billing timer, the payment
+ * sweep and the runners receive this value (or a Pick of it). `worker`: the worker's own (it logs a
+ * compute refusal with its operation, src/jobs/operation-slots.ts, so its compute does not).
+ */
+export function servicesFor(config: Config, db: Db, telemetry?: Telemetry, opts: { worker?: boolean } = {}): Services {
   return {
-    compute: computeFor(config, db, telemetry, { logRefusals: true }),
+    compute: computeFor(config, db, telemetry, { logRefusals: opts.worker !== true }),
     hosting: hostingFor(config, db, telemetry),
     registrar: registrarFor(config, db, telemetry),
     payments: paymentsFor(config, db, telemetry),

@@ -70,6 +70,35 @@ async function tuneForTests(adminUrl: string): Promise<void> {
  */
 const FILE_TIMEOUT_MS = 15 * 60_000;
 
+/**
+ * Wall times of the slowest files in a whole run (CI: two cores, six files at once, embedded
+ * PostgreSQL, the browser, LXD, hosting, EPP, PowerDNS and deploy tests run), in seconds. They start
+ * first: in path order some of them started late and the run ended waiting on them alone. A run
+ * also remembers what each file took (DURATIONS_FILE), which orders the rest, and these too when
+ * it has seen them; this list is for a fresh checkout.
+ */
+const KNOWN_SLOW_S: Record<string, number> = {
+  'test/http/console-browser.test.ts': 115, 'test/http/docs-browser.test.ts': 108, 'test/packages/pack.test.ts': 92,
+  'test/db/embedded.test.ts': 87, 'test/panel/browser-servers.test.ts': 86, 'test/panel/browser-access.test.ts': 82,
+  'test/panel/browser-billing.test.ts': 81, 'test/serve.test.ts': 77, 'test/providers/hosting-native-faults.test.ts': 75,
+  'test/panel/browser-services.test.ts': 72, 'test/providers/hosting-native.test.ts': 71, 'test/faults/restart.test.ts': 68,
+  'test/panel/browser-sign-up.test.ts': 68, 'test/providers/lxd-driver.test.ts': 52, 'test/providers/hosting-native-unreachable.test.ts': 51,
+};
+
+/** Where a run keeps each file's last wall time (ms, by path from the checkout), to order the next. */
+const durationsFile = (root: string) => path.join(root, 'node_modules/.cache/hostcloud-test-durations.json');
+
+async function knownDurations(root: string): Promise<Record<string, number>> {
+  const remembered = JSON.parse(await fs.readFile(durationsFile(root), 'utf8').catch(() => '{}')) as Record<string, number>;
+  return { ...Object.fromEntries(Object.entries(KNOWN_SLOW_S).map(([f, s]) => [f, s * 1000])), ...remembered };
+}
+
+/** The slowest first (by what is known of them), the rest in path order. */
+function slowestFirst(files: string[], durations: Record<string, number>, relOf: (f: string) => string): string[] {
+  const known = (f: string) => durations[relOf(f)] ?? 0;
+  return [...files].sort((a, b) => known(b) - known(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** What test/summary-reporter.mjs writes. */
 interface RunSummary {
   files: string[];
@@ -110,6 +139,15 @@ async function readSummary(summaryFiles: string[]): Promise<RunSummary | null> {
     failures: parts.flatMap((p) => p.failures),
     durations: Object.assign({}, ...parts.map((p) => p.durations ?? {})) as Record<string, number>,
   };
+}
+
+/** Keeps each file's wall time of this run for the next run's order (files not run keep theirs). */
+async function rememberDurations(root: string, measured: Record<string, number>, rel: (f: string) => string): Promise<void> {
+  const file = durationsFile(root);
+  const kept = JSON.parse(await fs.readFile(file, 'utf8').catch(() => '{}')) as Record<string, number>;
+  for (const [f, ms] of Object.entries(measured)) kept[rel(f)] = Math.round(ms);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, `${JSON.stringify(kept, null, 1)}\n`);
 }
 
 /** A test by file and name; a file that failed as a whole (it did not load, it timed out) by its path. */
@@ -192,7 +230,8 @@ async function main(): Promise<number> {
   // files whose subject is not the database (browsers, LXD, npm pack, a terminal), which the first
   // run has run. Files named on the command line always run.
   const exclude = !args.length && process.env.TEST_EXCLUDE ? new RegExp(process.env.TEST_EXCLUDE) : null;
-  const all = args.length ? args : await findTests(path.resolve('test'));
+  // Most tests live under test/; a family's route tests may sit beside its routes in src/ (src/http/v2/ssh-keys).
+  const all = args.length ? args : [...(await findTests(path.resolve('test'))), ...(await findTests(path.resolve('src')))];
   const files = exclude ? all.filter((f) => !exclude.test(path.relative(process.cwd(), f))) : all;
   if (exclude) process.stdout.write(`TEST_EXCLUDE leaves out ${all.length - files.length} of ${all.length} files\n`);
   const started = Date.now();
@@ -246,8 +285,9 @@ async function main(): Promise<number> {
     const isSolo = (f: string) => /\.solo\.test\.m?[jt]s$/.test(f);
     const solo = runnable.filter(isSolo);
     const shared = runnable.filter((f) => !isSolo(f));
-    const phases: [string[], number][] = [[shared, concurrency], [solo, 1]];
     const rel = (f: string) => path.relative(process.cwd(), toSource(f)) || f;
+    const durations = await knownDurations(root);
+    const phases: [string[], number][] = [[slowestFirst(shared, durations, rel), concurrency], [solo, 1]];
     const rounds: { summary: RunSummary | null; ms: number }[] = [];
     let code = 0;
     for (let round = 1; round <= repeat; round++) {
@@ -266,8 +306,13 @@ async function main(): Promise<number> {
           // hostcloud-source: @hostcloud/sdk and @hostcloud/cli resolve to their TypeScript sources
           // (their package.json "exports"), so tests run what is checked in, built or not (the
           // bundles hold them already). Stack traces of bundles map back through their source maps.
+          // test/run-files.mjs is `node --test` keeping the files' order (the test processes
+          // inherit these flags); TEST_ORDER=path runs them through `node --test` itself, in path order.
           const loader = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
-          const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', '--test', `--test-concurrency=${phaseConcurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...reporters, ...phaseFiles], {
+          const runner = process.env.TEST_ORDER === 'path'
+            ? ['--test', `--test-concurrency=${phaseConcurrency}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...reporters, ...phaseFiles]
+            : [path.resolve('test/run-files.mjs'), String(phaseConcurrency), String(FILE_TIMEOUT_MS), summaryFile, ...phaseFiles];
+          const child = spawn(process.execPath, [...loader, '--conditions=hostcloud-source', ...runner], {
             stdio: 'inherit',
             env: { ...process.env, HC_TEST_ADMIN_URL: adminUrl, HC_TEST_TEMPLATE: template, HC_TEST_PREFIX: prefix },
           });
@@ -276,6 +321,8 @@ async function main(): Promise<number> {
         code ||= phaseCode;
       }
       const summary = await readSummary(summaryFiles);
+      // From whole runs only: a file run alone is quicker than it is among the others.
+      if (summary?.durations && !args.length) await rememberDurations(root, summary.durations, rel);
       const ms = Date.now() - (repeat > 1 ? roundStarted : started);
       rounds.push({ summary, ms });
       printSummary(summary, files.length, ms, rel, repeat > 1 ? `round ${round} of ${repeat}` : 'summary');

@@ -1,7 +1,7 @@
 // `hostcloud admin operations …`: every account's operations over the admin API — list with
 // filters, get one, cancel (refunded now, or asked to stop), retry a failed one. Input is checked
 // before anything is sent.
-import { OPERATIONS } from '../core/operations/catalogue.ts';
+import { OPERATIONS } from '../core/families.ts';
 import { type Out, pageQuery, parse, positionals, refuse } from './admin-args.ts';
 import { columns, listing, record } from './admin-format.ts';
 import { type Conn, call } from './admin-http.ts';

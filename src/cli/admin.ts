@@ -10,6 +10,7 @@ import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
 import { operationsCommand } from './admin-operations.ts';
+import { registrarMessagesCommand } from './admin-registrar-messages.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
 import { type CommandHelp, commandsOf, helpFor } from './admin-help.ts';
 import { columns, columnsOf, listing, record, table } from './admin-format.ts';
@@ -132,6 +133,8 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
                   a name "registered at another registrar" that customers can transfer in with CODE
                   (--expires: RFC 3339, default a year from now)
   registrar list [--registrar us|other] [--page N]   every name the simulated registry holds
+  registrar messages [--kind transfer|notice] [--domain DOMAIN] [--registrar NAME] [--since TIME] [--page N]
+                  what the registry's message queue said (EPP poll: transfers' outcomes, notices), newest first
 
 Setup
   setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
@@ -328,6 +331,10 @@ async function ipPools(conn: Conn, out: Out, action: string | undefined, args: s
 
 /** `registrar add-domain DOMAIN --auth-code CODE …` and `registrar list`: the simulated registry. */
 async function registrarCommand(conn: Conn, out: Out, action: string | undefined, args: string[]): Promise<boolean> {
+  if (action === 'messages') {
+    await registrarMessagesCommand(conn, out, args);
+    return true;
+  }
   if (action === 'list') {
     const usage = 'hostcloud admin registrar list [--registrar us|other] [--page N]';
     const { values } = parse(args, { registrar: { type: 'string' }, page: { type: 'string' } }, usage);

@@ -6,7 +6,8 @@ import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
-import { computeFor, dnsFor, hostingFor, openStore, paymentsFor, rateLimiterFor, registrarFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { RUNNERS } from '../core/families.ts';
+import { openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
 import { paymentsReadiness } from '../core/payments/settings.ts';
@@ -63,7 +64,7 @@ export async function serve(config: Config): Promise<void> {
   panelBundle().catch((err: unknown) => logger.error({ err }, 'the customer panel could not be built; /panel answers 500 until it can'));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
-    worker = await startWorker({ db, compute: computeFor(config, db, telemetry), hosting: hostingFor(config, db, telemetry), registrar: registrarFor(config, db, telemetry), payments: paymentsFor(config, db, telemetry), dns: dnsFor(config, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+    worker = await startWorker({ db, ...servicesFor(config, db, telemetry, { worker: true }), runners: RUNNERS, config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
   }
 }
 

@@ -8,7 +8,8 @@ import { guardProcess } from './process-guard.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
-import { computeFor, dnsFor, hostingFor, openStore, paymentsFor, registrarFor, resolveAdminToken } from '../runtime.ts';
+import { RUNNERS } from '../core/families.ts';
+import { openStore, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
@@ -27,7 +28,7 @@ export async function work(config: Config): Promise<void> {
     host: config.host, port: config.workerMetricsPort, adminToken: admin!.secret, metricsToken: config.metricsToken, publicUrl: config.publicUrl,
   });
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'worker metrics listening');
-  const worker = await startWorker({ db: store.database.db, compute: computeFor(config, store.database.db, telemetry), hosting: hostingFor(config, store.database.db, telemetry), registrar: registrarFor(config, store.database.db, telemetry), payments: paymentsFor(config, store.database.db, telemetry), dns: dnsFor(config, telemetry), config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+  const worker = await startWorker({ db: store.database.db, ...servicesFor(config, store.database.db, telemetry, { worker: true }), runners: RUNNERS, config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -6,6 +6,7 @@ import type { DnsProvider } from '../providers/dns/types.ts';
 import type { HostingPanel } from '../providers/hosting/types.ts';
 import type { PaymentProvider } from '../providers/payments/types.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
+import type { WebhookTransport } from '../providers/webhooks/types.ts';
 import type { OperationJobRow } from '../db/queries/jobs.ts';
 import type { Db } from './types.ts';
 
@@ -31,6 +32,8 @@ export interface Services {
   payments?: PaymentProvider;
   /** DNS_DRIVER's provider: the worker pushes zones to it (the API only writes the database and the outbox). Absent: nothing is pushed. */
   dns?: DnsProvider;
+  /** Where the worker's webhook sender posts deliveries. Absent: HTTP(S) per the WEBHOOK_* settings (src/jobs/webhook-sender.ts). */
+  webhooks?: WebhookTransport;
   /** DNS_NAMESERVERS: a registration's or transfer's nameservers when it names none. Absent: the default. */
   dnsNameservers?: readonly string[];
   jobs: OperationQueue;
@@ -43,6 +46,12 @@ export interface Services {
    */
   operationLeaseS?: number;
 }
+
+/**
+ * The upstream systems a part of the worker talks to: compute and hosting always, the others where
+ * the process was wired with them (each part says which it needs as a Pick of this).
+ */
+export type Upstreams = Pick<Services, 'compute' | 'hosting'> & Partial<Pick<Services, 'registrar' | 'payments' | 'dns' | 'webhooks'>>;
 
 export interface Ctx extends Services {
   db: Db;

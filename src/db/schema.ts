@@ -13,6 +13,7 @@ import type {
   SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable,
 } from './schema-payments.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
+import type { RegistrarContactSyncTable } from './schema-registrar.ts';
 import type { AuditLogTable, StaffLinksTable, StaffMembersTable, StaffRecoveryCodesTable, StaffSessionsTable, StaffTokensTable } from './schema-staff.ts';
 import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
 
@@ -26,6 +27,7 @@ export type * from './schema-payments.ts';
 export type * from './schema-events.ts';
 export type * from './schema-dns.ts';
 export type * from './schema-hosting-nodes.ts';
+export type * from './schema-registrar.ts';
 export type * from './schema-staff.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -649,9 +651,11 @@ export interface DB {
   dns_records: DnsRecordsTable;
   dns_outbox: DnsOutboxTable;
   dns_settings: DnsSettingsTable;
+  registrar_contact_sync: RegistrarContactSyncTable;
 }
 
 export type Account = Selectable<AccountsTable>;
+export type RegistrarMessage = Selectable<RegistrarMessagesTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type Transaction = Selectable<TransactionsTable>;

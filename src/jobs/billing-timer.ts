@@ -6,19 +6,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { settleAfterOperation } from '../core/billing/after-suspension.ts';
 import { runBillingPass } from '../core/billing/pass.ts';
-import type { OperationQueue } from '../core/context.ts';
+import type { Services, Upstreams } from '../core/context.ts';
 import type { Db } from '../core/types.ts';
 import type { Operation } from '../db/schema.ts';
-import type { ComputeProvider } from '../providers/compute/types.ts';
-import type { HostingPanel } from '../providers/hosting/types.ts';
-import type { Registrar } from '../providers/registrar/types.ts';
 
-export interface BillingTimerDeps {
+export interface BillingTimerDeps extends Pick<Upstreams, 'compute' | 'hosting' | 'registrar'>, Pick<Services, 'jobs'> {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
-  jobs: OperationQueue;
   config: Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'operationLeaseS'>>;
   logger: Logger;
   isOpen(): boolean;

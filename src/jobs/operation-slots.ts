@@ -118,7 +118,7 @@ export async function runOperationSlots(
   };
 
   const concurrency = config.workerConcurrency;
-  const reads = claimReads();
+  const reads = claimReads(exec.runners);
   // Runs in their provider work (slots), and every run not yet settled (some only awaiting their
   // commit: at most twice the slots more, so a slow database cannot pile runs up).
   const slots = new Set<object>();

@@ -4,22 +4,13 @@
 // sweep at a time per process; one cut off by a database outage is simply run again at the next tick.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { OperationQueue } from '../core/context.ts';
+import type { Services, Upstreams } from '../core/context.ts';
 import { sweepPayments } from '../core/payments/sweep.ts';
 import type { Db } from '../core/types.ts';
-import type { ComputeProvider } from '../providers/compute/types.ts';
-import type { HostingPanel } from '../providers/hosting/types.ts';
-import type { PaymentProvider } from '../providers/payments/types.ts';
-import type { Registrar } from '../providers/registrar/types.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 
-export interface PaymentSweeperDeps {
+export interface PaymentSweeperDeps extends Pick<Upstreams, 'compute' | 'hosting' | 'registrar' | 'payments'>, Pick<Services, 'jobs'> {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
-  payments?: PaymentProvider;
-  jobs: OperationQueue;
   config: Partial<Pick<Config, 'paymentSweepIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'operationLeaseS'>>;
   logger: Logger;
   metrics?: Metrics;

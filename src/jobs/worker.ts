@@ -10,16 +10,12 @@
 // (db-gate.ts) that probes with backoff, and resumes by itself.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { Upstreams } from '../core/context.ts';
+import type { RunnerMap } from '../core/operations/catalogue.ts';
 import type { Db } from '../core/types.ts';
 import type { EventRow, Operation } from '../db/schema.ts';
 import { ping } from '../db/queries/health.ts';
-import type { ComputeProvider } from '../providers/compute/types.ts';
-import type { DnsProvider } from '../providers/dns/types.ts';
-import type { HostingPanel } from '../providers/hosting/types.ts';
-import type { PaymentProvider } from '../providers/payments/types.ts';
-import type { Registrar } from '../providers/registrar/types.ts';
 import type { LookupFunction } from '../providers/webhooks/http.ts';
-import type { WebhookTransport } from '../providers/webhooks/types.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { type BillingTimer, startBillingTimer } from './billing-timer.ts';
 import { createDbGate } from './db-gate.ts';
@@ -30,28 +26,27 @@ import { startDnsPusher } from './dns-pusher.ts';
 import { startMaintenance } from './maintenance.ts';
 import { startNotificationSender } from './notification-sender.ts';
 import { runOperationSlots } from './operation-slots.ts';
+import { startContactSync } from './registrar-contacts.ts';
 import { startRegistrarPoll } from './registrar-poll.ts';
 import { startPaymentSweeper } from './payment-sweeper.ts';
 import { createJobQueue } from './queue.ts';
 import { type WebhookSenderConfig, startWebhookSender } from './webhook-sender.ts';
 
-export interface WorkerDeps {
+/**
+ * The process's services (runtime.ts servicesFor, spread in): without a registrar nothing is billed,
+ * without payments nothing is swept, without DNS nothing is pushed; `webhooks` defaults to HTTP(S).
+ */
+export interface WorkerDeps extends Upstreams {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
-  /** PAYMENTS' provider: the payment sweep asks it about payments nobody came back for (none: no sweep). */
-  payments?: PaymentProvider;
-  /** DNS_DRIVER's provider, which the DNS pusher sends the outbox to (none: no pusher). */
-  dns?: DnsProvider;
+  /** The runner of each operation type (src/core/families.ts RUNNERS); default: the registered ones. */
+  runners?: RunnerMap;
   config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'jobMaintenanceS' | 'operationLeaseS' | 'jobRetryLimit' | 'jobRetryDelayS' | 'jobTimeoutS'
     | 'smtpUrl' | 'smtpFrom' | 'mailMaxAttempts' | 'mailRetryDelayS'> & WebhookSenderConfig
     & Partial<Pick<Config, 'billingIntervalS' | 'suspendGraceDays' | 'domainRenewDays' | 'providerTimeoutMs' | 'paymentSweepIntervalS' | 'eventRetentionDays'>>;
   logger: Logger;
   /** Where the webhook sender counts its deliveries (the process's telemetry). */
   metrics?: Metrics;
-  /** Tests: the webhook sender's transport, or the resolver of the HTTP one. */
-  webhookTransport?: WebhookTransport;
+  /** Tests: the resolver of the webhook sender's HTTP transport. */
   webhookLookup?: LookupFunction;
   /** The body of a webhook delivery (src/http/v2/events/presenters.ts renderV2Event): the HTTP layer's to shape, the worker's to send. */
   renderEvent: (event: EventRow) => string;
@@ -69,7 +64,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // Started below, with the queue it needs; an operation that ends before then has no pass to start.
   let billing: BillingTimer | null = null;
   const exec = {
-    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, leaseS: deps.config.operationLeaseS,
+    db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, runners: deps.runners, leaseS: deps.config.operationLeaseS,
     onFinished: (op: Operation) => billing?.afterOperation(op),
   };
   const loops: Promise<void>[] = [];
@@ -81,11 +76,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const jobs = createJobQueue(db, { retryLimit: deps.config.jobRetryLimit, retryDelayS: deps.config.jobRetryDelayS, timeoutS: deps.config.jobTimeoutS });
   const sweep = startLostOperationSweep(db, jobs, gate, logger, deps.config);
   const notifications = startNotificationSender(db, logger, deps.config);
-  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhookTransport, lookup: deps.webhookLookup, render: deps.renderEvent });
+  const webhooks = startWebhookSender({ db, logger, metrics: deps.metrics, config: deps.config, transport: deps.webhooks, lookup: deps.webhookLookup, render: deps.renderEvent });
   const dnsPusher = deps.dns ? startDnsPusher({ db, dns: deps.dns, logger, metrics: deps.metrics }) : null;
   billing = startBillingTimer({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const paymentSweeper = startPaymentSweeper({ ...deps, jobs, isOpen: () => gate.open, noteFailure: (e) => gate.noteFailure(e) });
   const registrarPoll = startRegistrarPoll(db, deps.registrar, logger);
+  const contactSync = startContactSync(db, deps.registrar, logger);
 
   logger.info({ concurrency: deps.config.workerConcurrency, component: 'worker' }, 'worker started');
   return {
@@ -93,6 +89,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       w.halt();
       sweep.stop();
       registrarPoll?.stop();
+      await contactSync?.stop();
       await billing?.stop();
       await paymentSweeper?.stop();
       await notifications?.stop();

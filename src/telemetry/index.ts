@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { CoreEvent, EventSink } from '../core/events.ts';
 import { LEDGER_EVENTS } from '../core/events/catalogue.ts';
-import { eventsOfFinishedOperation } from '../core/events/of-operations.ts';
+import { eventsOfFinishedOperation } from '../core/operations/events.ts';
 import { formatCents } from '../core/money.ts';
 import type { Database } from '../db/connection.ts';
 import { attachEventSink } from '../db/transaction.ts';

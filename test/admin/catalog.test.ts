@@ -3,6 +3,10 @@
 // ladder, the price ceiling, discount decimals) and the v2 side. Unit prices: unit-prices.test.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createCatalogRow, patchCatalogRow } from '../../src/core/catalog/service.ts';
+import { ApiError } from '../../src/core/errors.ts';
+import { connect } from '../../src/db/connection.ts';
 import { adminCall, call, createCustomer, json, startApp } from '../helpers/app.ts';
 
 const t = await startApp();
@@ -353,6 +357,57 @@ describe('reseller tiers form a ladder: no overlaps, one open-ended top tier', (
       assertOverlap(await adminCall(t, 'POST', url, { min_servers: min, max_servers: max, discount_percentage: 1 }));
     }
     assert.deepEqual(await ladder(), before);
+  });
+
+  test('many overlapping tier writes at once (adds, then widening patches): the first wins, every write that overlaps it is refused as overlapping, never "busy"', async () => {
+    // Left to the exclusion constraint alone, two overlapping inserts could each find the other's
+    // uncommitted row and wait on it, and PostgreSQL failed one as a deadlock: 503 "The service is
+    // busy" where the answer is 422 (as IP pools once did, test/admin/provider.test.ts). A lock on
+    // the table holds 30 writes (the rule called directly, on a pool of 30 connections) until every
+    // one waits, then lets them all go at once.
+    const db = t.database.db;
+    const wide = connect(t.databaseUrl, { max: 30 });
+    const isOverlap = (e: unknown) => e instanceof ApiError && e.code === 'VALIDATION_FAILED' && /overlaps/.test(e.errors[0]?.message ?? '');
+    const atOnce = async (what: string, writes: (() => Promise<unknown>)[], refused: number) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      let held!: () => void;
+      const isHeld = new Promise<void>((resolve) => { held = resolve; });
+      const holder = db.transaction().execute(async (trx) => {
+        await sql`LOCK TABLE reseller_tiers IN SHARE MODE`.execute(trx);
+        held();
+        await released;
+      });
+      await isHeld;
+      const settled = Promise.allSettled(writes.map((w) => w()));
+      const deadline = Date.now() + 60_000;
+      const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)).rows[0]!.n;
+      while (await waiting() < writes.length) {
+        assert.ok(Date.now() < deadline, `${what}: the writes never all waited`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      release();
+      await holder;
+      const refusals = (await settled).flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+      assert.deepEqual(refusals.filter((e) => !isOverlap(e)).map(String), [], `${what}: only overlaps refused`);
+      assert.equal(refusals.length, refused, `${what}: ${writes.length - refused} succeeded`);
+    };
+    try {
+      await atOnce('adds', Array.from({ length: 30 }, (_, i) => () =>
+        createCatalogRow(wide.db, 'reseller_tiers', { min_servers: 10_000 + i * 10, max_servers: 20_000, discount_percentage: 1 })), 29);
+      // Two far tiers, each widened toward the other by 15 patches at once: the first to commit
+      // decides which tier grows (its row's other patches follow it); the other's 15 overlap.
+      const low = await createCatalogRow(db, 'reseller_tiers', { min_servers: 30_000, max_servers: 30_009, discount_percentage: 1 });
+      const high = await createCatalogRow(db, 'reseller_tiers', { min_servers: 40_000, max_servers: 40_009, discount_percentage: 1 });
+      await atOnce('patches', Array.from({ length: 30 }, (_, i) => () => (i % 2
+        ? patchCatalogRow(wide.db, 'reseller_tiers', low.id, { max_servers: 39_000 + i })
+        : patchCatalogRow(wide.db, 'reseller_tiers', high.id, { min_servers: 31_000 - i }))), 15);
+    } finally {
+      await wide.close();
+      // Gone again: the tests after this one build on the ladder as it was.
+      await db.deleteFrom('reseller_tiers').where('min_servers', '>=', 10_000).execute();
+    }
   });
 
   test('an open-ended top tier above the ladder → 201; a second open-ended tier → 422', async () => {

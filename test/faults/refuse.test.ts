@@ -11,7 +11,8 @@ import { call, createCustomer, json, startApp } from '../helpers/app.ts';
 import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend } from '../helpers/faults.ts';
 
 test('refuse connections, then allow them: 503 with Retry-After during, 200 after; /readyz follows; the worker pauses and resumes', { timeout: 120_000 }, async () => {
-  const t = await startApp({ worker: 'embedded', simDelayMs: 200, operationLeaseS: 3, jobMaintenanceS: 1 });
+  // The production wait for a connection (test apps wait longer): what an outage's answers are bound by.
+  const t = await startApp({ worker: 'embedded', simDelayMs: 200, operationLeaseS: 3, jobMaintenanceS: 1, databaseConnectTimeoutMs: 5_000 });
   const c = await createCustomer(t, { deposit: '1000.00' });
   const { db, fault } = faultsFor(t);
 

@@ -49,7 +49,8 @@ async function startServe(databaseUrl: string, adminToken: string, env: Record<s
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
   cleanups.push(async () => { if (child.exitCode === null) { child.kill('SIGKILL'); } });
-  const port = await until('hostcloud serve to listen', 60_000, () => {
+  // Its first start migrates and seeds a new database: on a busy machine that took over a minute.
+  const port = await until('hostcloud serve to listen', 180_000, () => {
     if (child.exitCode !== null) throw new Error(`hostcloud serve exited (${child.exitCode}):\n${out}`);
     // The banner is text on a terminal and one JSON line ("listen") when the log is JSON.
     return /(?:listening on |"listen":")http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
@@ -84,18 +85,32 @@ async function drillServer(env: Record<string, string> = {}): Promise<Drill> {
   drill.admin = (method, p, o) => send(method, p, o).catch((e: unknown) => {
     throw new Error(`${method} ${p}: ${e instanceof Error ? `${e.message} (${String((e as { cause?: unknown }).cause ?? '')})` : e}; hostcloud serve ${drill.serve.child.exitCode === null ? 'running' : `exited ${drill.serve.child.exitCode}`}, its output:\n${drill.serve.output().slice(-4000)}`);
   });
-  drill.account = JSON.parse((await drill.admin('POST', '/admin/v1/accounts', { body: { email: 'drill@example.com', name: 'Fault Drill' } })).body).data.id;
-  assert.equal((await drill.admin('POST', `/admin/v1/accounts/${drill.account}/deposits`, { body: { amount: '1000.00' } })).status, 201);
-  const key = JSON.parse((await drill.admin('POST', `/admin/v1/accounts/${drill.account}/api-keys`, { body: { name: 'drill', ip_allowlist: ['127.0.0.1'] } })).body).data.key as string;
+  const setUp = answered(drill.admin);
+  drill.account = JSON.parse((await setUp('POST', '/admin/v1/accounts', { body: { email: 'drill@example.com', name: 'Fault Drill' } })).body).data.id;
+  assert.equal((await setUp('POST', `/admin/v1/accounts/${drill.account}/deposits`, { body: { amount: '1000.00' } })).status, 201);
+  const key = JSON.parse((await setUp('POST', `/admin/v1/accounts/${drill.account}/api-keys`, { body: { name: 'drill', ip_allowlist: ['127.0.0.1'] } })).body).data.key as string;
   drill.customer = httpSend(drill.serve.base, key);
   return drill;
+}
+
+/**
+ * Before a fault, a call as a client would make it: a 503 with Retry-After ("busy": with the drill's
+ * 1 s timeouts a loaded machine can answer so while the server has just started, or under the load)
+ * is asked again, as the answer tells a client to, within a deadline. Nothing it sends is changed by
+ * a 503: the request did not get a connection, or its transaction was rolled back.
+ */
+function answered(send: Send): Send {
+  return async (method, p, o) => until(`${method} ${p} answered (not 503)`, 60_000, async () => {
+    const res = await send(method, p, o);
+    return res.status === 503 && res.headers['retry-after'] ? undefined : res;
+  }, 200);
 }
 
 /** Creates whose operations are still running when the fault hits. */
 async function createsInFlight(customer: Send, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await customer('POST', '/v2/servers', { body: { ...CREATE_BODY, name: `drill-${i}.example.com` } });
+    const res = await answered(customer)('POST', '/v2/servers', { body: { ...CREATE_BODY, name: `drill-${i}.example.com` } });
     assert.equal(res.status, 201, res.body);
     ids.push(JSON.parse(res.body).data.id);
   }
@@ -110,11 +125,11 @@ function assertLivedThrough(serve: Drill['serve']): void {
   assert.ok(out.includes('worker resumed'), 'the worker resumed by itself');
 }
 
-test('stop and restart PostgreSQL under a running hostcloud serve: it lives, answers 503 while down, recovers within seconds, its worker resumes', { timeout: 180_000 }, async () => {
+test('stop and restart PostgreSQL under a running hostcloud serve: it lives, answers 503 while down, recovers within seconds, its worker resumes', { timeout: 420_000 }, async () => {
   const d = await drillServer();
   const port = Number(new URL(d.pg.adminUrl).port);
   const load = startLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
-  await until('the load to warm up', 20_000, () => load.samples.length >= 40);
+  await until('the load to warm up', 60_000, () => load.samples.length >= 40);
   const inFlight = await createsInFlight(d.customer, 3);
 
   const start = Date.now();
@@ -162,10 +177,10 @@ function serverProcesses(dir: string): number[] {
   return [master, ...children];
 }
 
-test('a frozen PostgreSQL (SIGSTOP): every answer is a 503 within the statement timeout, never a hang; after SIGCONT, 200 again', { timeout: 180_000 }, async () => {
+test('a frozen PostgreSQL (SIGSTOP): every answer is a 503 within the statement timeout, never a hang; after SIGCONT, 200 again', { timeout: 420_000 }, async () => {
   const d = await drillServer({ DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_CONNECT_TIMEOUT_MS: '1000' });
   const load = startLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
-  await until('the load to warm up', 20_000, () => load.samples.length >= 40);
+  await until('the load to warm up', 60_000, () => load.samples.length >= 40);
   const inFlight = await createsInFlight(d.customer, 2);
 
   const procs = serverProcesses(d.dir);

@@ -10,7 +10,8 @@ import { call, createCustomer, startApp } from '../helpers/app.ts';
 import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend } from '../helpers/faults.ts';
 
 async function drill(label: string, worker: 'off' | 'embedded') {
-  const t = await startApp({ worker, simDelayMs: 100, operationLeaseS: 3, jobMaintenanceS: 1 });
+  // The production wait for a connection (test apps wait longer): what an outage's answers are bound by.
+  const t = await startApp({ worker, simDelayMs: 100, operationLeaseS: 3, jobMaintenanceS: 1, databaseConnectTimeoutMs: 5_000 });
   const c = await createCustomer(t, { deposit: '1000.00' });
   const { db, fault } = faultsFor(t);
   const load = startLoad({ send: injectSend(t, c.key), clients: 6, createEvery: 6, createBody: CREATE_BODY });

@@ -14,7 +14,8 @@ import type { RateLimiter } from '../../src/http/rate-limit.ts';
 import type { UndocumentedError } from '../../src/http/route-conventions.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { renderV2Event } from '../../src/http/v2/events/presenters.ts';
-import { computeFor, dnsFor, hostingFor, paymentsFor, rateLimiterFor, registrarFor, servicesFor } from '../../src/runtime.ts';
+import { RUNNERS } from '../../src/core/families.ts';
+import { rateLimiterFor, servicesFor } from '../../src/runtime.ts';
 import { type Telemetry, createTelemetry, observeDatabase } from '../../src/telemetry/index.ts';
 
 export interface TestApp {
@@ -115,6 +116,16 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     ipCooldownS: 0,
     // Likewise payment sweeps (sweepPayments at a chosen instant), not every minute.
     paymentSweepIntervalS: 3600,
+    // A live read of a simulated upstream (the hosting panel's login link or disk usage, a server's
+    // state) answers at once, but on a machine busy with other files it missed the 2 s default: a
+    // 502 where a test meant the route's answer (route-security's walk of every route). A test about
+    // an upstream's deadline sets its own.
+    providerTimeoutMs: 30_000,
+    // A request waits this long for a database connection (a new one: a backend forked and
+    // authenticated) before it is answered 503, as DATABASE_CONNECT_TIMEOUT_MS says. At the 5 s
+    // default a loaded machine answered a test's plain setup call (create account) 503; a test
+    // about that wait, or the 503 after it, sets its own.
+    databaseConnectTimeoutMs: BUSY_MACHINE_CONNECT_WAIT_MS,
     ...overrides,
   };
   // Before anything is opened, so a refused app leaves nothing running.
@@ -147,7 +158,7 @@ export async function startApp(overrides: Partial<Config> = {}): Promise<TestApp
     });
     apps.push(app);
     if (cfg.worker === 'embedded') {
-      const worker = await startWorker({ db: database.db, compute: computeFor(cfg, database.db, telemetry), hosting: hostingFor(cfg, database.db, telemetry), registrar: registrarFor(cfg, database.db, telemetry), payments: paymentsFor(cfg, database.db, telemetry), dns: dnsFor(cfg, telemetry), config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
+      const worker = await startWorker({ db: database.db, ...servicesFor(cfg, database.db, telemetry, { worker: true }), runners: RUNNERS, config: cfg, logger: telemetry.logger, metrics: telemetry.metrics, renderEvent: renderV2Event });
       workers.push(worker);
       runningWorkers.set(worker, cfg.computeDriver);
     }

@@ -16,6 +16,8 @@ export interface Frame {
   conn: number;
   dir: 'C' | 'S';
   xml: string;
+  /** When the registry saw it (Date.now()). */
+  at: number;
 }
 
 export interface RegistryFixture {
@@ -35,7 +37,7 @@ export function testPki(): TestPki {
 
 export async function startRegistryFixture(clients: Record<string, string> = { hostcloud: 'test-password', otherreg: 'other-password' }): Promise<RegistryFixture> {
   const frames: Frame[] = [];
-  const registry = await startTestRegistry({ pki: testPki(), clients, onFrame: (conn, dir, xml) => frames.push({ conn, dir, xml }) });
+  const registry = await startTestRegistry({ pki: testPki(), clients, onFrame: (conn, dir, xml) => frames.push({ conn, dir, xml, at: Date.now() }) });
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-epp-'));
   const files = { dir, ca: path.join(dir, 'ca.pem'), cert: path.join(dir, 'client.pem'), key: path.join(dir, 'client.key') };
   await fs.writeFile(files.ca, registry.pki.caCert);

@@ -14,10 +14,15 @@ import { until } from '../helpers/worker-process.ts';
 
 let t: TestApp;
 
+// A receiver here answers at once, but it shares this process (and two cores) with the app, its
+// worker and other test files: at a 1 s timeout a busy machine cut off healthy deliveries, and a test
+// that counts attempts then saw 2 where it meant 1. A cut is asserted by a receiver that never answers.
+const TIMEOUT_S = 5;
+
 before(async () => {
   t = await startApp({
     worker: 'embedded', simDelayMs: 20, webhookAllowHttp: true, webhookAllowPrivate: true,
-    webhookTimeoutS: 1, webhookConnectTimeoutS: 1, webhookRetryScheduleS: [0.2, 0.2, 0.2], webhookEndpointConcurrency: 2,
+    webhookTimeoutS: TIMEOUT_S, webhookConnectTimeoutS: TIMEOUT_S, webhookRetryScheduleS: [0.2, 0.2, 0.2], webhookEndpointConcurrency: 2,
   });
 });
 
@@ -42,7 +47,7 @@ async function deliveries(c: Customer, id: string): Promise<Json[]> {
 
 /** The delivery of `deliveryId` once it is no longer pending. */
 function settledDelivery(c: Customer, webhookId: string, deliveryId: number): Promise<Json> {
-  return until(`delivery ${deliveryId} to settle`, 15_000, async () => (await deliveries(c, webhookId)).find((d) => d.id === deliveryId && d.status !== 'pending'));
+  return until(`delivery ${deliveryId} to settle`, 60_000, async () => (await deliveries(c, webhookId)).find((d) => d.id === deliveryId && d.status !== 'pending'));
 }
 
 describe('what is delivered', () => {
@@ -51,7 +56,7 @@ describe('what is delivered', () => {
     const c = await createCustomer(t, { deposit: '50.00' });
     const w = await endpoint(c, r, '/hook', ['server.*', 'operation.*']);
     const s = await activeServer(t, c);
-    const got = await until('server.created and operation.completed', 15_000, async () => {
+    const got = await until('server.created and operation.completed', 60_000, async () => {
       const types = r.received.map((x) => x.json.type);
       return types.includes('server.created') && types.includes('operation.completed') ? r.received : undefined;
     });
@@ -71,7 +76,7 @@ describe('what is delivered', () => {
     assert.deepEqual(created, json(await call(t.app, 'GET', `/v2/events/${created.id}`, { key: c.key })).data);
     // Only what it subscribed to: no billing event.
     assert.ok(got.every((d) => !d.json.type.startsWith('billing.')));
-    const log = await until('the log to show both delivered', 10_000, async () => {
+    const log = await until('the log to show both delivered', 60_000, async () => {
       const l = await deliveries(c, w.id);
       return l.length >= 2 && l.every((d) => d.status === 'succeeded') ? l : undefined;
     });
@@ -144,7 +149,7 @@ describe('what disables an endpoint', () => {
     assert.equal(done.status, 'failed');
     assert.equal(done.attempt, 1);
     assert.equal(done.response_status, 410);
-    const after = await until('the endpoint to be disabled', 10_000, async () => {
+    const after = await until('the endpoint to be disabled', 60_000, async () => {
       const got = json(await call(t.app, 'GET', `/v2/webhooks/${w.id}`, { key: c.key })).data;
       return got.enabled ? undefined : got;
     });
@@ -164,7 +169,7 @@ describe('what disables an endpoint', () => {
     const w = await endpoint(c, r);
     await sql`UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = ${w.id}`.execute(t.database.db);
     await ping(c, w.id);
-    const after = await until('the endpoint to be disabled', 10_000, async () => {
+    const after = await until('the endpoint to be disabled', 60_000, async () => {
       const got = json(await call(t.app, 'GET', `/v2/webhooks/${w.id}`, { key: c.key })).data;
       return got.enabled ? undefined : got;
     });
@@ -191,12 +196,14 @@ describe('timeouts, rotation, fairness', () => {
     const d = await ping(c, w.id);
     const got = await r.until(2);
     const cut = got[1]!.at - got[0]!.at;
-    assert.ok(cut >= 1000 && cut < 3000, `retried ${cut} ms after the first attempt began (timeout 1 s, then 0.2 s)`);
+    // Not before the timeout; and the log below says it was the timeout that cut it (not the lease,
+    // twice as long, running out): no upper bound in milliseconds, which a busy machine can pass.
+    assert.ok(cut >= TIMEOUT_S * 1000, `retried ${cut} ms after the first attempt began (timeout ${TIMEOUT_S} s, then 0.2 s)`);
     assert.equal(got[0]!.id, got[1]!.id);
     const done = await settledDelivery(c, w.id, d.id);
     assert.equal(done.status, 'succeeded');
     assert.equal(done.attempt, 2);
-    assert.ok(t.logs.some((l) => l.includes(String(d.id)) && l.includes('no answer within 1 s')));
+    assert.ok(t.logs.some((l) => l.includes(String(d.id)) && l.includes(`no answer within ${TIMEOUT_S} s`)));
   });
 
   test('after rotate-secret, deliveries carry both signatures for 24 h: the new secret verifies, and so does the old', async () => {

@@ -6,6 +6,10 @@
 // a claim, a read of the servers, a completion and a job completion); now about 2.6: the platform's
 // create and boot, and per batch one statement that fetches, claims and reads, and one that
 // completes the operations and their jobs. SHOW_STATEMENTS=1 lists them.
+//
+// Progress writes are left out of the count: one per PROGRESS_INTERVAL_MS of a running operation, by
+// design, so their number follows the machine's speed, not the code's (on a loaded machine every
+// create outlived the interval and wrote one: 3.8 each, over the bound). They are printed apart.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
@@ -21,7 +25,7 @@ import { untilOperationsSettled } from '../helpers/worker-process.ts';
 
 const CREATES = 80;
 
-test('a backlog of server creates costs the worker at most 3.2 statements each (6.5 before the hot-path work, 3.7 before the one-statement fetch)', { timeout: 60_000 }, async () => {
+test('a backlog of server creates costs the worker at most 3.2 statements each (6.5 before the hot-path work, 3.7 before the one-statement fetch)', { timeout: 240_000 }, async () => {
   const t = await startApp();
   const c = await createCustomer(t, { deposit: '1000.00' });
   const ops: string[] = [];
@@ -29,11 +33,14 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
 
   const workerDb = connect(t.databaseUrl, { max: t.config.workerPoolMax });
   let statements = 0;
+  let progressWrites = 0;
   const seen = new Map<string, number>();
+  const isProgress = (text: unknown) => typeof text === 'string' && /^update "operations" set "progress_pct" = /.test(text.trim());
   workerDb.pool.on('connect', (client: pg.PoolClient) => {
     const query = client.query.bind(client) as (...a: unknown[]) => unknown;
     (client as unknown as { query: typeof query }).query = (...a: unknown[]) => {
-      statements++;
+      if (isProgress(a[0])) progressWrites++;
+      else statements++;
       const k = typeof a[0] === 'string' ? a[0].replace(/\s+/g, ' ').slice(0, 90) : 'obj';
       seen.set(k, (seen.get(k) ?? 0) + 1);
       return query(...a);
@@ -44,7 +51,7 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
     db, compute: computeFor(t.config, db), hosting: hostingFor(t.config, db), config: t.config, logger: t.telemetry.logger, renderEvent: renderV2Event,
   });
   try {
-    await untilOperationsSettled(t.database.db, ops);
+    await untilOperationsSettled(t.database.db, ops, 180_000);
   } finally {
     await worker.stop();
     await workerDb.close();
@@ -56,7 +63,7 @@ test('a backlog of server creates costs the worker at most 3.2 statements each (
   assert.ok(servers.every((s) => s.status === 'active' && s.power_state === 'running' && s.provider_ref), JSON.stringify(servers));
   const perCreate = statements / CREATES;
   if (process.env.SHOW_STATEMENTS) for (const [k, v] of [...seen].sort((x, y) => y[1] - x[1])) process.stdout.write(`# ${v} ${k}\n`);
-  process.stdout.write(`# worker statements: ${statements} for ${CREATES} server creates (${perCreate.toFixed(2)} each)\n`);
+  process.stdout.write(`# worker statements: ${statements} for ${CREATES} server creates (${perCreate.toFixed(2)} each), and ${progressWrites} progress writes\n`);
   assert.ok(perCreate <= 3.2, `${perCreate.toFixed(2)} statements per create`);
   // Their jobs were completed with them (pg-boss's complete of each, made by the completing statement).
   const jobs = await sql<{ state: string; n: number }>`SELECT state, count(*)::int AS n FROM ${sql.table(`${JOB_SCHEMA}.job`)}

@@ -19,7 +19,10 @@ test('two-factor: enrol (QR + key), confirm with a code (recovery codes once); s
   const wrong = await c.request('POST', '/panel/api/two-factor', { code: '000000' });
   assert.equal(wrong.statusCode, 422);
   assert.equal(json(wrong).error.errors[0].field, 'code');
-  const on = await c.request('POST', '/panel/api/two-factor', { code: totpCode(enrol.secret, new Date()) });
+  // The step the confirmation spends: the sign-in below must find this step's code refused even
+  // when the clock has moved on to the next step meanwhile (a 30 s boundary, or a slow machine).
+  const enrolledAt = new Date();
+  const on = await c.request('POST', '/panel/api/two-factor', { code: totpCode(enrol.secret, enrolledAt) });
   assert.equal(on.statusCode, 200, on.body);
   const codes = json(on).data.recovery_codes as string[];
   assert.equal(codes.length, 10);
@@ -37,7 +40,7 @@ test('two-factor: enrol (QR + key), confirm with a code (recovery codes once); s
   assert.equal(half.stage, 'totp');
   assert.equal((await b.request('GET', '/v2/billing/balance')).statusCode, 401, 'the code step cannot use the API');
   // The code of the step the enrolment spent is refused; the next step's works, once.
-  const spent = await b.request('POST', '/panel/api/sign-in/code', { code: totpCode(enrol.secret, new Date()) });
+  const spent = await b.request('POST', '/panel/api/sign-in/code', { code: totpCode(enrol.secret, enrolledAt) });
   assert.equal(spent.statusCode, 422);
   const nextCode = totpCode(enrol.secret, new Date(Date.now() + 30_000));
   const ok = await b.request('POST', '/panel/api/sign-in/code', { code: nextCode });

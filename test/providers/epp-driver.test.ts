@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type EppRegistrar, createEppRegistrar } from '../../src/providers/registrar/epp/index.ts';
+import { contactIdOf, voiceOf } from '../../src/providers/registrar/epp/objects.ts';
 import { RegistrarError, type RegistryMessage } from '../../src/providers/registrar/types.ts';
 import { type RegistryFixture, startRegistryFixture } from '../helpers/epp.ts';
 
@@ -174,6 +175,45 @@ describe('EPP driver', () => {
       (e: RegistrarError) => e.refusal === 'policy' && e.field === 'contact');
   });
 
+  test('a runner waiting on a pending transfer is woken by the poll queue\'s news, not at the end of its wait', async () => {
+    fx.registry.state.seedDomain('woken-up.com', 'otherreg', { authInfo: 'Wake-Up#1' });
+    assert.equal((await epp.transfer({ token: 'op_wake', name: 'woken-up.com', authCode: 'Wake-Up#1', years: 1 })).state, 'pending');
+    let woken = false;
+    // An hour's wait: the test would time out if only the timer ended it.
+    const waiting = epp.transferWatch.wait('woken-up.com', 3_600_000).then(() => { woken = true; });
+    await epp.messages.poll(async () => {});
+    assert.equal(woken, false, 'no news yet');
+    fx.registry.approveTransfer('woken-up.com');
+    await epp.messages.poll(async () => {});
+    await waiting;
+    assert.equal((await epp.transferStatus('woken-up.com', 'op_wake')).state, 'completed');
+    // News already in: no wait at all.
+    fx.registry.state.seedDomain('already-in.com', 'otherreg', { authInfo: 'Wake-Up#2' });
+    await epp.transfer({ token: 'op_in', name: 'already-in.com', authCode: 'Wake-Up#2', years: 1 });
+    fx.registry.approveTransfer('already-in.com');
+    await epp.messages.poll(async () => {});
+    await epp.transferWatch.wait('already-in.com', 3_600_000);
+  });
+
+  test('contacts.update: the profile reaches the contacts the registry holds, each keeping its disclose flags', async () => {
+    const who = { ...owner, id: 'acc_profile_change' };
+    await register('profile-public.com', 'op_pp', { owner: who });
+    await register('profile-private.com', 'op_pv', { owner: who, whoisPrivacy: true });
+    const ids = [contactIdOf(who.id, false), contactIdOf(who.id, true)];
+    const r = await epp.contacts.update({ ...who, name: 'Ada King', email: 'ada.king@example.com', phone: '+44 20 7946 0000' }, 'profile:1');
+    assert.deepEqual(r.updated, ids);
+    for (const id of ids) {
+      const c = fx.registry.state.contacts.get(id)!;
+      assert.equal(c.postal[0]!.name, 'Ada King');
+      assert.equal(c.email, 'ada.king@example.com');
+      assert.equal(c.voice, '+44.2079460000');
+    }
+    assert.equal(fx.registry.state.contacts.get(ids[0]!)!.disclose?.flag, true);
+    assert.equal(fx.registry.state.contacts.get(ids[1]!)!.disclose?.flag, false);
+    assert.deepEqual((await epp.contacts.update({ ...who, name: 'Ada King', email: 'ada.king@example.com', phone: '+44 20 7946 0000' }, 'profile:2')).updated, [], 'unchanged: nothing sent');
+    assert.deepEqual((await epp.contacts.update({ ...owner, id: 'acc_no_domains' }, 'profile:3')).updated, [], 'contacts the registry does not hold are left alone');
+  });
+
   test('sessions dropped between commands: the next command logs in again and completes once', async () => {
     const logins = fx.registry.state.counters.logins;
     fx.registry.dropAll();
@@ -188,4 +228,15 @@ describe('EPP driver', () => {
     await assert.rejects(lonely.check(['x.com']), (e: RegistrarError) => e instanceof RegistrarError && e.retryable);
     await lonely.close();
   });
+});
+
+test('voiceOf: a profile\'s international number as +CC.NUMBER, the country code split by the E.164 plan', () => {
+  assert.equal(voiceOf('+49 30 1234567'), '+49.301234567');
+  assert.equal(voiceOf('+1 (555) 555-0123'), '+1.5555550123');
+  assert.equal(voiceOf('+7 495 123-45-67'), '+7.4951234567');
+  assert.equal(voiceOf('+353 1 234 5678'), '+353.12345678');
+  assert.equal(voiceOf('+44.2071234567'), '+44.2071234567');
+  assert.equal(voiceOf('030 1234567'), null, 'no country code: left out, not guessed');
+  assert.equal(voiceOf('+0 123 4567'), null);
+  assert.equal(voiceOf(null), null);
 });

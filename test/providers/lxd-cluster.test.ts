@@ -13,6 +13,7 @@ import { lxd, lxdClient, lxdSkip } from '../helpers/lxd.ts';
 import { type LxdApp, startLxdApp } from '../helpers/lxd-app.ts';
 import { serverBody } from '../helpers/servers.ts';
 import type { LxdClient } from '../../src/providers/compute/lxd/client.ts';
+import { exec } from '../../src/providers/compute/lxd/instance.ts';
 import type { LxdInstance, LxdInstanceState } from '../../src/providers/compute/lxd/api-types.ts';
 
 // CI (LXD_TESTS=required) runs lxd-setup.sh, which forms the cluster: a setup without one is a failure there.
@@ -74,10 +75,15 @@ describe('LXD cluster as one node', { skip, timeout: 900_000 }, () => {
   };
   const serverRow = (id: string) => env.t.database.db.selectFrom('servers').select(['provider_ref', 'node_id', 'status', 'power_state']).where('id', '=', id).executeTakeFirstOrThrow();
   const adminMigrate = (s: Placed, body: Record<string, unknown>) => adminCall(env.t, 'POST', `/admin/v1/servers/${s.id}/migrate`, body);
-  /** The server's address is on eth0 inside the instance (the routed NIC works on its member). */
+  /**
+   * The routed NIC works on the instance's member: its address is on eth0 inside, and the host
+   * answers a ping from it (LXD's nftables reverse-path rule lets the address out, the member's
+   * host route brings the answer back).
+   */
   const assertAddressInside = async (s: Placed) => {
     const inside = (await state(cluster, s.ref)).network?.eth0?.addresses.map((a) => a.address) ?? [];
     assert.ok(inside.includes(s.ipv4), `eth0 of ${s.ref} holds ${inside.join(', ')}, not ${s.ipv4}`);
+    await exec(cluster, s.ref, ['ping', '-c', '1', '-W', '10', '-I', s.ipv4, '169.254.0.1']);
   };
 
   test('the cluster is one node: added by its address, the cluster certificate pinned, its sizes the sum of its members\'', async () => {

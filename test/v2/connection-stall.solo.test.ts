@@ -18,8 +18,13 @@ import { v1 } from '../helpers/v1.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
 
 const BURST = 50;
-/** The bystander's p99 must stay under this (a healthy read takes a few ms). */
-const P99_LIMIT_MS = 200;
+/**
+ * The bystander's p99 must stay under this. A healthy read takes a few ms, and a few tens at the
+ * p99 on a loaded machine (up to 90 ms seen at a load average of 17); the defects this file guards
+ * against made it wait for the connect timeout (5 s) or the whole burst. At 200 ms a busy machine's
+ * pause failed it now and then.
+ */
+const P99_LIMIT_MS = 1_000;
 
 let t: TestApp;
 let owner: Customer;
@@ -28,7 +33,9 @@ let server: Json;
 let vm: Json;
 
 before(async () => {
-  t = await startApp({ worker: 'embedded' });
+  // The production wait for a connection (DATABASE_CONNECT_TIMEOUT_MS): what a stalled pool made
+  // every bystander wait for, then 503.
+  t = await startApp({ worker: 'embedded', databaseConnectTimeoutMs: 5_000 });
   owner = await createCustomer(t, { deposit: '500.00' });
   bystander = await createCustomer(t, { deposit: '10.00' });
   server = await activeServer(t, owner);

@@ -12,7 +12,7 @@ import { activeDomain, freshName, seedElsewhere } from '../helpers/domains.ts';
 import { activeHosting, orderHosting, withPanelFault } from '../helpers/hosting.ts';
 import { BIG_POOL, activeVm, setPool } from '../helpers/vdc.ts';
 import { EVENT_TYPES, LEDGER_EVENTS } from '../../src/core/events/catalogue.ts';
-import { COMPLETION_EVENTS } from '../../src/core/events/of-operations.ts';
+import { COMPLETION_EVENTS } from '../../src/core/families.ts';
 import { pruneEvents } from '../../src/core/events/retention.ts';
 import { type OperationType, runnerEntries } from '../../src/core/operations/catalogue.ts';
 

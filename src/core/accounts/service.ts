@@ -2,11 +2,16 @@ import { ApiError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type AccountFilter, findAccount, insertAccount, listAccountsPage, updateAccountRow } from '../../db/queries/accounts.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import { queueContactSync } from '../../db/queries/registrar-contacts.ts';
 import { isUniqueViolation } from '../../db/refusals.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Account } from '../../db/schema.ts';
 import type { Db } from '../types.ts';
 
 export type AccountStatus = Account['status'];
+
+/** The profile fields the registrant contact at the registry is made of. */
+const CONTACT_FIELDS = ['email', 'name', 'company', 'phone', 'country'];
 
 export interface AccountProfile {
   email: string;
@@ -69,9 +74,13 @@ export async function updateAccount(
   if (patch.status !== undefined) set.status = patch.status;
   if (Object.keys(set).length === 0) return getAccount(db, id);
   try {
-    const row = await updateAccountRow(db, id, set);
-    if (!row) throw notFound('Account');
-    return row;
+    return await inTransaction(db, async (trx) => {
+      const row = await updateAccountRow(trx, id, set);
+      if (!row) throw notFound('Account');
+      // The registrant contacts at the registry follow the profile: queued with the change, carried by the worker.
+      if (CONTACT_FIELDS.some((k) => k in set)) await queueContactSync(trx, id);
+      return row;
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw emailTaken();
     throw e;

@@ -4,7 +4,7 @@
 //
 // Three ways in, each at one central point:
 //  - an operation finishing: operation.completed or operation.failed, and for the creates and
-//    renewals the resource's own event (the operation catalogue's `completed`, of-operations.ts),
+//    renewals the resource's own event (the operation catalogue's `completed`, operations/events.ts),
 //    written at the commit that finishes the operation (the database's trigger of migration 0041,
 //    so every path that finishes one — the worker's batched completions, a request finishing its
 //    own work, a failure — writes them);

@@ -6,21 +6,21 @@ import { type CompletionChange, claimOperation, completeOperations, finishOperat
 import { isDatabaseUnavailable } from '../../db/failures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Operation } from '../../db/schema.ts';
-import { type ComputeProvider, ProviderError } from '../../providers/compute/types.ts';
+import { ProviderError } from '../../providers/compute/types.ts';
 import { WrongPlatformError } from '../../providers/errors.ts';
-import type { HostingPanel } from '../../providers/hosting/types.ts';
-import type { Registrar } from '../../providers/registrar/types.ts';
 import { afterCommit, type OperationEvent, type OperationOutcome, pendingEvents } from '../events.ts';
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
-import { runnerEntries, runnerFor } from './catalogue.ts';
-import { type BatchedChange, type OperationOf, type RunResult, applyBatched, completionChanges } from './runner.ts';
+import { type RunnerMap, registeredRunners } from './catalogue.ts';
+import { type BatchedChange, type OperationOf, type RunResult, type RunnerServices, applyBatched, completionChanges } from './runner.ts';
 
-export interface ExecuteDeps {
+export interface ExecuteDeps extends RunnerServices {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  registrar?: Registrar;
+  /**
+   * The runner of each operation type (src/core/families.ts RUNNERS, handed in by whoever starts the
+   * worker, so this folder imports no family). Default: the types registered so far.
+   */
+  runners?: RunnerMap;
   now?: () => Date;
   /** Seconds a run's lease lasts without renewal (OPERATION_LEASE_S). Default 30. */
   leaseS?: number;
@@ -39,6 +39,8 @@ export interface ExecuteDeps {
  * Rejects when that commit fails; the run is then retried like any other failed attempt.
  */
 export type Completer = (op: Operation, result: RunResult) => Promise<void>;
+
+const runnersOf = (deps: Pick<ExecuteDeps, 'runners'>): RunnerMap => deps.runners ?? registeredRunners();
 
 export const PROGRESS_INTERVAL_MS = 250;
 
@@ -177,15 +179,15 @@ export function batchCompletions(db: Db, now: () => Date = () => new Date(), alo
 }
 
 /** The claiming statement's reads of the runners that have one (Runner.claimRead), by operation type. */
-export function claimReads(): Map<string, ClaimedRead<unknown>> {
+export function claimReads(runners: RunnerMap = registeredRunners()): Map<string, ClaimedRead<unknown>> {
   const reads = new Map<string, ClaimedRead<unknown>>();
-  for (const [type, runner] of runnerEntries()) if (runner.claimRead) reads.set(type, runner.claimRead);
+  for (const [type, runner] of runners) if (runner.claimRead) reads.set(type, runner.claimRead);
   return reads;
 }
 
 async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean, now: () => Date, loaded: unknown): Promise<void> {
   const id = op.id;
-  const runner = runnerFor(op.type);
+  const runner = runnersOf(deps).get(op.type);
   if (!runner) {
     await failOperation(deps, id, `Unknown operation type ${op.type}`);
     return;
@@ -237,7 +239,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
   const failed = await inTransaction(deps.db, async (trx) => {
     const op: Operation | undefined = await lockOperation(trx, id);
     if (!op || (op.status !== 'queued' && op.status !== 'running')) return undefined;
-    const compensate = runnerFor(op.type)?.compensate;
+    const compensate = runnersOf(deps).get(op.type)?.compensate;
     const before = pendingEvents(trx).length;
     await compensate?.(trx, op as OperationOf<never>, reason, clock());
     // What the compensation gave back: the refunds it wrote in this transaction.
@@ -248,7 +250,7 @@ export async function failOperation(deps: ExecuteDeps, id: string, reason: strin
     return op;
   });
   if (failed) deps.onFinished?.(failed);
-  const cleanUp = failed && runnerFor(failed.type)?.afterFailure;
+  const cleanUp = failed && runnersOf(deps).get(failed.type)?.afterFailure;
   if (failed && cleanUp) {
     const rc = { db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress: async () => {}, now: clock };
     await cleanUp(rc, failed as OperationOf<never>).catch(() => undefined);

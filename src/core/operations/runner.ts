@@ -6,17 +6,15 @@
 import type { ClaimedRead } from '../../db/queries/operation-fetch.ts';
 import type { CompletionChange } from '../../db/queries/operations.ts';
 import type { Operation } from '../../db/schema.ts';
-import type { ComputeProvider, Progress } from '../../providers/compute/types.ts';
-import type { HostingPanel } from '../../providers/hosting/types.ts';
-import type { Registrar } from '../../providers/registrar/types.ts';
+import type { Progress } from '../../providers/compute/types.ts';
+import type { Upstreams } from '../context.ts';
 import type { Db } from '../types.ts';
 
-export interface RunContext {
+/** The upstreams a runner reaches (a registrar is absent in a worker wired without one; registrar runners fail then). */
+export type RunnerServices = Pick<Upstreams, 'compute' | 'hosting' | 'registrar'>;
+
+export interface RunContext extends RunnerServices {
   db: Db;
-  compute: ComputeProvider;
-  hosting: HostingPanel;
-  /** Absent in a worker wired without one (older callers); registrar runners fail then. */
-  registrar?: Registrar;
   progress: Progress;
   now: () => Date;
   /**

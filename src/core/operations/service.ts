@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Db, Scope } from '../types.ts';
-import { OPERATIONS, type OperationType, type ParamsOf, entryOf } from './catalogue.ts';
+import { type OperationType, type ParamsOf, entryOf, requireEntry } from './catalogue.ts';
 import type { NoParams, OperationOf } from './runner.ts';
 import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
 
@@ -39,7 +39,7 @@ type StartOf<T extends OperationType> = {
 
 /** The row values an operation start writes: its resource type from the catalogue. */
 function rowOf<T extends OperationType>(start: StartOf<T>) {
-  return { type: start.type, resource_type: OPERATIONS[start.type].resource, resource_id: start.resourceId, params: (start.params ?? {}) as Record<string, unknown> };
+  return { type: start.type, resource_type: requireEntry(start.type).resource, resource_id: start.resourceId, params: (start.params ?? {}) as Record<string, unknown> };
 }
 
 /**

@@ -9,7 +9,8 @@ import { notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { liveRead } from './platform-read.ts';
-import { type UpcomingCharge, serverNextCharge } from '../billing/upcoming.ts';
+import type { UpcomingCharge } from '../billing/upcoming.ts';
+import { serverNextCharge } from './upcoming.ts';
 
 export interface ServerView {
   /** The row, or what a detail reads of it. */

@@ -1,5 +1,5 @@
 // Catalog tables share one shape of access: paged reads, lookup by key, insert, patch.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { DB } from '../schema.ts';
 
@@ -49,8 +49,25 @@ export async function findCatalogRow<T extends CatalogTable>(db: Db, table: T, i
   return row as unknown as Selectable<DB[T]> | undefined;
 }
 
+/**
+ * Tables whose rows a constraint checks against each other: reseller tiers may not overlap (an
+ * exclusion constraint). Left to the constraint alone, two overlapping writes at once can each find
+ * the other's uncommitted row and wait on it, and PostgreSQL then fails one as a deadlock — "busy" to
+ * a caller, where the answer is "overlaps". Their writes take turns under a lock for their
+ * transaction instead, so each sees every row written before it and the constraint refuses it.
+ */
+const WRITES_IN_TURN: ReadonlySet<CatalogTable> = new Set(['reseller_tiers']);
+
+function inTurn<R>(db: Db, table: CatalogTable, write: (db: Db) => Promise<R>): Promise<R> {
+  if (!WRITES_IN_TURN.has(table)) return write(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`catalog:${table}`}, 0))`.execute(trx);
+    return write(trx);
+  });
+}
+
 export async function insertCatalogRow<T extends CatalogTable>(db: Db, table: T, values: Insertable<DB[T]>): Promise<Selectable<DB[T]>> {
-  const row = await db.insertInto(table as 'plans').values(values as never).returningAll().executeTakeFirstOrThrow();
+  const row = await inTurn(db, table, (d) => d.insertInto(table as 'plans').values(values as never).returningAll().executeTakeFirstOrThrow());
   return row as unknown as Selectable<DB[T]>;
 }
 
@@ -60,7 +77,7 @@ export async function updateCatalogRow<T extends CatalogTable>(
   id: number,
   patch: Updateable<DB[T]>,
 ): Promise<Selectable<DB[T]> | undefined> {
-  const row = await db.updateTable(table as 'plans').set(patch as never).where('id', '=', id).returningAll().executeTakeFirst();
+  const row = await inTurn(db, table, (d) => d.updateTable(table as 'plans').set(patch as never).where('id', '=', id).returningAll().executeTakeFirst());
   return row as unknown as Selectable<DB[T]> | undefined;
 }
 

@@ -5,6 +5,7 @@ import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, StringEnum, errorResponses } from '../schemas.ts';
 import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
+import { NewKeySchema } from '../new-key-schema.ts';
 
 const admin = { auth: 'admin' as const, rateLimit: false, right: 'access' as const };
 
@@ -16,7 +17,7 @@ export const NewKeyFields = {
   scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
 };
 
-export const NewKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })]);
+export { NewKeySchema };
 
 export function register(app: TypedApp, { db, config }: RouteDeps) {
   app.post('/accounts/:id/api-keys', {

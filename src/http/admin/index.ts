@@ -22,6 +22,7 @@ import * as panelInvitations from './panel-invitations.ts';
 import * as payments from './payments.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as registrar from './registrar.ts';
+import * as registrarMessages from './registrar-messages.ts';
 import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
@@ -36,5 +37,5 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
   app.addHook('onRoute', (route) => {
     if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
   });
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns, staff, staffSession]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns, staff, staffSession]) r.register(app as TypedApp, deps);
 }

@@ -58,12 +58,15 @@ const DrainSchema = Type.Union([Type.Null(), Type.Object({
   skipped: Type.Array(Type.Object({ type: StringEnum(PLACED), id: Type.String(), reason: Type.String() })),
 })], { description: 'draining: the migrations started now (servers and VDC VMs) and those left (retry by setting draining again); null otherwise.' });
 
-/** Whether a node with an endpoint answers now (a short wait: a list must not hang on one dead node). */
-async function nodeConnection(compute: ComputeProvider, n: NodeUsageRow): Promise<Connection> {
+/**
+ * Whether a node with an endpoint answers now, within PROVIDER_TIMEOUT_MS (a live read: a list must
+ * not hang on one dead node).
+ */
+async function nodeConnection(compute: ComputeProvider, n: NodeUsageRow, timeoutMs: number): Promise<Connection> {
   if (!n.endpoint || !compute.inspectNode) return NO_CONNECTION;
   try {
-    if (compute.probeNode) await compute.probeNode(n.endpoint, n.fingerprint, 2_000);
-    else await compute.inspectNode(n.endpoint, n.fingerprint, 2_000);
+    if (compute.probeNode) await compute.probeNode(n.endpoint, n.fingerprint, timeoutMs);
+    else await compute.inspectNode(n.endpoint, n.fingerprint, timeoutMs);
     return { connection: 'ok', connection_error: null };
   } catch (e) {
     return { connection: 'unreachable', connection_error: e instanceof Error ? e.message : String(e) };
@@ -91,7 +94,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     },
   }, async (request) => {
     const nodes = await listNodes(db, request.query.location_id);
-    const connections = await Promise.all(nodes.map((n) => nodeConnection(deps.services.compute, n)));
+    const connections = await Promise.all(nodes.map((n) => nodeConnection(deps.services.compute, n, deps.services.providerTimeoutMs)));
     return ok(request, nodes.map((n, i) => nodeView(n, connections[i])));
   });
 

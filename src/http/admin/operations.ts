@@ -4,7 +4,8 @@
 // type allows it.
 import { Type } from '@sinclair/typebox';
 import { cancelOperation, getAnyOperation, listAllOperations, retryOperation } from '../../core/operations/admin.ts';
-import { OPERATIONS, retryable } from '../../core/operations/catalogue.ts';
+import { OPERATIONS } from '../../core/families.ts';
+import { retryable } from '../../core/operations/catalogue.ts';
 import { timestamp } from '../../core/time.ts';
 import type { Operation } from '../../db/schema.ts';
 import { ok, page, pageOf } from '../reply.ts';

@@ -125,11 +125,33 @@ export interface RegistrarMessages {
   poll(handle: (m: RegistryMessage) => Promise<void>): Promise<number>;
 }
 
+/** Registrant contacts kept at the registry (EPP contact objects), for registrars that have them. */
+export interface RegistrarContacts {
+  /**
+   * Brings the account's registrant contacts that the registry holds up to date with its profile
+   * (EPP <contact:update>), each keeping its WHOIS privacy (disclose flags) and the address an order
+   * gave it; contacts the registry does not hold are left alone. Setting values: safe to repeat.
+   */
+  update(owner: DomainOwner, token: string): Promise<{ updated: string[] }>;
+}
+
+/** How a pending transfer is waited on: the runner checks it after `firstMs`, the wait doubling up to `maxMs`. */
+export interface TransferWatch {
+  readonly firstMs: number;
+  readonly maxMs: number;
+  /** Resolves after `ms`, or as soon as news of the transfer of `name` arrives (the registry's message queue). */
+  wait(name: string, ms: number): Promise<void>;
+}
+
 export interface Registrar {
   /** How the domain resource names this registrar (`registrar` field). */
   readonly name: string;
   /** The registry's message queue (EPP), polled by the worker; absent where there is none. */
   readonly messages?: RegistrarMessages;
+  /** The registry's contact objects (EPP); absent where the registrar keeps no contacts of ours. */
+  readonly contacts?: RegistrarContacts;
+  /** How a pending transfer is waited on; absent: the runner's default schedule. */
+  readonly transferWatch?: TransferWatch;
   /** Availability of one or many names (EPP <check> takes a list). */
   check(names: string[]): Promise<{ name: string; available: boolean }[]>;
   /** Registers the name for `years`; refusal 'unavailable' if it is taken. */
@@ -162,4 +184,4 @@ export const REGISTRAR_CALLS = [
 
 export type RegistrarCall = (typeof REGISTRAR_CALLS)[number];
 // Compiles only while REGISTRAR_CALLS names every method: a new method must be added to the list.
-const _everyCallListed: Record<Exclude<keyof Registrar, RegistrarCall | 'name' | 'messages'>, never> = {};
+const _everyCallListed: Record<Exclude<keyof Registrar, RegistrarCall | 'name' | 'messages' | 'contacts' | 'transferWatch'>, never> = {};

@@ -4,15 +4,19 @@
 // domain and refunds the charge (the request's side: transfer.ts).
 import { setTimeout } from 'node:timers/promises';
 import { activateDomain, cancelWaitingDomain, findDomainById, forgetOperationSecrets } from '../../../db/queries/domains.ts';
-import { RegistrarError } from '../../../providers/registrar/types.ts';
+import { RegistrarError, type TransferWatch } from '../../../providers/registrar/types.ts';
 import { refund } from '../../billing/ledger.ts';
 import { ensureDomainZone } from '../../dns/zones.ts';
 import type { Runner } from '../../operations/runner.ts';
 import type { Db } from '../../types.ts';
 import { registrarOf } from '../upstream.ts';
 
-/** How often the worker asks whether the losing registrar has approved. */
-export const TRANSFER_POLL_MS = 250;
+/**
+ * How the worker waits for the losing registrar where the registrar gives no schedule of its own
+ * (the simulated one approves a set time after the request): checked after 250 ms, the wait
+ * doubling up to 30 s. The EPP driver's own (EPP_TRANSFER_CHECK_S) is ended early by the poll queue's news.
+ */
+export const DEFAULT_TRANSFER_WATCH: TransferWatch = { firstMs: 250, maxMs: 30_000, wait: (_name, ms) => setTimeout(ms) };
 
 export interface TransferParams {
   /** Erased once the operation finishes (forgetOperationSecrets). */
@@ -28,9 +32,10 @@ export const domainTransferRunner: Runner<TransferParams> = {
     const p = op.params;
     const registrar = registrarOf(rc);
     let status = await registrar.transfer({ token: op.id, name: domain.name, authCode: p.auth_code, years: domain.registration_years });
-    for (let polls = 1; status.state === 'pending'; polls++) {
+    const watch = registrar.transferWatch ?? DEFAULT_TRANSFER_WATCH;
+    for (let polls = 1, wait = watch.firstMs; status.state === 'pending'; polls++, wait = Math.min(wait * 2, watch.maxMs)) {
       await rc.progress(Math.min(90, 10 + polls * 10), 'Transfer requested; waiting for the current registrar to approve it');
-      await setTimeout(TRANSFER_POLL_MS);
+      await watch.wait(domain.name, wait);
       status = await registrar.transferStatus(domain.name, op.id);
     }
     if (status.state === 'rejected' || !status.domain) {

@@ -1,6 +1,7 @@
 // GET /v2/billing/upcoming: an addition to the Hosting Cloud API v2 — what recurring billing
 // will charge in the next 30 days, and what is overdue, so a customer can top up in time.
 import { Type } from '@sinclair/typebox';
+import { BILLABLE_HOOKS } from '../../../core/families.ts';
 import { BILLABLE_TYPES, UPCOMING_DAYS, type UpcomingCharge, upcomingCharges } from '../../../core/billing/upcoming.ts';
 import { money } from '../../../core/money.ts';
 import { ts } from '../../../core/time.ts';
@@ -51,7 +52,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       response: { 200: Envelope(UpcomingSchema), ...errorResponses() },
     },
   }, async (request) => {
-    const u = await withCtx(deps, request, (ctx) => upcomingCharges(ctx, deps.config.domainRenewDays));
+    const u = await withCtx(deps, request, (ctx) => upcomingCharges(ctx, deps.config.domainRenewDays, BILLABLE_HOOKS));
     return ok(request, {
       charges: u.charges.map(chargeView), total: money(u.totalCents), balance: money(u.balanceCents), top_up_needed: money(u.shortfallCents), until: ts(u.until),
     });

@@ -5,6 +5,7 @@ import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { DomainParams, DomainSchema, domainView } from './presenters.ts';
 import { nextChargeOf } from '../../../core/billing/upcoming.ts';
+import { domainCharges } from '../../../core/domains/upcoming.ts';
 import { nextChargeView } from '../billing/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -21,7 +22,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request) => {
     const [row, next] = await withCtx(deps, request, async (ctx) => {
       const r = await getDomain(ctx, request.params.id);
-      return [r, await nextChargeOf(ctx, 'domain', request.params.id, deps.config.domainRenewDays)] as const;
+      return [r, await nextChargeOf(ctx, 'domain', domainCharges, request.params.id, deps.config.domainRenewDays)] as const;
     });
     return ok(request, { ...domainView(row), ...nextChargeView(next) });
   });

@@ -12,6 +12,7 @@ import type { DomainRow } from '../../../db/queries/domains.ts';
 import type { TicketRow } from '../../../db/queries/tickets.ts';
 import type { WebHostingRow } from '../../../db/queries/web-hosting.ts';
 import type { BillingCharge, EventRow, Operation, PowerState, Server, Transaction, WebhookEndpoint } from '../../../db/schema.ts';
+import { BILLABLE_TYPES } from '../../../db/schema-billing.ts';
 import { MoneySchema, StringEnum, Timestamp, component, ref } from '../../schemas.ts';
 import { TransactionSchema, transactionView } from '../presenters.ts';
 import { DomainSchema, domainView } from '../domains/presenters.ts';
@@ -25,7 +26,7 @@ import { DnsZoneSchema, type ZoneFacts, zoneView } from '../dns/presenters.ts';
 export const BillingChargeSchema = component('BillingCharge', Type.Object({
   id: Type.String({ examples: ['4711'] }),
   resource: Type.Object({
-    type: StringEnum(['server', 'web_hosting', 'domain', 'vdc_pool'] as const, { description: 'What is billed.' }),
+    type: StringEnum(BILLABLE_TYPES, { description: 'What is billed.' }),
     id: Type.String({ examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
   }),
   description: Type.String({ description: 'What the ledger row will say once paid.', examples: ['Server web-1 (srv_8fJ2kLmN4pQ7rS1t): monthly cycle 2026-12-22 → 2027-01-22'] }),

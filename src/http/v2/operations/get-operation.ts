@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { OPERATION_AREAS, OPERATION_FAMILY_AREAS } from '../../../core/operations/catalogue.ts';
+import { OPERATION_AREAS, OPERATION_FAMILY_AREAS } from '../../../core/families.ts';
 import { getOperation, requireOperationScope } from '../../../core/operations/service.ts';
 import { MAX_WAIT_S, awaitOperation } from '../../../core/operations/wait.ts';
 import { withCtx } from '../../core-call.ts';

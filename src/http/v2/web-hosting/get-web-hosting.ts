@@ -5,6 +5,7 @@ import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { WebHostingParams, WebHostingSchema, webHostingView } from './presenters.ts';
 import { nextChargeOf } from '../../../core/billing/upcoming.ts';
+import { hostingCharges } from '../../../core/hosting/upcoming.ts';
 import { nextChargeView } from '../billing/presenters.ts';
 
 export function register(app: TypedApp, deps: RouteDeps) {
@@ -22,7 +23,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request) => {
     const [view, next] = await withCtx(deps, request, async (ctx) => {
       const v = await getHosting(ctx, request.params.id);
-      return [v, await nextChargeOf(ctx, 'web_hosting', request.params.id, deps.config.domainRenewDays)] as const;
+      return [v, await nextChargeOf(ctx, 'web_hosting', hostingCharges, request.params.id, deps.config.domainRenewDays)] as const;
     });
     return ok(request, { ...webHostingView(view), ...nextChargeView(next) });
   });

@@ -5,10 +5,10 @@
 // recognised as ours by its authInfo (derived from the token), a renewal by the expiry it made.
 import { randomBytes } from 'node:crypto';
 import {
-  type Registrar, RegistrarError, type RegistrarMessages, type RegistryDomain, type RegistryMessage, type TransferState, type TransferStatus,
+  type Registrar, type RegistrarContacts, RegistrarError, type RegistrarMessages, type RegistryDomain, type RegistryMessage, type TransferState, type TransferStatus, type TransferWatch,
 } from '../types.ts';
 import {
-  type ContactData, type TransferData, authInfoFor, contactCreateEl, contactFor, contactIdOf, contactMatches, contactUpdateEl, dateOnly,
+  type ContactData, type TransferData, authInfoFor, contactCreateEl, contactFor, contactFromProfile, contactIdOf, contactMatches, contactUpdateEl, dateOnly,
   domainInfoEl, domainName, insideDomain, readCheck, readContact, readDomainInfo, readTransfer, transferStateOf,
 } from './objects.ts';
 import { SessionPool } from './pool.ts';
@@ -32,8 +32,11 @@ export interface EppRegistrarOptions {
   keepAliveMs?: number;
   /** Names per <check> (the registry's limit). */
   checkLimit?: number;
-  /** How often a pending transfer is asked about directly (transfer query) besides the poll queue's news. */
+  /** The least time between two direct questions (transfer query) about one pending transfer; default none (the runner's waits pace them). */
   transferQueryMs?: number;
+  /** The runner's first wait before it checks a pending transfer again (default 1 s), and the longest (EPP_TRANSFER_CHECK_S; default 15 min): the wait doubles between. */
+  transferCheckFirstMs?: number;
+  transferCheckMaxMs?: number;
   /** Whether the registry takes contacts' disclose flags (WHOIS privacy); without, privacy is refused. */
   disclose?: boolean;
   onFrame?: SessionOptions['onFrame'];
@@ -41,6 +44,8 @@ export interface EppRegistrarOptions {
 
 export interface EppRegistrar extends Registrar {
   readonly messages: RegistrarMessages;
+  readonly contacts: RegistrarContacts;
+  readonly transferWatch: TransferWatch;
   readonly pool: SessionPool;
   close(): Promise<void>;
 }
@@ -60,11 +65,32 @@ export function createEppRegistrar(o: EppRegistrarOptions): EppRegistrar {
     keepAliveMs: o.keepAliveMs ?? 300_000, onFrame: o.onFrame,
   });
   const checkLimit = o.checkLimit ?? 100;
-  const transferQueryMs = o.transferQueryMs ?? Math.max(60_000, o.pollS * 1000 * 5);
+  const transferQueryMs = o.transferQueryMs ?? 0;
   const disclose = o.disclose ?? true;
   /** Transfers' outcomes learnt from the poll queue, and when each pending one was last asked about. */
   const transferNews = new Map<string, { state: TransferState; reason: string }>();
   const lastQuery = new Map<string, number>();
+  /** Runners waiting for news of a transfer (TransferWatch.wait), woken when the poll queue brings it. */
+  const newsWaiters = new Map<string, Set<() => void>>();
+  const transferWatch: TransferWatch = {
+    firstMs: o.transferCheckFirstMs ?? 1000,
+    maxMs: Math.max(o.transferCheckFirstMs ?? 1000, o.transferCheckMaxMs ?? 900_000),
+    wait(name, ms) {
+      if (transferNews.has(name)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const waiters = newsWaiters.get(name) ?? new Set();
+        newsWaiters.set(name, waiters);
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          waiters.delete(done);
+          if (waiters.size === 0 && newsWaiters.get(name) === waiters) newsWaiters.delete(name);
+          resolve();
+        }
+        waiters.add(done);
+      });
+    },
+  };
 
   const down = (e: SessionError, what: string) => new RegistrarError(`${what}: ${e.message}`, { retryable: true });
   const readId = () => clTRIDOf(randomBytes(6).toString('hex'), 'hc-read');
@@ -209,7 +235,10 @@ export function createEppRegistrar(o: EppRegistrarOptions): EppRegistrar {
           transfer: t ? { state: transferStateOf(t.trStatus), gaining: t.reID, losing: t.acID, ours: t.reID === o.clientId } : null,
         };
         await handle(m);
-        if (t && t.reID === o.clientId && m.transfer!.state !== 'pending') transferNews.set(t.name, { state: m.transfer!.state, reason: `${t.trStatus}: ${m.text}` });
+        if (t && t.reID === o.clientId && m.transfer!.state !== 'pending') {
+          transferNews.set(t.name, { state: m.transfer!.state, reason: `${t.trStatus}: ${m.text}` });
+          for (const wake of [...(newsWaiters.get(t.name) ?? [])]) wake();
+        }
         const ack = await read('poll', null, `poll ack ${m.id}`, { op: 'ack', msgID: m.id });
         if (!isSuccess(ack.code) && ack.code !== 2303) throw failureOf(ack, `poll ack ${m.id}`);
         handled++;
@@ -218,9 +247,32 @@ export function createEppRegistrar(o: EppRegistrarOptions): EppRegistrar {
     },
   };
 
+  const contacts: RegistrarContacts = {
+    async update(owner, token) {
+      const updated: string[] = [];
+      // Both of the account's contacts: the public one and the private twin (WHOIS privacy), each keeping its disclose flags.
+      for (const privacy of [false, true]) {
+        const id = contactIdOf(owner.id, privacy);
+        const info = await read('info', objectEl('contact:info', [el('contact:id', id)]), `contact info ${id}`);
+        if (info.code === 2303) continue;
+        if (!isSuccess(info.code)) throw failureOf(info, `contact info ${id}`, { field: 'contact' });
+        const held = readContact(info.resData, id, privacy);
+        if (!held) throw new RegistrarError(`The contact ${id} could not be read`, { retryable: true });
+        const next = contactFromProfile(held, owner);
+        if (contactMatches(info.resData, next, disclose)) continue;
+        const changed = await write('update', clTRIDOf(token, `contact-upd-${id}`), contactUpdateEl(next, disclose), `contact update ${id}`, async () => null);
+        if ('r' in changed && !isSuccess(changed.r.code)) throw failureOf(changed.r, `contact update ${id}`, { field: 'contact' });
+        updated.push(id);
+      }
+      return { updated };
+    },
+  };
+
   return {
     name: EPP_REGISTRAR_NAME,
     messages,
+    contacts,
+    transferWatch,
     pool,
     close: () => pool.close(),
 
@@ -306,8 +358,8 @@ export function createEppRegistrar(o: EppRegistrarOptions): EppRegistrar {
         if (news.state === 'completed') return { state: 'completed', domain: asDomain(await ours(name)), reason: null };
         return { state: news.state, domain: null, reason: news.reason };
       }
-      // Between the poll queue's news, a direct question now and then (a message may have gone to another process).
-      if (Date.now() - (lastQuery.get(name) ?? 0) < transferQueryMs) return { state: 'pending', domain: null, reason: null };
+      // No news from the poll queue (it may have gone to another process): asked directly, as often as the runner's waits allow.
+      if (transferQueryMs > 0 && Date.now() - (lastQuery.get(name) ?? 0) < transferQueryMs) return { state: 'pending', domain: null, reason: null };
       const t = await queryTransfer(name);
       if (!t) throw new RegistrarError(`No transfer of ${name} was requested by us`, { retryable: false });
       return statusOfTransfer(t);

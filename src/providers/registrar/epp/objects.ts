@@ -90,10 +90,24 @@ export interface ContactData {
   private: boolean;
 }
 
-/** +CC.NUMBER (RFC 5733 §2.5); other spellings are left out rather than guessed. */
-function voiceOf(phone: string | null | undefined): string | null {
+/** The two-digit country calling codes (ITU-T E.164); 1 and 7 are the one-digit ones, every other code has three digits. */
+const TWO_DIGIT_CODES = new Set([
+  20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58,
+  60, 61, 62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98,
+]);
+
+/**
+ * +CC.NUMBER (RFC 5733 §2.5). Profiles spell phones internationally without the dot (+49 30 1234567):
+ * country codes are a prefix code, so the split is certain. A number without its + and country code
+ * is left out rather than guessed.
+ */
+export function voiceOf(phone: string | null | undefined): string | null {
   const p = (phone ?? '').replace(/[\s()-]/g, '');
-  return /^\+[0-9]{1,3}\.[0-9]{1,14}$/.test(p) ? p : null;
+  if (/^\+[0-9]{1,3}\.[0-9]{1,14}$/.test(p)) return p;
+  const digits = /^\+([1-9][0-9]{6,14})$/.exec(p)?.[1];
+  if (!digits) return null;
+  const cc = digits[0] === '1' || digits[0] === '7' ? 1 : TWO_DIGIT_CODES.has(Number(digits.slice(0, 2))) ? 2 : 3;
+  return `+${digits.slice(0, cc)}.${digits.slice(cc)}`;
 }
 
 /** Contact ids (3–16 characters): one per account and privacy choice, stable across orders. */
@@ -113,6 +127,18 @@ export function contactFor(owner: Owner, order: DomainContact | null, privacy: b
   return {
     id, name: owner.name || owner.email, org: owner.company, street: null, city: 'n/a', pc: null, cc: (owner.country ?? 'US').toUpperCase(),
     voice: voiceOf(owner.phone), email: owner.email, private: privacy,
+  };
+}
+
+/**
+ * The contact as the registry holds it, brought up to date with the account's profile: name,
+ * organisation, email, phone and country are the profile's; the address stays as an order gave it
+ * (the profile has none); a phone the profile lacks (or spells otherwise than +CC.NUMBER) keeps the held one.
+ */
+export function contactFromProfile(held: ContactData, owner: Owner): ContactData {
+  return {
+    ...held, name: owner.name || owner.email, org: owner.company, email: owner.email, voice: voiceOf(owner.phone) ?? held.voice,
+    cc: owner.country ? owner.country.toUpperCase() : held.cc,
   };
 }
 

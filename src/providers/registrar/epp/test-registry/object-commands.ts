@@ -95,6 +95,7 @@ export function contactUpdate(state: RegistryState, clID: string, obj: XmlEl): A
   if (disclose) c.disclose = discloseOf(state, disclose);
   const pw = path(chg, C, 'authInfo', 'pw')?.text;
   if (pw) c.authInfo = pw;
+  state.bump(state.counters.contactUpdates, id);
   return ok();
 }
 

@@ -30,7 +30,7 @@ export interface TestRegistry {
   approveTransfer(name: string): void;
   rejectTransfer(name: string): void;
   /** The next `times` (1) commands matching `when` meet `fault`. */
-  injectFault(fault: Fault, when?: { verb?: string; object?: string }, times?: number): void;
+  injectFault(fault: Fault, when?: { verb?: string; object?: string; op?: string }, times?: number): void;
   /** Ends every open session abruptly (a registry restart, a network cut). */
   dropAll(): void;
   /** Open connections now. */
@@ -157,7 +157,7 @@ export async function startTestRegistry(opts: TestRegistryOptions = {}): Promise
           continue;
         }
         const object = verb.children[0]?.ns === NS.domain ? 'domain' : verb.children[0]?.ns === NS.contact ? 'contact' : verb.children[0]?.ns === NS.host ? 'host' : '';
-        const at = state.faults.findIndex((f) => f.when(verb.name, object, conn.clID ?? ''));
+        const at = state.faults.findIndex((f) => f.when(verb.name, object, conn.clID ?? '', verb.attrs.op));
         const fault = at >= 0 ? state.faults.splice(at, 1)[0]!.fault : null;
         if (fault === 'drop-before') {
           socket.destroy();
@@ -203,7 +203,9 @@ export async function startTestRegistry(opts: TestRegistryOptions = {}): Promise
     rejectTransfer: (name) => void settleTransfer(state, name, 'clientRejected'),
     injectFault(fault, when = {}, times = 1) {
       for (let i = 0; i < times; i++) {
-        state.faults.push({ fault, when: (verb, object) => (when.verb === undefined || when.verb === verb) && (when.object === undefined || when.object === object) });
+        state.faults.push({
+          fault, when: (verb, object, _clID, op) => (when.verb === undefined || when.verb === verb) && (when.object === undefined || when.object === object) && (when.op === undefined || when.op === op),
+        });
       }
     },
     dropAll() {

@@ -80,6 +80,7 @@ export interface Counters {
   domainCreates: Map<string, number>;
   renewals: Map<string, number>;
   transferRequests: Map<string, number>;
+  contactUpdates: Map<string, number>;
   logins: number;
 }
 
@@ -103,7 +104,7 @@ export class RegistryState {
   hosts = new Map<string, RegHost>();
   transfers = new Map<string, RegTransfer>();
   queues = new Map<string, PollMessage[]>();
-  counters: Counters = { domainCreates: new Map(), renewals: new Map(), transferRequests: new Map(), logins: 0 };
+  counters: Counters = { domainCreates: new Map(), renewals: new Map(), transferRequests: new Map(), contactUpdates: new Map(), logins: 0 };
   /** TLDs the registry serves (others: 2306 on create). */
   tlds = new Set(['com', 'net', 'org', 'test', 'example']);
   /** Names per <check> at most. */
@@ -111,7 +112,7 @@ export class RegistryState {
   /** Whether contacts' disclose flags are honoured (else 2306 on a disclose element). */
   supportsDisclose = true;
   /** Tests: a fault for the next command matching `when` (consumed once). */
-  faults: { when: (verb: string, object: string, clID: string) => boolean; fault: Fault }[] = [];
+  faults: { when: (verb: string, object: string, clID: string, op: string | undefined) => boolean; fault: Fault }[] = [];
   private seq = 0;
 
   roid(kind: string): string {

@@ -4,9 +4,9 @@
 // simulated platform's machine.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../helpers/app.ts';
-import { serverBody } from '../helpers/servers.ts';
-import { openSshKey } from '../helpers/ssh-keys.ts';
+import { type Customer, type TestApp, call, createCustomer, json, startApp, waitForOperation } from '../../../../test/helpers/app.ts';
+import { serverBody } from '../../../../test/helpers/servers.ts';
+import { openSshKey } from '../../../../test/helpers/ssh-keys.ts';
 
 let t: TestApp;
 let c: Customer;
