@@ -18,7 +18,7 @@ const TANGLED = new Set([
   'src/core/billing ⇄ src/core/domains', 'src/core/billing ⇄ src/core/servers', 'src/core/dns ⇄ src/core/domains',
   'src/core/domains ⇄ src/providers/registrar', 'src/core/nodes ⇄ src/core/servers', 'src/core/nodes ⇄ src/core/vdc',
   'src/core/servers ⇄ src/providers/compute', 'src/core/webhooks ⇄ src/providers/webhooks',
-  'src/http/admin ⇄ src/http/payments', 'src/http/docs ⇄ src/http/v2',
+  'src/http/docs ⇄ src/http/v2',
 ]);
 
 function twoWayFolderRules() {

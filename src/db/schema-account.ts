@@ -1,9 +1,7 @@
-// Row types of the account's extras: support tickets and their threads, sub-users, SSH keys
-// (kept apart from schema.ts, which lists them in DB).
-import type { ColumnType, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+// Row types of accounts: the account and its API keys, support tickets and their threads,
+// sub-users, SSH keys (schema.ts lists them in DB).
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { CreatedAt, UpdatedAt } from './schema-columns.ts';
 
 export type TicketStatus = 'open' | 'answered' | 'customer_reply' | 'in_progress' | 'pending' | 'closed';
 export type TicketPriority = 'low' | 'medium' | 'high' | 'urgent';
@@ -69,3 +67,41 @@ export type Ticket = Selectable<TicketsTable>;
 export type TicketMessage = Selectable<TicketMessagesTable>;
 export type SubUser = Selectable<SubUsersTable>;
 export type SshKey = Selectable<SshKeysTable>;
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  name: string;
+  company: string | null;
+  phone: string | null;
+  country: string | null;
+  status: 'active' | 'suspended' | 'closed';
+  /** Changed only by the ledger trigger; never written directly. */
+  balance_cents: ColumnType<number, never, never>;
+  is_reseller: Generated<boolean>;
+  discount_type: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  is_test: boolean;
+  /** null = every scope. */
+  scopes: string[] | null;
+  ip_allowlist: string[];
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: CreatedAt;
+  /** The sub-user the key acts for (narrowed to its permissions); null = the account itself. */
+  sub_user_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type AccountUpdate = Updateable<AccountsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;

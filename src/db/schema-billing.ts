@@ -1,7 +1,6 @@
 // Row types of recurring billing (kept apart from schema.ts, which lists them in DB).
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+import type { CreatedAt } from './schema-columns.ts';
 
 /** What recurring billing charges (billing_charges.resource_type); the API's enums are this list. */
 export const BILLABLE_TYPES = ['server', 'web_hosting', 'domain', 'vdc_pool'] as const;
@@ -35,3 +34,19 @@ export interface BillingNoticesTable {
 }
 
 export type BillingCharge = Selectable<BillingChargesTable>;
+
+export type TransactionType = 'deposit' | 'withdraw' | 'refund';
+
+export interface TransactionsTable {
+  id: Generated<number>;
+  account_id: string;
+  type: TransactionType;
+  amount_cents: number;
+  /** Filled by the trigger that applies the row to the balance. */
+  balance_after_cents: ColumnType<number, never, never>;
+  description: string;
+  status: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export type Transaction = Selectable<TransactionsTable>;

@@ -1,9 +1,7 @@
 // Row types of domains and the simulated registrar's registry (kept apart from schema.ts, which
 // lists them in DB).
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { CreatedAt, UpdatedAt } from './schema-columns.ts';
 
 export type DomainStatus = 'pending' | 'active' | 'transfer_pending' | 'expired' | 'cancelled';
 
@@ -59,3 +57,18 @@ export interface SimRegistryTransfersTable {
 export type Domain = Selectable<DomainsTable>;
 export type SimRegistryDomain = Selectable<SimRegistryDomainsTable>;
 export type SimRegistryTransfer = Selectable<SimRegistryTransfersTable>;
+
+/** The registry's message queue as the worker read it (EPP poll): transfers' outcomes and notices for the operator. */
+export interface RegistrarMessagesTable {
+  id: Generated<string>;
+  registrar: string;
+  msg_id: string;
+  queued_at: Date | null;
+  received_at: Generated<Date>;
+  domain: string | null;
+  kind: 'transfer' | 'notice';
+  text: string;
+  detail: Generated<unknown>;
+}
+
+export type RegistrarMessage = Selectable<RegistrarMessagesTable>;

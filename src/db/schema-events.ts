@@ -1,7 +1,6 @@
 // Row types of events and webhooks (kept apart from schema.ts, which lists them in DB).
 import type { ColumnType, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+import type { CreatedAt } from './schema-columns.ts';
 
 export interface EventsTable {
   /** `evt_…` */

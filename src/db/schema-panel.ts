@@ -1,8 +1,6 @@
 // Row types of the customer panel's tables (migration 0050).
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { CreatedAt, UpdatedAt } from './schema-columns.ts';
 
 export interface PanelUsersTable {
   id: Generated<number>;

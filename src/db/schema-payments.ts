@@ -1,8 +1,6 @@
 // Row types of top-up and invoicing (kept apart from schema.ts, which lists them in DB).
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { CreatedAt, UpdatedAt } from './schema-columns.ts';
 
 export interface InvoiceSettingsTable {
   id: ColumnType<boolean, never, never>;

@@ -1,8 +1,7 @@
 // Row types of what v1 brought into the core: reverse DNS of server addresses, ours and the
 // simulated platform's (kept apart from schema.ts, which lists them in DB).
-import type { ColumnType, Selectable } from 'kysely';
-
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { Selectable } from 'kysely';
+import type { UpdatedAt } from './schema-columns.ts';
 
 /** The PTR name a server's address was given at the platform (what we read back; the platform holds the truth). */
 export interface ServerReverseDnsTable {

@@ -1,11 +1,17 @@
 // Success envelopes of v2 (also used by the admin API).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { money } from '../core/money.ts';
 import { type Paged, totalPages } from '../core/pagination.ts';
 
 export const V2_VERSION = '2.0.0';
 
 function meta(request: FastifyRequest) {
-  return { request_id: request.id, version: V2_VERSION, ...(request.caller?.sandbox ? { sandbox: true } : {}) };
+  const d = request.dryRun;
+  return {
+    request_id: request.id, version: V2_VERSION,
+    ...(request.caller?.sandbox ? { sandbox: true } : {}),
+    ...(d ? { dry_run: { charged: money(d.chargedCents), refunded: money(d.refundedCents), balance_after: money(d.balanceBeforeCents - d.chargedCents + d.refundedCents) } } : {}),
+  };
 }
 
 export function ok<T>(request: FastifyRequest, data: T) {

@@ -62,6 +62,11 @@ const metaFields = {
   sandbox: Type.Optional(Type.Boolean({
     description: 'Only on answers to a test key (`hc_test_…`), and then `true`: nothing was stored or charged. Absent on answers to a live key.',
   })),
+  dry_run: Type.Optional(Type.Object({
+    charged: Type.Object({ amount: Type.String({ examples: ['1.50'] }), currency: Type.String({ examples: ['USD'] }) }, { description: 'What the request would charge.' }),
+    refunded: Type.Object({ amount: Type.String({ examples: ['0.00'] }), currency: Type.String({ examples: ['USD'] }) }, { description: 'What it would refund (a delete\'s unused hours).' }),
+    balance_after: Type.Object({ amount: Type.String({ examples: ['48.50'] }), currency: Type.String({ examples: ['USD'] }) }, { description: 'The balance it would leave.' }),
+  }, { description: 'Only on answers to a request sent with `Dry-Run: true`: nothing was stored or charged; this is what the request would do to the balance.' })),
 };
 
 // The samples of the reference show a live key's answer: without `sandbox` (a generated sample would show it `true`).
@@ -136,6 +141,17 @@ export const IdempotencyKeyHeaders = Type.Object({
     examples: ['3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f'],
   })),
 });
+
+/** The `Dry-Run` request header of a v2 write that charges or refunds (core-call.ts runs it and rolls it back). */
+export const DryRunHeader = {
+  'dry-run': Type.Optional(StringEnum(['true', 'false'] as const, {
+    description: '`true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. '
+      + 'The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase.',
+  })),
+};
+
+/** The headers of a v2 billable POST: Idempotency-Key and Dry-Run. */
+export const BillableHeaders = Type.Object({ ...IdempotencyKeyHeaders.properties, ...DryRunHeader });
 
 /** A decimal amount in USD as the admin API takes it: "150", "150.5", "150.00". */
 export const AmountString = Type.String({ pattern: '^(0|[1-9]\\d{0,7})(\\.\\d{1,2})?$', description: 'USD, up to 2 decimals, e.g. "150.00"', examples: ['150.00'] });

@@ -8,6 +8,7 @@
 // addresses and the charge written). What differs between them is how they read and place, never
 // what they write.
 import type { MachineReservation } from '../../db/queries/machine-reservation.ts';
+import type { Server } from '../../db/schema.ts';
 import type { MachineSpec } from '../../providers/compute/types.ts';
 import type { Cents } from '../money.ts';
 import type { StartOperation } from '../operations/service.ts';
@@ -50,23 +51,8 @@ export function extraAddresses(input: Pick<PlanInput, 'ipv4_count' | 'ipv6_count
 }
 
 /** The row both ways insert, but for its node (each way places the server its own way). */
-export interface PlannedServerRow {
-  id: string;
-  account_id: string;
-  name: string;
-  location_id: number;
-  os_version_id: number | null;
-  plan_id: number | null;
-  cpu_cores: number;
-  ram_mb: number;
-  storage_gb: number;
-  price_cents: Cents;
-  period_started_at: Date;
-  next_billing_at: Date;
-  source_snapshot_id: number | null;
-  discount_cents: Cents;
-  created_at: Date;
-}
+export type PlannedServerRow = Pick<Server, 'id' | 'account_id' | 'name' | 'location_id' | 'os_version_id' | 'plan_id' | 'cpu_cores' | 'ram_mb'
+  | 'storage_gb' | 'price_cents' | 'period_started_at' | 'next_billing_at' | 'source_snapshot_id' | 'discount_cents' | 'created_at'>;
 
 export interface ServerCreatePlan {
   row: PlannedServerRow;

@@ -1,8 +1,8 @@
 // Recurring billing's queries: what is due, the per-period charge rows (unique per resource and
 // period), the once-per-occasion notice markers, and what the customer and the operator read.
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { BillableType, BillingCharge, Domain, Server, VdcPool, WebHosting } from '../schema.ts';
+import type { BillableType, BillingCharge, BillingChargesTable, Domain, Server, VdcPool, WebHosting } from '../schema.ts';
 
 export interface Due {
   id: string;
@@ -117,16 +117,7 @@ export function findCharge(db: Db, type: BillableType, id: string, periodStart: 
     .executeTakeFirst();
 }
 
-export interface NewCharge {
-  account_id: string;
-  resource_type: BillableType;
-  resource_id: string;
-  period_start: Date;
-  period_end: Date;
-  amount_cents: number;
-  description: string;
-  due_since: Date;
-}
+export type NewCharge = Required<Pick<Insertable<BillingChargesTable>, 'account_id' | 'resource_type' | 'resource_id' | 'period_start' | 'period_end' | 'amount_cents' | 'description' | 'due_since'>>;
 
 /** The period's row, made `due`; a row already there (another pass) is returned as it is. */
 export async function claimCharge(trx: Db, c: NewCharge): Promise<BillingCharge> {

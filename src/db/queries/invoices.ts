@@ -2,7 +2,7 @@
 // the accounts' billing details.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { AccountBillingDetails, Invoice, InvoiceKind, InvoiceParty, InvoiceSettings, TaxRate } from '../schema.ts';
+import type { AccountBillingDetails, Invoice, InvoiceKind, InvoiceSettings, TaxRate } from '../schema.ts';
 
 /**
  * The next number of a series in a year: the counter row is created or incremented by one statement,
@@ -17,29 +17,8 @@ export async function nextInvoiceNumber(db: Db, series: InvoiceKind, year: numbe
   return Number(r.rows[0]!.last_number);
 }
 
-export interface NewInvoice {
-  id: string;
-  kind: InvoiceKind;
-  number: string;
-  year: number;
-  seq: number;
-  account_id: string;
-  deposit_id: number;
-  payment_id: string | null;
-  refund_id: number | null;
-  credited_invoice_id: string | null;
-  issued_at: Date;
-  currency: string;
-  net_cents: number;
-  tax_cents: number;
-  gross_cents: number;
-  tax_rate_bp: number;
-  tax_label: string;
-  description: string;
-  reason: string | null;
-  seller: InvoiceParty & { footer: string };
-  buyer: InvoiceParty;
-}
+/** Every column given, the parties as objects (insertInvoice stores them as JSON): the row as it will read. */
+export type NewInvoice = Invoice;
 
 export function insertInvoice(db: Db, row: NewInvoice): Promise<Invoice> {
   return db.insertInto('invoices').values({ ...row, seller: JSON.stringify(row.seller), buyer: JSON.stringify(row.buyer) }).returningAll().executeTakeFirstOrThrow();

@@ -1,16 +1,10 @@
 // The notifications outbox: notices written with the change that caused them, claimed by senders
 // with SKIP LOCKED (several workers never hold one notice at once), listed for the operator.
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { Notification, NotificationStatus } from '../schema.ts';
+import type { Notification, NotificationsTable, NotificationStatus } from '../schema.ts';
 
-export interface NewNotification {
-  account_id: string | null;
-  kind: string;
-  to_email: string;
-  subject: string;
-  body: string;
-}
+export type NewNotification = Required<Pick<Insertable<NotificationsTable>, 'account_id' | 'kind' | 'to_email' | 'subject' | 'body'>>;
 
 export function insertNotification(trx: Db, row: NewNotification): Promise<Notification> {
   return trx.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();

@@ -1,20 +1,13 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import { JOB_SCHEMA } from '../names.ts';
-import type { Operation, OperationStatus } from '../schema.ts';
+import type { Operation, OperationsTable, OperationStatus } from '../schema.ts';
 
 /** Unfinished, as the unique index operations_one_active_per_resource has it (literals, so its partial index serves). */
 const UNFINISHED = sql<boolean>`o.status IN ('queued', 'running')`;
 
-export interface NewOperationRow {
-  id: string;
-  account_id: string;
-  type: string;
-  resource_type: string;
-  resource_id: string;
-  params: Record<string, unknown>;
-  detail: string;
-}
+/** What a start writes: the params as an object (insertOperation stores them as JSON). */
+export type NewOperationRow = Required<Pick<Insertable<OperationsTable>, 'id' | 'account_id' | 'type' | 'resource_type' | 'resource_id' | 'detail'>> & Pick<Operation, 'params'>;
 
 /**
  * Records an operation, queued — or, with `leaseS`, already running under a lease its creator

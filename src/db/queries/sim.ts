@@ -12,21 +12,9 @@ export type SimSnapshot = Selectable<DB['sim_snapshots']>;
 
 // --- machines --------------------------------------------------------------------------------
 
-export interface NewSimVm {
-  id: string;
-  request_token: string;
-  location_id: number;
-  hostname: string;
-  power: PowerState;
-  cpu_cores: number;
-  ram_mb: number;
-  storage_gb: number;
-  os_slug: string | null;
-  /** OpenSSH public keys installed at create. */
-  ssh_keys?: string[];
-  /** The host it is built on. */
-  node?: string | null;
-}
+/** A machine as a create records it: its ssh keys and host given where known. */
+export type NewSimVm = Pick<SimVm, 'id' | 'request_token' | 'location_id' | 'hostname' | 'power' | 'cpu_cores' | 'ram_mb' | 'storage_gb' | 'os_slug'>
+  & Partial<Pick<SimVm, 'ssh_keys' | 'node'>>;
 
 /** What a create needs of its machine. */
 export type CreatedVm = Pick<SimVm, 'id' | 'power' | 'ipv4' | 'ipv6' | 'destroyed_at'>;

@@ -1,18 +1,10 @@
 // The account's SSH public keys. The same key twice in one account is refused by the unique
 // (account, fingerprint) constraint; an insert that meets it inserts nothing.
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { SshKey } from '../schema.ts';
+import type { SshKey, SshKeysTable } from '../schema.ts';
 
-export interface NewSshKey {
-  account_id: string;
-  name: string;
-  public_key: string;
-  key_type: string;
-  bits: number;
-  fingerprint: string;
-  created_at: Date;
-}
+export type NewSshKey = Required<Pick<Insertable<SshKeysTable>, 'account_id' | 'name' | 'public_key' | 'key_type' | 'bits' | 'fingerprint' | 'created_at'>>;
 
 /** The new key, or undefined when the account already has a key with this fingerprint. */
 export function insertSshKey(db: Db, row: NewSshKey): Promise<SshKey | undefined> {

@@ -1,16 +1,10 @@
 // Sub-users of an account. A deleted one keeps its row (its revoked keys still name it) but
 // leaves every list, frees its email and holds no permission.
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { SubUser, SubUserStatus } from '../schema.ts';
+import type { SubUser, SubUsersTable, SubUserStatus } from '../schema.ts';
 
-export interface NewSubUser {
-  account_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  password_hash: string | null;
-}
+export type NewSubUser = Required<Pick<Insertable<SubUsersTable>, 'account_id' | 'email' | 'first_name' | 'last_name' | 'password_hash'>>;
 
 /** The new sub-user, or undefined when a live one of the account has this email (unique index). */
 export function insertSubUser(db: Db, row: NewSubUser): Promise<SubUser | undefined> {

@@ -1,23 +1,15 @@
 // Support tickets and their threads. A deleted ticket (deleted_at) is invisible to every query
 // here: lists leave it out and lookups do not find it.
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { Ticket, TicketMessage, TicketPriority, TicketStatus } from '../schema.ts';
+import type { Ticket, TicketMessage, TicketPriority, TicketsTable, TicketStatus } from '../schema.ts';
 
 /** A ticket with its department's name (null without a department). */
 export interface TicketRow extends Ticket {
   department_name: string | null;
 }
 
-export interface NewTicket {
-  id: string;
-  account_id: string;
-  subject: string;
-  department_id: number | null;
-  priority: TicketPriority;
-  created_at: Date;
-  updated_at: Date;
-}
+export type NewTicket = Required<Pick<Insertable<TicketsTable>, 'id' | 'account_id' | 'subject' | 'department_id' | 'priority' | 'created_at' | 'updated_at'>>;
 
 /** The ticket, or undefined when its number is taken (the caller draws another). */
 export function insertTicket(db: Db, row: NewTicket): Promise<Ticket | undefined> {

@@ -3,7 +3,7 @@ import { openAccount } from '../../core/accounts/open.ts';
 import { getAccount, updateAccount } from '../../core/accounts/service.ts';
 import { depositAmount } from '../../core/billing/ledger.ts';
 import { settleAfterDeposit } from '../../core/billing/service.ts';
-import { billingSettings } from './billing.ts';
+import { billingSettings } from '../billing-settings.ts';
 import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, StringEnum, errorResponses, ref } from '../schemas.ts';

@@ -5,6 +5,7 @@ import { listOverdue, runPass } from '../../core/billing/service.ts';
 import { money } from '../../core/money.ts';
 import { ts } from '../../core/time.ts';
 import type { OverdueRow } from '../../db/queries/billing.ts';
+import { billingSettings } from '../billing-settings.ts';
 import { ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, MoneySchema, PageQuery, Timestamp, errorResponses, ref } from '../schemas.ts';
@@ -35,10 +36,6 @@ const OverdueSchema = Type.Object({
   oldest_due_since: Timestamp,
 }, { title: 'OverdueAccount' });
 
-/** The pass's settings, from the configuration. */
-export function billingSettings(deps: RouteDeps) {
-  return { graceDays: deps.config.suspendGraceDays, domainRenewDays: deps.config.domainRenewDays };
-}
 
 const overdueView = (r: OverdueRow) => ({
   account_id: r.account_id, email: r.email, balance: money(r.balance_cents), due: money(r.due_cents), charges: r.charges, oldest_due_since: ts(r.oldest_due_since),

@@ -1,7 +1,7 @@
 // The payment services' dependencies as a route builds them from its own.
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentDeps } from '../../core/payments/deps.ts';
-import { billingSettings } from '../admin/billing.ts';
+import { billingSettings } from '../billing-settings.ts';
 import type { RouteDeps } from '../route-types.ts';
 
 export function paymentDeps(deps: RouteDeps, log: FastifyBaseLogger): PaymentDeps {

@@ -2406,6 +2406,30 @@ export interface components {
             version: string;
             /** @description Only on answers to a test key (`hc_test_…`), and then `true`: nothing was stored or charged. Absent on answers to a live key. */
             sandbox?: boolean;
+            /** @description Only on answers to a request sent with `Dry-Run: true`: nothing was stored or charged; this is what the request would do to the balance. */
+            dry_run?: {
+                /** @description What the request would charge. */
+                charged: {
+                    /** @example 1.50 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+                /** @description What it would refund (a delete's unused hours). */
+                refunded: {
+                    /** @example 0.00 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+                /** @description The balance it would leave. */
+                balance_after: {
+                    /** @example 48.50 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+            };
         };
         /**
          * @example {
@@ -2429,6 +2453,30 @@ export interface components {
             version: string;
             /** @description Only on answers to a test key (`hc_test_…`), and then `true`: nothing was stored or charged. Absent on answers to a live key. */
             sandbox?: boolean;
+            /** @description Only on answers to a request sent with `Dry-Run: true`: nothing was stored or charged; this is what the request would do to the balance. */
+            dry_run?: {
+                /** @description What the request would charge. */
+                charged: {
+                    /** @example 1.50 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+                /** @description What it would refund (a delete's unused hours). */
+                refunded: {
+                    /** @example 0.00 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+                /** @description The balance it would leave. */
+                balance_after: {
+                    /** @example 48.50 */
+                    amount: string;
+                    /** @example USD */
+                    currency: string;
+                };
+            };
             pagination: components["schemas"]["Pagination"];
         };
         /**
@@ -3798,79 +3846,6 @@ export interface components {
             /** @description The resource as the API shows it, at the moment of the event: an `Operation` for `operation.*`, a `Server` for `server.*`, a `VdcVm`, `Domain`, `WebHosting`, a `Transaction` (the ledger row) for `billing.deposit`, `billing.charge_succeeded` and `billing.refunded`, a `BillingCharge` for `billing.charge_failed`, a `Ticket`, a `Webhook` for `webhook.ping`, a `DnsZone` for `dns_zone.*`. `resource.type` says which. */
             data: components["schemas"]["Operation"] | components["schemas"]["Server"] | components["schemas"]["VdcVm"] | components["schemas"]["Domain"] | components["schemas"]["WebHosting"] | components["schemas"]["Transaction"] | components["schemas"]["BillingCharge"] | components["schemas"]["Ticket"] | components["schemas"]["Webhook"] | components["schemas"]["DnsZone"];
         };
-        /** @description One charge of recurring billing: a resource and the period it pays for. */
-        UpcomingCharge: {
-            /**
-             * @description What is billed
-             * @enum {string}
-             */
-            resource_type: "server" | "web_hosting" | "domain" | "vdc_pool";
-            /** @example srv_8fK2mQ */
-            resource_id: string;
-            /**
-             * @description The server's name, the hosting account's or domain's name
-             * @example web-1
-             */
-            name: string;
-            /**
-             * @description What the ledger row will say
-             * @example Server web-1 (srv_8fK2mQ): monthly cycle, 5.00 USD
-             */
-            description: string;
-            amount: components["schemas"]["Money"];
-            /**
-             * Format: date-time
-             * @description When the billing pass charges it; for an overdue charge, since when it is due.
-             * @example 2026-11-22T08:30:00Z
-             */
-            due_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            period_start: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            period_end: string;
-            /**
-             * @description scheduled: charged at `due_at`; overdue: the balance did not cover it — the service is suspended (servers, web hosting) or will not renew (domains) until a deposit pays it
-             * @enum {string}
-             */
-            status: "scheduled" | "overdue";
-        };
-        UpcomingCharges: {
-            /** @description Overdue charges and those due by `until`, soonest first */
-            charges: components["schemas"]["UpcomingCharge"][];
-            total: components["schemas"]["Money"];
-            balance: components["schemas"]["Money"];
-            top_up_needed: components["schemas"]["Money"];
-            /**
-             * Format: date-time
-             * @description The end of the window: now + 30 days
-             * @example 2026-11-22T08:30:00Z
-             */
-            until: string;
-        };
-        /** @description A snapshot being taken, and the `server.snapshot` operation taking it. */
-        SnapshotCreated: {
-            /** @example 42 */
-            id: number;
-            /** @example before-upgrade */
-            name: string;
-            /** @enum {string} */
-            status: "creating";
-            /**
-             * Format: date-time
-             * @description RFC 3339, UTC, whole seconds.
-             * @example 2026-11-22T08:30:00Z
-             */
-            created_at: string;
-            operation: components["schemas"]["Operation"];
-        };
         /** @description A snapshot of a server's disk; billed monthly (the protection fee) until deleted. */
         Snapshot: {
             /**
@@ -3973,14 +3948,21 @@ export interface components {
              */
             quota_bytes: number;
         };
-        /** @description A console link, spent. */
-        ConsoleOpened: {
+        /** @description A snapshot being taken, and the `server.snapshot` operation taking it. */
+        SnapshotCreated: {
+            /** @example 42 */
+            id: number;
+            /** @example before-upgrade */
+            name: string;
             /** @enum {string} */
-            status: "opened";
-            /** @example The console session is open; this link cannot be used again. */
-            message: string;
-            /** @description true for a test key link: no console exists behind it */
-            sandbox: boolean;
+            status: "creating";
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            operation: components["schemas"]["Operation"];
         };
         /** @description A deleted server: what was refunded, and the balance after the refund. */
         ServerDeleteResult: {
@@ -3990,6 +3972,50 @@ export interface components {
             status: "deleted";
             refund: components["schemas"]["Money"];
             balance: components["schemas"]["Money"];
+        };
+        /** @description The reverse DNS (PTR) record of an address. */
+        ReverseDns: {
+            /** @example 203.0.113.10 */
+            address: string;
+            /** @description The PTR name; null when none is set. */
+            rdns: string | null;
+        };
+        /** @description A cancelled extra address: billing stopped, the unused hours of this cycle refunded; the `server.ip_release` operation returns it to the platform. */
+        IpCancelled: {
+            /** @example 203.0.113.42 */
+            address: string;
+            /**
+             * @example 4
+             * @enum {integer}
+             */
+            version: 4 | 6;
+            /** @enum {string} */
+            status: "released";
+            refund: components["schemas"]["Money"];
+            server_monthly_price: components["schemas"]["Money"];
+            balance: components["schemas"]["Money"];
+            operation: components["schemas"]["Operation"];
+        };
+        /** @description A deleted snapshot: gone from the list and no longer billed; the `server.snapshot_delete` operation removes it from the platform. */
+        SnapshotDeleteResult: {
+            /** @example 42 */
+            id: number;
+            /** @enum {string} */
+            status: "deleted";
+            operation: components["schemas"]["Operation"];
+        };
+        /** @description The `server.restore` operation rewriting the server's disk from the snapshot. */
+        SnapshotRestoreAccepted: {
+            operation: components["schemas"]["Operation"];
+        };
+        /** @description A console link, spent. */
+        ConsoleOpened: {
+            /** @enum {string} */
+            status: "opened";
+            /** @example The console session is open; this link cannot be used again. */
+            message: string;
+            /** @description true for a test key link: no console exists behind it */
+            sandbox: boolean;
         };
         /** @description The queued operation. `clone` adds `server`, the new server (pending until the operation completes). */
         ServerActionAccepted: {
@@ -4028,6 +4054,72 @@ export interface components {
                 remaining_hours: number;
             };
             server: components["schemas"]["Server"];
+        };
+        /** @description A test key's login link, opened: no control panel exists behind it. */
+        HostingLoginSandbox: {
+            /** @enum {string} */
+            status: "sandbox";
+            /** @example Sandbox link: valid, but no control panel exists behind a test key. */
+            message: string;
+            /** @description Always true. */
+            sandbox: boolean;
+        };
+        /** @description One charge of recurring billing: a resource and the period it pays for. */
+        UpcomingCharge: {
+            /**
+             * @description What is billed
+             * @enum {string}
+             */
+            resource_type: "server" | "web_hosting" | "domain" | "vdc_pool";
+            /** @example srv_8fK2mQ */
+            resource_id: string;
+            /**
+             * @description The server's name, the hosting account's or domain's name
+             * @example web-1
+             */
+            name: string;
+            /**
+             * @description What the ledger row will say
+             * @example Server web-1 (srv_8fK2mQ): monthly cycle, 5.00 USD
+             */
+            description: string;
+            amount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description When the billing pass charges it; for an overdue charge, since when it is due.
+             * @example 2026-11-22T08:30:00Z
+             */
+            due_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            period_end: string;
+            /**
+             * @description scheduled: charged at `due_at`; overdue: the balance did not cover it — the service is suspended (servers, web hosting) or will not renew (domains) until a deposit pays it
+             * @enum {string}
+             */
+            status: "scheduled" | "overdue";
+        };
+        UpcomingCharges: {
+            /** @description Overdue charges and those due by `until`, soonest first */
+            charges: components["schemas"]["UpcomingCharge"][];
+            total: components["schemas"]["Money"];
+            balance: components["schemas"]["Money"];
+            top_up_needed: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description The end of the window: now + 30 days
+             * @example 2026-11-22T08:30:00Z
+             */
+            until: string;
         };
         /** @description A deleted sub-user: its permissions are gone and its API keys revoked. */
         SubUserDeleteResult: {
@@ -4078,50 +4170,6 @@ export interface components {
              * @example 2026-11-22T08:30:00Z
              */
             created_at: string;
-        };
-        /** @description A test key's login link, opened: no control panel exists behind it. */
-        HostingLoginSandbox: {
-            /** @enum {string} */
-            status: "sandbox";
-            /** @example Sandbox link: valid, but no control panel exists behind a test key. */
-            message: string;
-            /** @description Always true. */
-            sandbox: boolean;
-        };
-        /** @description The reverse DNS (PTR) record of an address. */
-        ReverseDns: {
-            /** @example 203.0.113.10 */
-            address: string;
-            /** @description The PTR name; null when none is set. */
-            rdns: string | null;
-        };
-        /** @description A cancelled extra address: billing stopped, the unused hours of this cycle refunded; the `server.ip_release` operation returns it to the platform. */
-        IpCancelled: {
-            /** @example 203.0.113.42 */
-            address: string;
-            /**
-             * @example 4
-             * @enum {integer}
-             */
-            version: 4 | 6;
-            /** @enum {string} */
-            status: "released";
-            refund: components["schemas"]["Money"];
-            server_monthly_price: components["schemas"]["Money"];
-            balance: components["schemas"]["Money"];
-            operation: components["schemas"]["Operation"];
-        };
-        /** @description A deleted snapshot: gone from the list and no longer billed; the `server.snapshot_delete` operation removes it from the platform. */
-        SnapshotDeleteResult: {
-            /** @example 42 */
-            id: number;
-            /** @enum {string} */
-            status: "deleted";
-            operation: components["schemas"]["Operation"];
-        };
-        /** @description The `server.restore` operation rewriting the server's disk from the snapshot. */
-        SnapshotRestoreAccepted: {
-            operation: components["schemas"]["Operation"];
         };
     };
     responses: never;
@@ -4176,6 +4224,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -4318,7 +4368,10 @@ export interface operations {
     deleteServer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
+            };
             path: {
                 /**
                  * @description Server id (`srv_…`).
@@ -4386,7 +4439,10 @@ export interface operations {
     runServerAction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
+            };
             path: {
                 /**
                  * @description Server id (`srv_…`).
@@ -4474,7 +4530,10 @@ export interface operations {
     upgradeServer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
+            };
             path: {
                 /**
                  * @description Server id (`srv_…`).
@@ -4559,6 +4618,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path: {
                 /**
@@ -4638,6 +4699,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path: {
                 /**
@@ -5445,6 +5508,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -5860,6 +5925,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -6038,6 +6105,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -6087,6 +6156,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path: {
                 /**
@@ -6133,6 +6204,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -6230,6 +6303,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -6327,6 +6402,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -6967,6 +7044,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path?: never;
             cookie?: never;
@@ -7046,6 +7125,8 @@ export interface operations {
                  * @example 3f1c2a9e-8b7d-4c6e-9f00-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: string;
+                /** @description `true`: the request is checked and run as it would be, then undone: nothing is stored, charged or sent to the platform. The answer is the one the request would get, with `meta.dry_run` saying what it would charge and refund — the price to show before a purchase. */
+                "dry-run"?: "true" | "false";
             };
             path: {
                 /**

@@ -8,7 +8,7 @@ import { BULK_ACTIONS, type BulkAction, MAX_BULK_ITEMS, bulkDomains } from '../.
 import { invalid } from '../../../core/errors.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AuthCode, AutoRenew, Contact, DomainName, Nameservers, WhoisPrivacy, Years } from './bodies.ts';
 import { BulkResultSchema } from './presenters.ts';
@@ -55,7 +55,7 @@ export function registerBulkRoute(app: TypedApp, deps: RouteDeps, r: BulkRoute) 
       tags: ['Domains'],
       summary: r.summary,
       description: `${r.description}\n\n${COMMON}`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Body(r.examples),
       response: { 200: Envelope(BulkResultSchema), ...errorResponses('IDEMPOTENCY_KEY_CONFLICT') },
     },

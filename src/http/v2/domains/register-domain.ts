@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { registerDomain } from '../../../core/domains/register-request.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AutoRenew, Contact, DomainName, Nameservers, WhoisPrivacy, Years } from './bodies.ts';
 import { DomainCreatedSchema, domainView } from './presenters.ts';
@@ -22,7 +22,7 @@ Send an \`Idempotency-Key\` so that a retry never buys twice.
 Checks run in this order: input (the name, \`years\` within the TLD's \`years_min\`..\`years_max\`, nameservers, \`contact\` where the TLD
 needs one, \`whois_privacy\` where the TLD has it), then whether the name is free, then the balance — and only then is the registrar asked
 whether the registry would take the name. A name held by any account is 422 naming \`domain\`.`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Type.Object({
         domain: DomainName,
         years: Years('Registration period, within the TLD\'s years_min..years_max.'),

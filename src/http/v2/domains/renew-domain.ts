@@ -3,7 +3,7 @@ import { renewDomain } from '../../../core/domains/renew.ts';
 import type { DomainBody } from '../../../core/domains/view.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { Years } from './bodies.ts';
 import { DomainParams, DomainSchema } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
@@ -20,7 +20,7 @@ answer is the domain with its new \`expires_at\`. If the registrar fails, the ch
 Only an \`active\` or \`expired\` domain can be renewed (else 409), and registries allow at most 10 years ahead. The body is optional.
 Send an \`Idempotency-Key\` so that a retry never adds a second period.`,
       params: DomainParams,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Type.Object({
         years: Type.Optional({ ...Years('Years to add, within the TLD\'s years_min..years_max.'), default: 1 }),
       }, { additionalProperties: false }),

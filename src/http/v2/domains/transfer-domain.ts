@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { transferDomain } from '../../../core/domains/transfer.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { AuthCode, DomainName, Years } from './bodies.ts';
 import { DomainCreatedSchema, domainView } from './presenters.ts';
@@ -20,7 +20,7 @@ The registrar is asked at once: a name not registered at another registrar, or a
 nothing is charged. Accepted, it answers 201 with the domain in \`transfer_pending\` and the \`domain.transfer\` operation, which
 completes when the current registrar approves: the domain is then \`active\`, its expiry moved by \`years\`. A rejected transfer
 cancels the domain and refunds the charge. Send an \`Idempotency-Key\` so that a retry never pays twice.`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Type.Object({
         domain: DomainName,
         auth_code: AuthCode,

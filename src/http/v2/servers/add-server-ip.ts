@@ -3,7 +3,7 @@ import { addIpOnce } from '../../../core/servers/ip-purchase.ts';
 
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { IpEntrySchema } from './extras-presenters.ts';
 import { ServerParams } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
@@ -20,7 +20,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
         + 'The address is attached before the answer (201); if the platform fails, nothing is charged. A server holds at most 16 addresses of a family. '
         + 'Accepts `Idempotency-Key`.',
       params: ServerParams,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Type.Object({ version: Type.Integer({ enum: [4, 6], description: '4 or 6.', examples: [4] }) }, { additionalProperties: false }),
       response: {
         201: Envelope(IpEntrySchema),

@@ -5,7 +5,7 @@ import { createSnapshot } from '../../../core/servers/snapshots.ts';
 import { ts } from '../../../core/time.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
+import { Envelope, BillableHeaders, StringEnum, Timestamp, component, errorResponses, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, operationView } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
 
@@ -27,7 +27,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       description: '**Billable**: the first month of the snapshot protection fee is charged now (refunded if the snapshot fails); billing stops when '
         + 'the snapshot is deleted. Answers 201 with the snapshot (`creating`) and the operation to poll. Accepts `Idempotency-Key`.',
       params: ServerParams,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, description: 'A label for the snapshot.', examples: ['before-upgrade'] }) }, { additionalProperties: false }),
       response: {
         201: Envelope(Created),

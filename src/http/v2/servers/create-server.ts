@@ -3,7 +3,7 @@ import { createServerRequest } from '../../../core/servers/create-request.ts';
 import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { ServerCreatedSchema, operationView, serverView } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
 
@@ -71,7 +71,7 @@ Send an \`Idempotency-Key\` so that a retry never buys twice.
 Three modes — package, custom and from a snapshot — take different fields: see the request body.
 Checks run in this order: input, then references (plan, location, OS, source), then state (host name), then balance —
 a request that fails validation never reports \`INSUFFICIENT_BALANCE\`.`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: CreateServerBody,
       response: {
         201: Envelope(ServerCreatedSchema),

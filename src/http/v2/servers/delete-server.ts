@@ -4,7 +4,7 @@ import { deleteServer } from '../../../core/servers/delete.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, MoneySchema, StringEnum, component, errorResponses, ref } from '../../schemas.ts';
+import { DryRunHeader, Envelope, MoneySchema, StringEnum, component, errorResponses, ref } from '../../schemas.ts';
 import { ServerParams } from './presenters.ts';
 
 const DeleteResult = component('ServerDeleteResult', Type.Object({
@@ -20,6 +20,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     schema: {
       operationId: 'deleteServer',
       tags: ['Servers'],
+      headers: Type.Object(DryRunHeader),
       summary: 'Delete a server',
       description: 'The server leaves every list and frees its name at once; the unused hours of its cycle are refunded now, and the machine is '
         + 'destroyed in the background. A server still being provisioned, or busy with another operation, is 409 `STATE_CONFLICT`.',

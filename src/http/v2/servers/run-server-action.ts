@@ -5,7 +5,7 @@ import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IntId, StringEnum, component, errorResponses, ref } from '../../schemas.ts';
+import { DryRunHeader, Envelope, IntId, StringEnum, component, errorResponses, ref } from '../../schemas.ts';
 import { OperationSchema, ServerParams, ServerSchema, operationView, serverView } from './presenters.ts';
 
 const Int = (min: number, max: number, description: string, example: number) => Type.Integer({ minimum: min, maximum: max, description, examples: [example] });
@@ -62,6 +62,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     schema: {
       operationId: 'runServerAction',
       tags: ['Servers'],
+      headers: Type.Object(DryRunHeader),
       summary: 'Run an action on a server',
       description: `Starts the action and answers 202 with the operation to poll. One operation runs on a server at a time: another one meanwhile is 409 \`STATE_CONFLICT\`.
 The body is optional.\n\n${VERB_TABLE}\n\nAn unknown verb is 422 \`VALIDATION_FAILED\` naming \`verb\`. To move to a bigger package, see \`upgradeServer\`.\n\n${MIGRATE_NOTE}`,

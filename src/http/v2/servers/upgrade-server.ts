@@ -5,7 +5,7 @@ import { upgradeServer } from '../../../core/servers/upgrade.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IntId, MoneySchema, component, errorResponses, ref } from '../../schemas.ts';
+import { DryRunHeader, Envelope, IntId, MoneySchema, component, errorResponses, ref } from '../../schemas.ts';
 import { ServerParams, ServerSchema, serverView } from './presenters.ts';
 
 const UpgradeResult = component('UpgradeResult', Type.Object({
@@ -28,6 +28,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     schema: {
       operationId: 'upgradeServer',
       tags: ['Servers'],
+      headers: Type.Object(DryRunHeader),
       summary: 'Upgrade a server to a bigger package',
       description: '**Billable**, and synchronous: the machine is resized before the answer. The monthly difference is prorated over the unused hours '
         + 'of the cycle and charged now; if the platform fails, nothing is charged. The package must cost more and have at least the current disk. '

@@ -4,7 +4,7 @@ import { CUSTOM_LIMITS } from '../../../core/servers/rules.ts';
 import { createVm } from '../../../core/vdc/create.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, IntId, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, IntId, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { ADDITION, VdcVmCreatedSchema, vdcVmView } from './presenters.ts';
 import { idempotent } from '../../../core/idempotency/service.ts';
@@ -45,7 +45,7 @@ Checks run in this order: input, then references (location, OS), then the pool: 
 its \`errors[]\` naming each bucket that falls short (\`cpu\`, \`ram_mb\`, \`storage_gb\`, \`ipv4\`, \`ipv6\`); then the location: no node with
 room, or no free address in its pools, is 422 \`CAPACITY_UNAVAILABLE\` and nothing is made (the VM's addresses are taken with the
 create itself). Send an \`Idempotency-Key\` so that a retry never creates a second VM.`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: CreateVmBody,
       response: {
         201: Envelope(VdcVmCreatedSchema),

@@ -4,7 +4,7 @@ import { BILLING_CYCLES } from '../../../core/hosting/rules.ts';
 import { idempotent } from '../../../core/idempotency/service.ts';
 import { locate, ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, IntId, StringEnum, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, IntId, StringEnum, errorResponses } from '../../schemas.ts';
 import { operationView } from '../servers/presenters.ts';
 import { WebHostingCreatedSchema, webHostingView } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
@@ -40,7 +40,7 @@ fails, so the balance ends where it started. Send an \`Idempotency-Key\` so that
 A domain has one live hosting account on the whole platform: a second order for it is 409 \`STATE_CONFLICT\` until the first is cancelled.
 When no hosting server has room the order is refused with 503 \`SERVICE_UNAVAILABLE\` before anything is charged.
 Checks run in this order: input, then the package, then state (domain, room), then balance.`,
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       body: CreateWebHostingBody,
       response: {
         201: Envelope(WebHostingCreatedSchema),

@@ -4,7 +4,7 @@ import { idempotent } from '../../../core/idempotency/service.ts';
 import { money } from '../../../core/money.ts';
 import { ok } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
-import { Envelope, IdempotencyKeyHeaders, errorResponses } from '../../schemas.ts';
+import { Envelope, BillableHeaders, errorResponses } from '../../schemas.ts';
 import { WebHostingParams, WebHostingRenewedSchema, webHostingView } from './presenters.ts';
 import { answerOnce } from '../../idempotent-route.ts';
 
@@ -18,7 +18,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       description: '**Billable**: one more cycle of the account (its price at order, monthly or yearly) is charged now and '
         + '`billing.next_billing_at` moves one cycle later. Only an `active` account renews; any other is 409 `STATE_CONFLICT`. '
         + 'No body is needed. Send an `Idempotency-Key` so that a retry never pays twice.',
-      headers: IdempotencyKeyHeaders,
+      headers: BillableHeaders,
       params: WebHostingParams,
       body: Type.Object({}, { additionalProperties: false, description: 'Nothing to send (an empty object, or no body at all).' }),
       response: {
