@@ -6,9 +6,10 @@
 // listed servers, 600 operations per worker run), BENCH_DURATION_S per run (default 10), BENCH_CONNECTIONS (32),
 // BENCH_LIST_ACCOUNTS × BENCH_LIST_PER_ACCOUNT listed servers (100 × 10,000), BENCH_ACCOUNTS paying
 // accounts for creates (20), BENCH_BACKLOG operations per worker run (3,000), BENCH_WORKERS
-// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,epp,lxd,hosting,cold; db1 always
+// (1,2,4), BENCH_ONLY (some of hello,balance,detail,list,post,domains,worker,webhooks,epp,dns,lxd,hosting,cold; db1 always
 // runs, db2 and db-detail with detail), BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for the API process). The
 // targets run bundled (dist/bench/target.mjs, built first), as `npm start` runs the API.
+// BENCH_TARGET_LOG=warn makes the API target log (to stderr) what it refused and why.
 // BENCH_KEEP_DB=1 keeps the bench's database (with BENCH_DATABASE_URL) to look into afterwards.
 // Events: server creates run twice with the ledger's event trigger off and on, alternated (events
 // written per second, and the create's throughput either way). Webhooks (bench/webhooks.ts): one
@@ -16,6 +17,8 @@
 // endpoints, and commit-to-receipt latency at BENCH_WEBHOOK_RATE (100) events/s; BENCH_WORKER_NODE_ARGS
 // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") for that worker. The worker runs of 1 process are made
 // twice, the operations' event trigger off then on (what writing events costs the worker).
+// DNS (bench/dns.ts): record writes/s through the API and commit-to-answer latency at BENCH_DNS_RATE (100)
+// writes/s, against a PowerDNS this bench starts when it is installed (the simulated driver otherwise).
 // EPP (bench/epp.ts): registrations/s through the API over EPP to the test registry with
 // EPP_SESSIONS=1 and 2 (BENCH_EPP_REGISTRATIONS each, 300).
 // Every run also prints the CPU each request costs (bench/cpu.ts): the process under load, its
@@ -43,6 +46,7 @@ import { cpuSample, cpuSpent } from './cpu.ts';
 import { coldStart, peakRssMb, rssMb, unfinishedOperations, workerRun } from './processes.ts';
 import { webhookBench } from './webhooks.ts';
 import { eppBench } from './epp.ts';
+import { dnsBench } from './dns.ts';
 import type { Db } from '../src/core/types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -362,6 +366,13 @@ async function main() {
         const e = await eppBench(root, database.db, url, sessions, count);
         out(`epp: ${e.count} registrations through the API over EPP (test registry, TLS, EPP_SESSIONS=${sessions}): ${e.perS.toFixed(1)} registrations/s (${e.seconds.toFixed(1)} s from the first request to the last domain active) (load ${os.loadavg()[0]!.toFixed(2)})`);
       }
+    }
+    if (runs('dns')) {
+      const d = await dnsBench(root, database.db, url, data.customers[0]!.key, (env) => spawnTarget('app', { DATABASE_URL: url, ADMIN_TOKEN: adminToken, ...env }), {
+        seconds: QUICK ? 5 : DURATION, rate: Number(process.env.BENCH_DNS_RATE ?? 100), clients: Number(process.env.BENCH_DNS_CLIENTS ?? 16),
+      }, out);
+      out(`dns (${d.driver}): ${Math.round(d.writesPerS)} record writes/s through the API by ${d.clients} clients (${d.writes} written, ${d.refused} refused with 503) (load ${os.loadavg()[0]!.toFixed(2)})`);
+      out(`dns (${d.driver}): at ${d.rate} writes/s, commit to ${d.driver === 'powerdns' ? 'answered by PowerDNS' : 'pushed (simulated)'} over ${d.measured} records: p50 ${d.p50Ms.toFixed(0)} ms, p99 ${d.p99Ms.toFixed(0)} ms, max ${d.maxMs.toFixed(0)} ms${d.unanswered ? `, ${d.unanswered} NOT ANSWERED within 30 s` : ''}`);
     }
     if (runs('lxd')) await lxdBench(database.db, out);
     if (runs('hosting')) await hostingBench(database.db, out);

@@ -66,7 +66,7 @@ if (mode === 'hello') {
   const config = { ...loadConfig(), rateLimitMax: 10_000_000, logLevel: 'silent', worker: 'off' as const, simDelayMs: 0 };
   const database = connect(config.databaseUrl!, { max: POOL_MAX });
   const app = await buildApp({
-    config, db: database.db, adminToken: process.env.ADMIN_TOKEN!, logger: createLogger('silent'),
+    config, db: database.db, adminToken: process.env.ADMIN_TOKEN!, logger: createLogger(process.env.BENCH_TARGET_LOG ?? 'silent', process.stderr),
     rateLimiter: createRateLimiter({ max: config.rateLimitMax, windowS: 60 }), services: servicesFor(config, database.db),
   });
   const counter = Fastify();

@@ -315,20 +315,28 @@ describe('records', () => {
     assert.deepEqual(serials, Array.from({ length: 18 }, (_, i) => seed.zone.serial + 1 + i));
   });
 
-  test('a write holds the zone\'s lock for its last statements only: the serial, the record and the outbox in one, then (adding) the quota counted again, and the commit', async () => {
+  test('a write locks the zone\'s row in one statement that commits on its own: no transaction held open across round trips (adding: the quota counted after)', async () => {
     const q = await zone();
     const statements: string[] = [];
     const logged = new Kysely<DB>({ dialect: new PostgresDialect({ pool: t.database.pool }), log: (e) => { statements.push(e.query.sql); } });
     const s = { db: logged, accountId: c.accountId, now: new Date() };
-    const afterLock = () => statements.slice(statements.findIndex((q) => /UPDATE dns_zones/.test(q)));
+    const verbs = () => statements.map((q) => (/pg_advisory_unlock/.test(q) ? 'unlock' : /pg_advisory_lock/.test(q) ? 'lock' : q.trim().split(/\s+/)[0]!.toLowerCase()));
+    const afterLock = () => verbs().slice(statements.findIndex((q) => /UPDATE dns_zones/.test(q)));
     const added = await createRecord(s, q.id, { name: 'www', type: 'A', content: '192.0.2.7' });
-    assert.equal(afterLock().length, 3, afterLock().join('\n---\n'));
-    assert.match(afterLock()[2]!, /^commit$/i);
-    assert.match(afterLock()[0]!, /INSERT INTO dns_records[\s\S]*INSERT INTO dns_outbox/);
+    assert.ok(!verbs().some((v) => v === 'begin' || v === 'commit'), verbs().join(' '));
+    assert.deepEqual(afterLock(), ['with', 'select', 'unlock'], statements.join('\n---\n'));
+    assert.match(statements.find((q) => /UPDATE dns_zones/.test(q))!, /INSERT INTO dns_records[\s\S]*INSERT INTO dns_outbox/);
     for (const write of [() => updateRecord(s, q.id, added.record.id, { ttl: 300 }), () => deleteRecord(s, q.id, added.record.id)]) {
       statements.length = 0;
       await write();
-      assert.deepEqual(afterLock().map((q) => q.split(' ')[0]!.toLowerCase()), ['with', 'commit'], afterLock().join('\n---\n'));
+      assert.deepEqual(afterLock(), ['with', 'unlock'], statements.join('\n---\n'));
     }
+    // The name locks are released: another connection takes them at once.
+    await t.database.db.connection().execute(async (conn) => {
+      const free = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(hashtext('hostcloud.dns.name'), hashtext(${`${q.id} www`})) AS ok`.execute(conn);
+      assert.equal(free.rows[0]!.ok, true);
+      await sql`SELECT pg_advisory_unlock_all()`.execute(conn);
+    });
   });
+
 });

@@ -1,15 +1,16 @@
 // A zone's records: listed (paged, by type and name), added, changed and removed. A write holds
-// the zone's row lock only for its last statement and the commit (the serial bump, the record and
-// the outbox row in one statement), so many writes to one zone pass each second without queueing
-// for connections. Before it, the write locks the names it touches and reads them: the CNAME and
+// the zone's row lock only for its last statement, which commits on its own (the serial bump, the
+// record and the outbox row in one statement): writers of one zone never wait on one another
+// across a round trip, so many writes to one zone pass each second without queueing for
+// connections. Before it, the write locks the names it touches and reads them: the CNAME and
 // duplicate rules are about one name, and no other writer can change that name meanwhile. The
-// quota is counted again after the write, when the zone's lock makes the count exact.
+// quota is counted again after an add; a zone found over it then (writers of other names added
+// meanwhile) has the record taken back.
 import {
-  type RecordChange, type RecordFilter, countCustomerRecords, findAccountZone, findRecord, listRecordsAt, listRecordsPage, lockRecordNames,
+  type RecordChange, type RecordFilter, countCustomerRecords, findAccountZone, findRecord, listRecordsAt, listRecordsPage, withRecordNameLocks,
   writeZoneRecord,
 } from '../../db/queries/dns.ts';
 import type { DnsRecord, DnsZone } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError, invalid } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
@@ -78,22 +79,25 @@ function checkNoDuplicate(type: string, content: string, priority: number | null
 }
 
 export async function createRecord(s: Scope, zoneId: string, input: RecordInput): Promise<ZoneRecord> {
-  return inTransaction(s.db, async (trx) => {
-    const zone = await zoneOf(trx, s.accountId, zoneId);
+  return withRecordNameLocks(s.db, async (db, lock) => {
+    const zone = await zoneOf(db, s.accountId, zoneId);
     const name = relativeName(input.name, zone.name);
     const { content, priority } = checkContent(input.type, input.content, input.priority);
     const ttl = checkTtl(input.ttl);
     checkNotApexNs(input.type, name);
-    await lockRecordNames(trx, zone.id, [name]);
-    const others = await listRecordsAt(trx, zone.id, name);
+    await lock(zone.id, [name]);
+    const others = await listRecordsAt(db, zone.id, name);
     checkCname(input.type, name, others);
     const overQuota = () => new ApiError('QUOTA_EXCEEDED', `A zone holds at most ${RECORDS_MAX} records (the managed SOA and NS not counted); delete some first`);
-    if ((await countCustomerRecords(trx, zone.id)) >= RECORDS_MAX) throw overQuota();
+    if ((await countCustomerRecords(db, zone.id)) >= RECORDS_MAX) throw overQuota();
     checkNoDuplicate(input.type, content, priority, others);
     const row = { id: newRecordId(), zone_id: zone.id, name, type: input.type, content, ttl, priority, managed: false, address: null, created_at: s.now };
-    const done = await commitChange(trx, s, zone, { kind: 'insert', row }, input.type, [name]);
-    // Writers of other names counted before this one committed: counted again under the zone's lock.
-    if ((await countCustomerRecords(trx, zone.id)) > RECORDS_MAX) throw overQuota();
+    const done = await commitChange(db, s, zone, { kind: 'insert', row }, input.type, [name]);
+    // Writers of other names may have added meanwhile: over the quota after all, the record is taken back.
+    if ((await countCustomerRecords(db, zone.id)) > RECORDS_MAX) {
+      await commitChange(db, s, zone, { kind: 'delete', id: row.id }, input.type, [name]);
+      throw overQuota();
+    }
     return done;
   });
 }
@@ -109,9 +113,9 @@ async function writable(trx: Db, zone: DnsZone, recordId: string): Promise<DnsRe
  * The record to change, read again once its name (and `also`, a new name) is locked; a record
  * renamed by another writer in between is locked under its new name.
  */
-async function lockedRecord(trx: Db, zone: DnsZone, seen: DnsRecord, also?: string): Promise<DnsRecord> {
+async function lockedRecord(trx: Db, lock: (zoneId: string, names: readonly string[]) => Promise<void>, zone: DnsZone, seen: DnsRecord, also?: string): Promise<DnsRecord> {
   for (;;) {
-    await lockRecordNames(trx, zone.id, also === undefined ? [seen.name] : [seen.name, also]);
+    await lock(zone.id, also === undefined ? [seen.name] : [seen.name, also]);
     const record = await writable(trx, zone, seen.id);
     if (record.name === seen.name) return record;
     seen = record;
@@ -119,11 +123,11 @@ async function lockedRecord(trx: Db, zone: DnsZone, seen: DnsRecord, also?: stri
 }
 
 export async function updateRecord(s: Scope, zoneId: string, recordId: string, patch: RecordPatch): Promise<ZoneRecord> {
-  return inTransaction(s.db, async (trx) => {
+  return withRecordNameLocks(s.db, async (trx, lock) => {
     const zone = await zoneOf(trx, s.accountId, zoneId);
     const seen = await writable(trx, zone, recordId);
     const newName = patch.name === undefined ? undefined : relativeName(patch.name, zone.name);
-    const old = await lockedRecord(trx, zone, seen, newName);
+    const old = await lockedRecord(trx, lock, zone, seen, newName);
     const type = old.type as RecordType;
     const name = newName ?? old.name;
     const { content, priority } = checkContent(type, patch.content ?? old.content, patch.priority === undefined ? old.priority : patch.priority);
@@ -137,9 +141,9 @@ export async function updateRecord(s: Scope, zoneId: string, recordId: string, p
 }
 
 export async function deleteRecord(s: Scope, zoneId: string, recordId: string): Promise<ZoneRecord> {
-  return inTransaction(s.db, async (trx) => {
+  return withRecordNameLocks(s.db, async (trx, lock) => {
     const zone = await zoneOf(trx, s.accountId, zoneId);
-    const record = await lockedRecord(trx, zone, await writable(trx, zone, recordId));
+    const record = await lockedRecord(trx, lock, zone, await writable(trx, zone, recordId));
     return commitChange(trx, s, zone, { kind: 'delete', id: record.id }, record.type, [record.name]);
   });
 }

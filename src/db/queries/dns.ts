@@ -1,8 +1,9 @@
 // DNS zones, records and their outbox (migration 0100). A change to a zone bumps its serial and
 // clears synced_at, which locks the zone's row, and queues what the worker must push. A customer's
-// record write takes that lock last (writeZoneRecord: one statement for the record, the serial and
-// the outbox), so writers of one zone take turns only for that statement and the commit; what
-// they check first is kept still by a lock on the names they write (lockRecordNames). The
+// record write takes that lock last and alone (writeZoneRecord: one statement, committed on its
+// own, for the record, the serial and the outbox), so writers of one zone take turns only for that
+// statement; what they check first is kept still by locks on the names they write
+// (withRecordNameLocks). The
 // pusher's claim, its reads and its outcome are at the bottom.
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
@@ -76,6 +77,31 @@ export async function lockRecordNames(trx: Db, zoneId: string, names: readonly s
   for (const name of [...new Set(names)].sort()) {
     await sql`SELECT pg_advisory_xact_lock(hashtext('hostcloud.dns.name'), hashtext(${`${zoneId} ${name}`}))`.execute(trx);
   }
+}
+
+/**
+ * Runs `fn` on one connection of its own, outside a transaction, with `lock` to take session
+ * advisory locks on names of a zone (released when `fn` ends, whatever happened): a record write's
+ * checks are made under them, and its one write statement then commits on its own, so the zone's
+ * row is locked for that statement only, never across a round trip to the API. Inside a
+ * transaction already (the sandbox's), the locks are the transaction's.
+ */
+export async function withRecordNameLocks<T>(db: Db, fn: (conn: Db, lock: (zoneId: string, names: readonly string[]) => Promise<void>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db, (zoneId, names) => lockRecordNames(db, zoneId, names));
+  return db.connection().execute(async (conn) => {
+    const held: string[] = [];
+    try {
+      return await fn(conn, async (zoneId, names) => {
+        for (const name of [...new Set(names)].sort()) {
+          const key = `${zoneId} ${name}`;
+          await sql`SELECT pg_advisory_lock(hashtext('hostcloud.dns.name'), hashtext(${key}))`.execute(conn);
+          held.push(key);
+        }
+      });
+    } finally {
+      for (const key of held.reverse()) await sql`SELECT pg_advisory_unlock(hashtext('hostcloud.dns.name'), hashtext(${key}))`.execute(conn).catch(() => {});
+    }
+  });
 }
 
 export type RecordChange =
