@@ -11,6 +11,7 @@ import { SetPasswordPage } from './pages/set-password.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { SignUpPage } from './pages/sign-up.tsx';
 import { VerifyEmailPage } from './pages/verify-email.tsx';
+import { HostingLinkPage } from './pages/hosting-site.tsx';
 import { Page } from './components/data.tsx';
 
 /** Pages anyone may open, signed in or not (mailed links). */
@@ -93,10 +94,20 @@ function SignedOut() {
   const { path, route } = useLocation();
   const known = ['/panel/sign-in', '/panel/sign-up', '/panel/forgot-password'];
   const isLink = /^\/panel\/(invitation|reset-password|verify-email)\//.test(path);
+  // A hosting account's page opens without a sign-in when a login link opened it (it says otherwise).
+  const hostingLink = /^\/panel\/web-hosting\/[^/]+$/.test(path);
   // Any other page asks for a sign-in first, and comes back to it after.
   useEffect(() => {
-    if (!isLink && !known.includes(path)) route(`/panel/sign-in?next=${encodeURIComponent(path)}`, true);
+    if (!isLink && !hostingLink && !known.includes(path)) route(`/panel/sign-in?next=${encodeURIComponent(path)}`, true);
   }, [path]);
+  if (hostingLink) {
+    return (
+      <div class="shell link-shell">
+        <header class="top"><span class="brand">Hostcloud</span></header>
+        <main id="main"><Router>{[<Route key="h" path="/panel/web-hosting/:id" component={HostingLinkPage} />]}</Router></main>
+      </div>
+    );
+  }
   return (
     <div class="auth">
       <div class="auth-card">

@@ -7,6 +7,7 @@ import { DomainsPage } from './pages/domains.tsx';
 import { DomainPage } from './pages/domain.tsx';
 import { DnsZonePage, DnsZonesPage } from './pages/dns.tsx';
 import { HostingPage } from './pages/hosting.tsx';
+import { HostingSitePage } from './pages/hosting-site.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { ProfilePage } from './pages/profile.tsx';
@@ -41,6 +42,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/panel/dns', component: DnsZonesPage, scope: 'dns:read' },
   { path: '/panel/dns/:id', component: DnsZonePage, scope: 'dns:read' },
   { path: '/panel/web-hosting', component: HostingPage, scope: 'hosting:read' },
+  { path: '/panel/web-hosting/:id', component: HostingSitePage, scope: 'hosting:read' },
   { path: '/panel/tickets', component: TicketsPage, scope: 'tickets:read' },
   { path: '/panel/tickets/:id', component: TicketPage, scope: 'tickets:read' },
   { path: '/panel/ssh-keys', component: SshKeysPage, scope: 'ssh_keys:read' },

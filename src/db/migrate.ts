@@ -37,6 +37,7 @@ import * as m0085 from './migrations/0085_panel_sign_up_without_password.ts';
 import * as m0110 from './migrations/0110_hosting_nodes.ts';
 import * as m0120 from './migrations/0120_registrar_messages.ts';
 import * as m0140 from './migrations/0140_event_snapshot_per_type.ts';
+import * as m0160 from './migrations/0160_hosting_page.ts';
 import * as m0170 from './migrations/0170_registrar_contact_sync.ts';
 
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0110_hosting_nodes': m0110,
   '0120_registrar_messages': m0120,
   '0140_event_snapshot_per_type': m0140,
+  '0160_hosting_page': m0160,
   '0170_registrar_contact_sync': m0170,
 };
 

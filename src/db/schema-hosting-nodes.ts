@@ -1,4 +1,5 @@
-// Row types of the native hosting driver's nodes and accounts (migration 0110).
+// Row types of the native hosting driver's nodes and accounts (migration 0110), and of the
+// customer's hosting page: its sessions and the simulated panel's databases (migration 0160).
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export type HostingNodeStatus = 'enabled' | 'disabled';
@@ -43,3 +44,27 @@ export interface HostingNodeAccountsTable {
 
 export type HostingNode = Selectable<HostingNodesTable>;
 export type HostingNodeAccount = Selectable<HostingNodeAccountsTable>;
+
+/** What a hosting page session may do: read, or also reset passwords and create and drop databases. */
+export type HostingPageAccess = 'read' | 'write';
+
+export interface HostingPageSessionsTable {
+  /** SHA-256 of the hc_hosting cookie's token. */
+  id: string;
+  /** Binds the session's CSRF tokens; never a credential. */
+  public_id: string;
+  hosting_id: string;
+  account_id: string;
+  sub_user_id: number | null;
+  access: HostingPageAccess;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+}
+
+export interface SimHostingDatabasesTable {
+  account_id: string;
+  name: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export type HostingPageSession = Selectable<HostingPageSessionsTable>;

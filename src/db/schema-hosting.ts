@@ -1,6 +1,7 @@
 // Row types of web hosting, its single-use panel logins and the simulated hosting panel.
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { CreatedAt, UpdatedAt } from './schema-columns.ts';
+import type { HostingPageAccess } from './schema-hosting-nodes.ts';
 
 export type WebHostingStatus = 'pending' | 'active' | 'suspended' | 'cancelled';
 
@@ -35,6 +36,9 @@ export interface HostingLoginLinksTable {
   expires_at: Date;
   used_at: Date | null;
   created_at: CreatedAt;
+  /** What the page opened with the link may do: the access of whoever made it (migration 0160). */
+  access: ColumnType<HostingPageAccess, HostingPageAccess | undefined, never>;
+  sub_user_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export interface SimHostingServersTable {

@@ -9,7 +9,7 @@ import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable }
 import type { DomainsTable, RegistrarMessagesTable, SimRegistryDomainsTable, SimRegistryTransfersTable } from './schema-domains.ts';
 import type { EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema-events.ts';
 import type { HostingLoginLinksTable, SimHostingAccountsTable, SimHostingServersTable, SimHostingSsoSessionsTable, WebHostingTable } from './schema-hosting.ts';
-import type { HostingNodeAccountsTable, HostingNodesTable } from './schema-hosting-nodes.ts';
+import type { HostingNodeAccountsTable, HostingNodesTable, HostingPageSessionsTable, SimHostingDatabasesTable } from './schema-hosting-nodes.ts';
 import type { IpAddressesTable, IpPoolsTable, IpSettingsTable } from './schema-ip-pools.ts';
 import type { NodesTable } from './schema-nodes.ts';
 import type { NotificationsTable } from './schema-notifications.ts';
@@ -92,6 +92,8 @@ export interface DB {
   sim_registry_transfers: SimRegistryTransfersTable;
   web_hosting: WebHostingTable;
   hosting_login_links: HostingLoginLinksTable;
+  hosting_page_sessions: HostingPageSessionsTable;
+  sim_hosting_databases: SimHostingDatabasesTable;
   sim_hosting_servers: SimHostingServersTable;
   sim_hosting_accounts: SimHostingAccountsTable;
   registrar_messages: RegistrarMessagesTable;

@@ -9,6 +9,7 @@ import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { type AdminSecret, bearerOf, isAdminToken, sameSecret } from './bearer.ts';
 import { checkCsrf, isWrite } from './panel/csrf.ts';
 import { hasSessionCookie, sessionCaller, sessionOf } from './panel/session-auth.ts';
+import { hasHostingCookie, hostingCsrfBinding, hostingPageCaller, hostingPageOf } from './panel/hosting-page-auth.ts';
 import type { SessionSettings } from '../core/panel/sessions.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
@@ -38,6 +39,11 @@ declare module 'fastify' {
     alsoAreas?: readonly Area[];
     /** false exempts the route from rate limiting (health probes). Default true. */
     rateLimit?: boolean;
+    /**
+     * A route of a hosting account's page (`/web-hosting/:id/…`): a hosting page session (the
+     * hc_hosting cookie of a used login link) also admits it, for that account's id only.
+     */
+    hostingPage?: boolean;
     /** Where a customer route reads the key: v2's `Authorization: Bearer` (default) or v1's `X-API-Key`. */
     credential?: 'bearer' | 'x-api-key';
   }
@@ -136,6 +142,22 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     }
 
     const v1 = config.credential === 'x-api-key';
+    if (config.hostingPage && mode === 'customer' && request.headers.authorization === undefined && hasHostingCookie(request)) {
+      const page = await hostingPageOf(request, deps.db, deps.now());
+      // A page of another account's hosting (or an ended one) falls through to the panel session, if any.
+      const id = (request.params as { id?: string } | undefined)?.id;
+      if (page && (page.hostingId === id || !hasSessionCookie(request))) {
+        if (config.rateLimit !== false) {
+          const d = await deps.rateLimiter.consume(`hosting-page:${page.publicId}`);
+          reply.header('RateLimit-Limit', d.limit).header('RateLimit-Remaining', d.remaining).header('RateLimit-Reset', d.resetS);
+          if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many requests; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
+        }
+        if (isWrite(request)) checkCsrf(request, hostingCsrfBinding(page));
+        const access = config.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+        request.caller = hostingPageCaller(page, id, access);
+        return;
+      }
+    }
     if (mode === 'panel' || mode === 'panel-open' || (mode === 'customer' && !v1 && request.headers.authorization === undefined && hasSessionCookie(request))) {
       const identity = await sessionOf(request, deps.db, deps.panelSessions, deps.now());
       if (config.rateLimit !== false) {

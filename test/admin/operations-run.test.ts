@@ -89,12 +89,19 @@ test('retry: a failed operation of a retryable type runs again as a new one; oth
   assert.equal(json(await call(t.app, 'GET', `/v2/servers/${serverId}`, { key: c.key })).data.power_state, 'stopped');
 
   assertError(await adminCall(t, 'POST', `/admin/v1/operations/${again.id}/retry`), 409, 'STATE_CONFLICT');
-  // A create charged and was refunded: not the operator's to run again.
-  const q = await queuedCreate();
-  await adminCall(t, 'POST', `/admin/v1/operations/${q.opId}/cancel`);
-  // The worker may have claimed it already: a running create fails at its next step, not at once.
-  assert.equal((await waitForOperation(t, q.c.key, q.opId)).status, 'failed');
-  const refused = await adminCall(t, 'POST', `/admin/v1/operations/${q.opId}/retry`);
+  // A create charged and was refunded when it failed: not the operator's to run again. (Failed by
+  // the platform rather than cancelled: a cancel can lose the race with a quick create.)
+  await setFault(t, { mode: 'upstream_error', calls: ['create'], remaining: null });
+  let createId: string;
+  try {
+    const create = await call(w, 'POST', '/v2/servers', { key: c.key, body: serverBody() });
+    assert.equal(create.statusCode, 201, create.body);
+    createId = json(create).data.operation.id;
+    assert.equal((await waitForOperation(t, c.key, createId)).status, 'failed');
+  } finally {
+    await setFault(t, { mode: 'none' });
+  }
+  const refused = await adminCall(t, 'POST', `/admin/v1/operations/${createId}/retry`);
   assertError(refused, 409, 'STATE_CONFLICT');
   assert.match(json(refused).error.message, /server\.create cannot be retried/);
   assertError(await adminCall(t, 'POST', '/admin/v1/operations/op_nope/retry'), 404, 'RESOURCE_NOT_FOUND');

@@ -60,7 +60,10 @@ test('the call registry: every provider has its list, as the later drivers will 
     'check', 'register', 'transfer', 'renew', 'info', 'setNameservers', 'setTransferLock', 'setWhoisPrivacy',
     'getAuthCode', 'refreshAuthCode', 'transferStatus',
   ]);
-  assert.deepEqual(HOSTING_CALLS, ['createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers']);
+  assert.deepEqual(HOSTING_CALLS, [
+    'createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers',
+    'siteInfo', 'resetSftpPassword', 'createDatabase', 'resetDatabasePassword', 'dropDatabase',
+  ]);
   assert.deepEqual(PAYMENT_CALLS, ['createCheckout', 'retrieve', 'refund']);
 });
 

@@ -74,6 +74,10 @@ const OPERATIONS: [string, string, string][] = [
   ['get', '/web-hosting', 'listWebHosting'], ['post', '/web-hosting', 'createWebHosting'], ['get', '/web-hosting/{id}', 'getWebHosting'],
   ['post', '/web-hosting/{id}/renew', 'renewWebHosting'], ['post', '/web-hosting/{id}/cancel', 'cancelWebHosting'],
   ['get', '/web-hosting/{id}/login', 'getWebHostingLogin'], ['get', '/web-hosting-login/{ticket}', 'openWebHostingLoginLink'],
+  ['get', '/web-hosting/{id}/site', 'getWebHostingSite'], ['post', '/web-hosting/{id}/sftp-password', 'resetWebHostingSftpPassword'],
+  ['post', '/web-hosting/{id}/databases', 'createWebHostingDatabase'],
+  ['post', '/web-hosting/{id}/databases/{database}/password', 'resetWebHostingDatabasePassword'],
+  ['delete', '/web-hosting/{id}/databases/{database}', 'deleteWebHostingDatabase'],
 ];
 
 const COMPONENTS = [
@@ -87,6 +91,7 @@ const COMPONENTS = [
   'SshKey', 'ResellerStatus', 'ResellerTiers', 'ResellerTier',
   'Domain', 'DomainCreated', 'DomainAvailability', 'TldPrice', 'DomainNameservers', 'DomainAuthCode', 'BulkResult',
   'WebHosting', 'WebHostingCreated', 'WebHostingRenewed', 'WebHostingCancelled', 'HostingLogin', 'HostingLoginSandbox',
+  'HostingSite', 'HostingSftpPassword', 'HostingDatabaseCredentials', 'HostingDatabaseDropped',
 ];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

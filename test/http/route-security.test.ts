@@ -69,6 +69,7 @@ const PARAMS: [RegExp, { kind: Kind } | { value: string; why: string }][] = [
   [/^\/v2\/domains\/:id$/, { kind: 'domain' }],
   [/^\/v2\/domains\/bulk\/:action$/, { value: 'delete', why: 'a bulk action name (only the listed ones exist)' }],
   [/^\/v2\/web-hosting\/:id$/, { kind: 'hosting' }],
+  [/^\/v2\/web-hosting\/:id\/databases\/:database$/, { value: 'someone_main', why: 'a database of the hosting account, found by name on its server (an unknown one is 404)' }],
   [/^\/v2\/tickets\/:id$/, { kind: 'ticket' }],
   [/^\/v2\/sub-users\/:id$/, { kind: 'sub_user' }],
   [/^\/v2\/ssh-keys\/:id$/, { kind: 'ssh_key' }],

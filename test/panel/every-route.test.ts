@@ -16,7 +16,9 @@ test('the panel API has the routes this suite expects', () => {
 });
 
 const OPEN = new Set(['/panel/api/me', '/panel/api/sign-in', '/panel/api/sign-in/code', '/panel/api/sign-out', '/panel/api/sign-up', '/panel/api/password-reset',
-  '/panel/api/links/:token', '/panel/api/links/:token/password', '/panel/api/links/:token/verify-email']);
+  '/panel/api/links/:token', '/panel/api/links/:token/password', '/panel/api/links/:token/verify-email',
+  // The hosting page of a used login link: its own session, not a panel one.
+  '/panel/api/hosting-page/:id']);
 
 test('every panel write without its CSRF token → 403 CSRF_TOKEN_INVALID before anything else (signed out: the routes that need no session)', async () => {
   const o = await signedInOwner(t);

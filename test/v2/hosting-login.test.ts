@@ -1,5 +1,6 @@
 // GET /v2/web-hosting/{id}/login and the link it returns: our own signed URL, opened without an API
-// key, once, within 300 seconds, redirecting (302) to the panel's own single-use SSO URL.
+// key, once, within 300 seconds, redirecting (302) to the account's hosting page in the customer
+// panel with the cookie of a session for that page alone.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { hostingLoginLink } from '../../src/core/hosting/login.ts';
@@ -60,7 +61,7 @@ describe('GET /web-hosting/{id}/login', () => {
     assert.equal(Number(u.searchParams.get('expires')) * 1000, Date.parse(data.expires_at));
     const left = Date.parse(data.expires_at) - Date.now();
     assert.ok(left > 295_000 && left <= 300_000, `expires in ${left} ms`);
-    assert.match(data.note, new RegExp(`on ${hosting.server.hostname.replace(/\./g, '\\.')} logged in as ${data.username}\\. The link works once, within 300 seconds`));
+    assert.match(data.note, new RegExp(`^Opens the hosting page of ${hosting.domain.replace(/\./g, '\\.')} \\(on ${hosting.server.hostname.replace(/\./g, '\\.')}, user ${data.username}\\) in the customer panel, without a password\\. The link works once, within 300 seconds`));
     assert.equal(meta.sandbox, undefined);
     const ticket = u.pathname.split('/').pop()!;
     const row = await t.database.db.selectFrom('hosting_login_links').selectAll().where('ticket', '=', ticket).executeTakeFirstOrThrow();
@@ -93,21 +94,20 @@ describe('GET /web-hosting/{id}/login', () => {
 });
 
 describe('GET /web-hosting-login/{ticket}', () => {
-  test('opens once without an API key: 302 to the panel\'s own SSO URL, never cached; the second use is 409', async () => {
+  test('opens once without an API key: 302 to the hosting page with its session cookie, never cached; the second use is 409', async () => {
     const url = await freshUrl();
     const first = await open(url);
     assert.equal(first.statusCode, 302, first.body);
     assert.equal(first.headers['cache-control'], 'no-store');
     assert.equal(first.headers['referrer-policy'], 'no-referrer');
-    const location = new URL(String(first.headers.location));
-    assert.equal(location.protocol, 'https:');
-    assert.equal(location.hostname, hosting.server.hostname);
-    assert.equal(location.port, '2083');
-    const account = await panelAccount(hosting.domain);
-    const session = location.searchParams.get('session')!;
-    assert.ok(session.startsWith(`${account.username}:`), session);
-    const sso = await t.database.db.selectFrom('sim_hosting_sso_sessions').select('account_id').where('token', '=', session.split(':')[1]!).executeTakeFirstOrThrow();
-    assert.equal(sso.account_id, account.id, 'a session the panel issued for this account');
+    assert.equal(first.headers.location, `/panel/web-hosting/${hosting.id}`);
+    const cookie = [first.headers['set-cookie']].flat().find((c) => String(c).startsWith('hc_hosting='))!;
+    assert.match(String(cookie), /^hc_hosting=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
+    const session = await t.database.db.selectFrom('hosting_page_sessions').selectAll().where('hosting_id', '=', hosting.id)
+      .orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    assert.equal(session.access, 'write');
+    assert.equal(session.account_id, c.accountId);
+    assert.ok(!String(cookie).includes(session.id), 'only the hash of the token is stored');
 
     const second = await open(url);
     assertError(second, 409, 'STATE_CONFLICT');
@@ -151,7 +151,7 @@ describe('GET /web-hosting-login/{ticket}', () => {
       db, accountId: c.accountId, sandbox: false, now: new Date(Date.now() - 301_000),
       compute: noopCompute, hosting: createSimulatedPanel({ db, delayMs: 0 }), registrar: noopRegistrar, jobs: noopQueue, providerTimeoutMs: 2000,
     };
-    const stale = await hostingLoginLink(ctx, hosting.id, await linkSigningKey(db), 'http://api.test');
+    const stale = await hostingLoginLink(ctx, hosting.id, await linkSigningKey(db), 'http://api.test', { access: 'write', subUserId: null });
     const res = await open(stale.loginUrl);
     assertError(res, 409, 'STATE_CONFLICT');
     assert.match(json(res).error.message, /This login link has expired; request a new one with GET \/web-hosting\/\{id\}\/login/);
@@ -164,21 +164,12 @@ describe('GET /web-hosting-login/{ticket}', () => {
       assert.equal(head.statusCode, 204, head.body);
       assert.equal(head.body, '');
       assert.equal(head.headers['cache-control'], 'no-store');
-      assert.equal(head.headers.location, undefined, 'the panel is not asked: no session is opened');
+      assert.equal(head.headers.location, undefined);
+      assert.equal(head.headers['set-cookie'], undefined, 'no session is opened');
     }
     assert.equal((await open(url)).statusCode, 302);
     assert.equal((await open(url, () => {}, 'HEAD')).statusCode, 409, 'used: as GET would say');
     assert.equal((await open(url, (u) => u.searchParams.set('signature', '0'.repeat(64)), 'HEAD')).statusCode, 404);
-  });
-
-  test('502 when the panel fails to open a session; the link still works afterwards', async () => {
-    const url = await freshUrl();
-    await withPanelFault(t, 'upstream_error', ['ssoUrl'], async () => {
-      const res = await open(url);
-      assertError(res, 502, 'UPSTREAM_ERROR');
-      assert.match(json(res).error.message, /hosting panel failed/);
-    });
-    assert.equal((await open(url)).statusCode, 302);
   });
 
   test('an account cancelled after the link was made: 409', async () => {
@@ -194,10 +185,10 @@ describe('GET /web-hosting-login/{ticket}', () => {
 describe('sandbox', () => {
   test('a test key gets a link with meta.sandbox and no record; it opens (200, no panel) without reaching the panel', async () => {
     const testKey = json(await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/api-keys`, { name: 'sandbox', ip_allowlist: ['127.0.0.1', '::1'], is_test: true })).data.key;
-    const count = async (table: 'hosting_login_links' | 'sim_hosting_sso_sessions') =>
+    const count = async (table: 'hosting_login_links' | 'hosting_page_sessions') =>
       Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     const links = await count('hosting_login_links');
-    const sessions = await count('sim_hosting_sso_sessions');
+    const sessions = await count('hosting_page_sessions');
     const res = await getLogin(hosting.id, testKey);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(json(res).meta.sandbox, true);
@@ -209,7 +200,8 @@ describe('sandbox', () => {
     assert.deepEqual(json(opened).data, { status: 'sandbox', message: 'Sandbox link: valid, but no control panel exists behind a test key.', sandbox: true });
     assert.equal(json(opened).meta.sandbox, true);
     assert.equal(opened.headers['cache-control'], 'no-store');
-    assert.equal(await count('sim_hosting_sso_sessions'), sessions);
+    assert.equal(await count('hosting_page_sessions'), sessions);
+    assert.equal(opened.headers['set-cookie'], undefined);
     // Its sandbox flag is signed: dropped, the link is not a live one.
     assertError(await open(url, (u) => u.searchParams.delete('sandbox')), 404, 'RESOURCE_NOT_FOUND');
   });

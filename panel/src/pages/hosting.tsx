@@ -1,4 +1,5 @@
-// Web hosting: order (domain, package, cycle), the accounts with renew, cancel and panel login.
+// Web hosting: order (domain, package, cycle), the accounts with renew and cancel, and each
+// account's own page (site, SFTP, databases: hosting-site.tsx).
 import { useState } from 'preact/hooks';
 import { type Money, v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
@@ -64,11 +65,8 @@ export function HostingPage() {
                 <td>{h.plan.name}</td>
                 <td><span class={`badge ${h.status}`}>{h.status}</span></td>
                 <td>{when(h.billing?.next_billing_at)}</td>
-                <td class="actions">{writable && h.status === 'active' && <>
-                  <Button type="button" kind="plain" busy={a.busy} label={`Log in to the control panel of ${h.domain}`} onClick={() => a.submit(async () => {
-                    const l = (await v2.get<{ login_url: string }>(`/web-hosting/${h.id}/login`)).data;
-                    window.open(l.login_url, '_blank', 'noopener');
-                  })}>Control panel</Button>
+                <td class="actions">{(h.status === 'active' || h.status === 'suspended') && <a class="btn plain" href={`/panel/web-hosting/${h.id}`} aria-label={`Manage ${h.domain}`}>Manage</a>}
+                  {writable && h.status === 'active' && <>
                   <Button type="button" kind="plain" busy={a.busy} label={`Renew ${h.domain}`} onClick={() => a.submit(async () => { await v2.post(`/web-hosting/${h.id}/renew`, {}, { idempotent: true }); await list.reload(); })}>Renew</Button>
                   {cancelling === h.id
                     ? <span class="confirm">Cancel {h.domain}? <Button type="button" kind="danger" busy={a.busy} onClick={() => a.submit(async () => { await v2.post(`/web-hosting/${h.id}/cancel`, {}); setCancelling(null); await list.reload(); })}>Confirm cancel</Button>

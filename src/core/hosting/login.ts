@@ -1,18 +1,18 @@
 // Control-panel login. The customer gets OUR signed link (src/core/signed-links.ts, like the
 // server console's), valid 300 seconds and single-use; opening it spends its row in
-// hosting_login_links (one UPDATE, so one opener wins across every API process) and only then asks
-// the panel for its own single-use SSO URL, which the browser is redirected to. The panel's URL is
-// fetched at that moment, not when the link is made, because panel sessions are short-lived; and
-// it is never shown to anyone who has not used our link.
-import { findWebHostingById, deleteExpiredLoginLinks, findOpenLoginLink, insertLoginLink, spendLoginLink, unspendLoginLink } from '../../db/queries/web-hosting.ts';
+// hosting_login_links (one UPDATE, so one opener wins across every API process) and starts a
+// hosting page session (page-sessions.ts): the browser lands on that account's hosting page in
+// the customer panel, signed in to it alone, with no panel password. The link remembers who made
+// it, so the page can do what they could: a reader's link opens a read-only page.
+import type { HostingPageAccess } from '../../db/schema.ts';
+import { findWebHostingById, deleteExpiredLoginLinks, findOpenLoginLink, insertLoginLink, spendLoginLink } from '../../db/queries/web-hosting.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { HostingPanel } from '../../providers/hosting/types.ts';
 import type { Ctx } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
 import { type LinkKind, LINK_TTL_S, type SignedLink, newTicket, signLink, verifyLink } from '../signed-links.ts';
 import type { Db } from '../types.ts';
-import { panelCall } from './panel-calls.ts';
+import { startHostingPageSession } from './page-sessions.ts';
 import { requireHosting } from './read.ts';
 
 const LOGIN_LINK: LinkKind = { label: 'hosting-login-v1', name: 'login link', renew: 'GET /web-hosting/{id}/login' };
@@ -25,8 +25,14 @@ export interface HostingLogin {
   note: string;
 }
 
+/** Who makes a link: what the page it opens may do, and the sub-user (null: the account itself). */
+export interface LinkMaker {
+  access: HostingPageAccess;
+  subUserId: number | null;
+}
+
 /** A login link for an active account. `publicUrl` is where this API is reached. */
-export async function hostingLoginLink(ctx: Ctx, id: string, key: Buffer, publicUrl: string): Promise<HostingLogin> {
+export async function hostingLoginLink(ctx: Ctx, id: string, key: Buffer, publicUrl: string, maker: LinkMaker): Promise<HostingLogin> {
   const hosting = await requireHosting(ctx, id);
   if (hosting.status !== 'active' || !hosting.username) {
     throw new ApiError('STATE_CONFLICT', suspendedConflict('Web hosting', id, hosting.status) ?? `Web hosting ${id} is ${hosting.status}; only an active account can log in to its control panel`);
@@ -37,7 +43,7 @@ export async function hostingLoginLink(ctx: Ctx, id: string, key: Buffer, public
   if (!ctx.sandbox) {
     await inTransaction(ctx.db, async (trx) => {
       await deleteExpiredLoginLinks(trx, id);
-      await insertLoginLink(trx, ticket, id, expiresAt);
+      await insertLoginLink(trx, ticket, id, expiresAt, maker);
     });
   }
   return {
@@ -45,15 +51,10 @@ export async function hostingLoginLink(ctx: Ctx, id: string, key: Buffer, public
     username: hosting.username,
     loginUrl: `${publicUrl}/v2/web-hosting-login/${ticket}?${query}`,
     expiresAt,
-    note: `Opens the control panel on ${hosting.server_hostname} logged in as ${hosting.username}. `
+    note: `Opens the hosting page of ${hosting.domain} (on ${hosting.server_hostname}, user ${hosting.username}) in the customer panel`
+      + `${maker.access === 'read' ? ', read-only' : ''}, without a password. `
       + `The link works once, within ${LINK_TTL_S} seconds, in a browser and without an API key.`,
   };
-}
-
-export interface LoginLinkDeps {
-  db: Db;
-  hosting: HostingPanel;
-  providerTimeoutMs: number;
 }
 
 /**
@@ -64,32 +65,33 @@ export async function checkHostingLoginLink(db: Db, key: Buffer, link: SignedLin
   if (verifyLink(key, LOGIN_LINK, link, now).sandbox) return;
   const hostingId = await findOpenLoginLink(db, link.ticket);
   if (!hostingId) throw new ApiError('STATE_CONFLICT', `This login link was already used; request a new one with ${LOGIN_LINK.renew}`);
+  await requireActive(db, hostingId);
+}
+
+async function requireActive(db: Db, hostingId: string): Promise<{ accountId: string }> {
   const hosting = await findWebHostingById(db, hostingId);
   if (!hosting || hosting.status !== 'active' || !hosting.panel_ref) {
     throw new ApiError('STATE_CONFLICT', `Web hosting ${hostingId} is ${hosting?.status ?? 'gone'}; only an active account can log in to its control panel`);
   }
+  return { accountId: hosting.account_id };
 }
 
+export type OpenedLoginLink =
+  | { sandbox: true }
+  | { sandbox: false; hostingId: string; token: string; expiresAt: Date };
+
 /**
- * Opens the panel behind a link, once: the panel's SSO URL to redirect to, or `sandbox` for a test
- * key's link. Forged → RESOURCE_NOT_FOUND; expired or used, or the account no longer active →
- * STATE_CONFLICT; the panel failing → UPSTREAM_ERROR, and the link may be used again.
+ * Opens a link, once: the hosting page session it starts (the cookie's token), or `sandbox` for a
+ * test key's link. Forged → RESOURCE_NOT_FOUND; expired or used, or the account no longer active →
+ * STATE_CONFLICT.
  */
-export async function openHostingLoginLink(deps: LoginLinkDeps, key: Buffer, link: SignedLink, now: Date): Promise<{ sandbox: true } | { sandbox: false; url: string }> {
+export async function openHostingLoginLink(db: Db, key: Buffer, link: SignedLink, now: Date): Promise<OpenedLoginLink> {
   if (verifyLink(key, LOGIN_LINK, link, now).sandbox) return { sandbox: true };
-  const hostingId = await spendLoginLink(deps.db, link.ticket);
-  if (!hostingId) throw new ApiError('STATE_CONFLICT', `This login link was already used; request a new one with ${LOGIN_LINK.renew}`);
-  const hosting = await findWebHostingById(deps.db, hostingId);
-  if (!hosting || hosting.status !== 'active' || !hosting.panel_ref) {
-    throw new ApiError('STATE_CONFLICT', `Web hosting ${hostingId} is ${hosting?.status ?? 'gone'}; only an active account can log in to its control panel`);
-  }
-  const ref = hosting.panel_ref;
-  try {
-    const session = await panelCall(() => deps.hosting.ssoUrl(ref), deps.providerTimeoutMs, 'login');
-    return { sandbox: false, url: session.url };
-  } catch (e) {
-    // The customer never reached the panel: the link is theirs to try again while it lasts.
-    await unspendLoginLink(deps.db, link.ticket).catch(() => undefined);
-    throw e;
-  }
+  return inTransaction(db, async (trx) => {
+    const spent = await spendLoginLink(trx, link.ticket);
+    if (!spent) throw new ApiError('STATE_CONFLICT', `This login link was already used; request a new one with ${LOGIN_LINK.renew}`);
+    const { accountId } = await requireActive(trx, spent.hosting_id);
+    const session = await startHostingPageSession(trx, spent, accountId, now);
+    return { sandbox: false as const, hostingId: spent.hosting_id, ...session };
+  });
 }

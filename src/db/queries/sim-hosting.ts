@@ -77,3 +77,28 @@ export async function insertSsoSession(db: Db, token: string, accountId: string,
     .returning('expires_at').executeTakeFirstOrThrow();
   return row.expires_at;
 }
+
+/** The simulated account's databases, by name. */
+export async function listSimDatabases(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sim_hosting_databases').select('name').where('account_id', '=', accountId).orderBy('name').execute();
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Adds a database while the account holds fewer than `max` (under a lock on the account, so two
+ * creates cannot both take the last place): 'added', 'exists' or 'full'.
+ */
+export async function insertSimDatabase(db: Db, accountId: string, name: string, max: number): Promise<'added' | 'exists' | 'full'> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('sim_hosting_accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const names = await listSimDatabases(trx, accountId);
+    if (names.includes(name)) return 'exists';
+    if (names.length >= max) return 'full';
+    await trx.insertInto('sim_hosting_databases').values({ account_id: accountId, name }).execute();
+    return 'added';
+  });
+}
+
+export async function deleteSimDatabase(db: Db, accountId: string, name: string): Promise<void> {
+  await db.deleteFrom('sim_hosting_databases').where('account_id', '=', accountId).where('name', '=', name).execute();
+}

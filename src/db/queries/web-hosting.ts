@@ -1,7 +1,7 @@
 // Web-hosting accounts (web_hosting) and their control-panel login links (hosting_login_links).
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { WebHosting, WebHostingStatus, WebHostingTable } from '../schema.ts';
+import type { HostingPageAccess, WebHosting, WebHostingStatus, WebHostingTable } from '../schema.ts';
 
 /** A hosting account with the name and quota of its package (what every answer shows). */
 export interface WebHostingRow extends WebHosting {
@@ -74,8 +74,8 @@ export function updateWebHosting(db: Db, id: string, patch: Partial<{
   return db.updateTable('web_hosting').set({ ...patch, updated_at: sql<Date>`now()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertLoginLink(db: Db, ticket: string, hostingId: string, expiresAt: Date): Promise<void> {
-  await db.insertInto('hosting_login_links').values({ ticket, hosting_id: hostingId, expires_at: expiresAt }).execute();
+export async function insertLoginLink(db: Db, ticket: string, hostingId: string, expiresAt: Date, maker: { access: HostingPageAccess; subUserId: number | null }): Promise<void> {
+  await db.insertInto('hosting_login_links').values({ ticket, hosting_id: hostingId, expires_at: expiresAt, access: maker.access, sub_user_id: maker.subUserId }).execute();
 }
 
 /** Links of a hosting account that can no longer be opened (expired): kept from piling up. */
@@ -83,12 +83,17 @@ export async function deleteExpiredLoginLinks(db: Db, hostingId: string): Promis
   await db.deleteFrom('hosting_login_links').where('hosting_id', '=', hostingId).where('expires_at', '<', sql<Date>`now()`).execute();
 }
 
-/** Spends a link: its hosting account's id the first time within its lifetime, undefined afterwards. One UPDATE, so two openers cannot both win. */
-export async function spendLoginLink(db: Db, ticket: string): Promise<string | undefined> {
-  const row = await db.updateTable('hosting_login_links').set({ used_at: sql<Date>`now()` })
+export interface SpentLoginLink {
+  hosting_id: string;
+  access: HostingPageAccess;
+  sub_user_id: number | null;
+}
+
+/** Spends a link: its hosting account and maker the first time within its lifetime, undefined afterwards. One UPDATE, so two openers cannot both win. */
+export async function spendLoginLink(db: Db, ticket: string): Promise<SpentLoginLink | undefined> {
+  return db.updateTable('hosting_login_links').set({ used_at: sql<Date>`now()` })
     .where('ticket', '=', ticket).where('used_at', 'is', null).where(sql<boolean>`expires_at > now()`)
-    .returning('hosting_id').executeTakeFirst();
-  return row?.hosting_id;
+    .returning(['hosting_id', 'access', 'sub_user_id']).executeTakeFirst();
 }
 
 /** The hosting account of a link that can still be opened (unused, unexpired), without spending it. */
@@ -97,9 +102,4 @@ export async function findOpenLoginLink(db: Db, ticket: string): Promise<string 
     .where('ticket', '=', ticket).where('used_at', 'is', null).where(sql<boolean>`expires_at > now()`)
     .executeTakeFirst();
   return row?.hosting_id;
-}
-
-/** Gives a spent link back (the panel failed before the customer got in). */
-export async function unspendLoginLink(db: Db, ticket: string): Promise<void> {
-  await db.updateTable('hosting_login_links').set({ used_at: null }).where('ticket', '=', ticket).execute();
 }

@@ -1,7 +1,8 @@
 // The panel's two cookies, read and written with the `cookie` package (jshttp):
 //  - hc_session: the session token. HttpOnly, SameSite=Lax, Path=/ (the panel calls /v2 with it),
 //    Secure when the panel is reached over https;
-//  - hc_csrf: the secret the CSRF tokens are made from (csrf.ts). HttpOnly, SameSite=Strict.
+//  - hc_csrf: the secret the CSRF tokens are made from (csrf.ts). HttpOnly, SameSite=Strict;
+// (hc_hosting, a hosting page session's token, is ../hosting-cookie.ts's: v2 sets it.)
 // Neither is readable by scripts; the CSRF token itself travels in JSON and in X-CSRF-Token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse, serialize } from 'cookie';
@@ -47,3 +48,4 @@ export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, publ
   append(reply, serialize(CSRF_COOKIE, secret, { httpOnly: true, sameSite: 'strict', secure: isSecure(request, publicUrl), path: '/', maxAge: 400 * 86_400 }));
   cookiesOf(request)[CSRF_COOKIE] = secret;
 }
+

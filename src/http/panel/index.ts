@@ -26,6 +26,7 @@ import * as revokeApiKey from './api/revoke-api-key.ts';
 import * as changePassword from './api/change-password.ts';
 import * as getLink from './api/get-link.ts';
 import * as getMe from './api/get-me.ts';
+import * as hostingPage from './api/hosting-page.ts';
 import * as listSessions from './api/list-sessions.ts';
 import * as requestPasswordReset from './api/request-password-reset.ts';
 import * as revokeSession from './api/revoke-session.ts';
@@ -44,7 +45,7 @@ const ROUTES: { register(app: TypedApp, deps: PanelDeps): void }[] = [
   changePassword, listSessions, revokeSession,
   getTwoFactor, beginTwoFactor, enableTwoFactor, disableTwoFactor, regenerateRecoveryCodes,
   listApiKeys, createApiKey, revokeApiKey, updateProfile,
-  listSubUsers, inviteSubUser, reinviteSubUser, serverDeletePreview,
+  listSubUsers, inviteSubUser, reinviteSubUser, serverDeletePreview, hostingPage,
 ];
 
 export interface PanelOptions extends RouteDeps {

@@ -5,6 +5,8 @@ import type { HostingPanel } from './types.ts';
 import { deriveUsername } from './username.ts';
 
 const HOST = 'panel.sandbox.invalid';
+/** What a test key's password reset answers: plainly not a password anything accepts. */
+const SANDBOX_PASSWORD = 'sandbox-password-not-set';
 
 export const noopPanel: HostingPanel = {
   async createAccount(req) {
@@ -25,4 +27,20 @@ export const noopPanel: HostingPanel = {
   async listServers() {
     return [{ hostname: HOST, locationId: null, capacity: 1, accounts: 0 }];
   },
+  async siteInfo() {
+    return {
+      domain: 'example.invalid', documentRoot: '/home/sandbox/public_html', sftp: { host: HOST, port: 22, username: 'sandbox' },
+      phpVersion: '8.2', siteUrl: 'https://example.invalid/', usedMb: 0, quotaMb: 0, quotaEnforced: false, databases: [], maxDatabases: 1,
+    };
+  },
+  async resetSftpPassword() {
+    return SANDBOX_PASSWORD;
+  },
+  async createDatabase(_ref, name) {
+    return { name: `sandbox_${name}`, password: SANDBOX_PASSWORD };
+  },
+  async resetDatabasePassword() {
+    return SANDBOX_PASSWORD;
+  },
+  async dropDatabase() {},
 };

@@ -20,4 +20,9 @@ export const offPanel: HostingPanel = {
   async listServers() {
     return [];
   },
+  siteInfo: off,
+  resetSftpPassword: off,
+  createDatabase: off,
+  resetDatabasePassword: off,
+  dropDatabase: off,
 };

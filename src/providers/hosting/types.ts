@@ -81,11 +81,22 @@ export interface HostingPanel {
   ssoUrl(ref: string): Promise<SsoSession>;
   /** Every panel server with its usage: order-time capacity checks and the operator's view. */
   listServers(): Promise<PanelServer[]>;
+  /** What the customer's hosting page shows of the account: never a password. */
+  siteInfo(ref: string): Promise<HostingSiteInfo>;
+  /** Sets a new random SFTP password and returns it, once (≈ cPanel's passwd). */
+  resetSftpPassword(ref: string): Promise<string>;
+  /** `name`: the part after `<user>_`; over the account's limit → a final CAPACITY_UNAVAILABLE. */
+  createDatabase(ref: string, name: string): Promise<{ name: string; password: string }>;
+  /** A new random password for a database's user, returned once. */
+  resetDatabasePassword(ref: string, database: string): Promise<string>;
+  /** Drops a database and its user; dropping one that is gone is fine. */
+  dropDatabase(ref: string, database: string): Promise<void>;
 }
 
 /** Every HostingPanel method by name, one per panel API call (the fault switch picks among them). */
 export const HOSTING_CALLS = [
   'createAccount', 'findAccount', 'suspend', 'unsuspend', 'terminate', 'diskUsage', 'ssoUrl', 'listServers',
+  'siteInfo', 'resetSftpPassword', 'createDatabase', 'resetDatabasePassword', 'dropDatabase',
 ] as const satisfies readonly (keyof HostingPanel)[];
 
 export type HostingCall = (typeof HOSTING_CALLS)[number];
@@ -134,9 +145,9 @@ export interface HostingSiteInfo {
 }
 
 /**
- * What a driver that runs the accounts itself offers beyond the panel calls: its nodes and the
- * account's own tools (the customer's hosting page). Passwords are made, set and returned once;
- * the driver never keeps them.
+ * What a driver that runs the accounts itself offers beyond the panel calls: its nodes. (The
+ * account's own tools, the customer's hosting page, are panel calls every driver answers;
+ * passwords are made, set and returned once, and no driver keeps them.)
  */
 export interface HostingNodeTools {
   /** Our SSH public key (OpenSSH one line), for the nodes' authorized_keys. */
@@ -144,12 +155,6 @@ export interface HostingNodeTools {
   inspectNode(target: HostingNodeTarget, timeoutMs: number): Promise<HostingNodeInspection>;
   /** What is wrong with a node's `config` overrides (unknown keys, unsafe paths), or null. */
   nodeConfigProblem(config: unknown): string | null;
-  siteInfo(ref: string): Promise<HostingSiteInfo>;
-  resetSftpPassword(ref: string): Promise<string>;
-  /** `name`: the part after `<user>_`; over the account's limit → a final CAPACITY_UNAVAILABLE. */
-  createDatabase(ref: string, name: string): Promise<{ name: string; password: string }>;
-  resetDatabasePassword(ref: string, database: string): Promise<string>;
-  dropDatabase(ref: string, database: string): Promise<void>;
 }
 
 /** The panel's node tools, when its driver has them. */

@@ -1,8 +1,9 @@
 import { hostingLoginLink } from '../../../core/hosting/login.ts';
+import { linkAccess } from '../../../core/hosting/page-sessions.ts';
 import { linkSigningKey } from '../../../core/signed-links.ts';
 import { withCtx } from '../../core-call.ts';
 import { ok } from '../../reply.ts';
-import type { RouteDeps, TypedApp } from '../../route-types.ts';
+import { type RouteDeps, type TypedApp, callerOf } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
 import { HostingLoginSchema, WebHostingParams, hostingLoginView } from './presenters.ts';
 
@@ -13,16 +14,19 @@ export function register(app: TypedApp, deps: RouteDeps) {
       operationId: 'getWebHostingLogin',
       tags: ['Web hosting'],
       summary: 'Get a control-panel login link',
-      description: 'A link that logs into the control panel of an active account: our own signed URL (`openWebHostingLoginLink`), single use, '
-        + 'valid 300 seconds, opened in a browser without an API key; it redirects to the panel. The panel\'s own session URL is never '
-        + 'exposed. An account that is not active is 409 `STATE_CONFLICT`.',
+      description: 'A link that opens the account\'s hosting page in the customer panel without a password: our own signed URL '
+        + '(`openWebHostingLoginLink`), single use, valid 300 seconds, opened in a browser without an API key. The page shows the site, '
+        + 'SFTP and databases and can reset passwords and create and drop databases — or only show them, when the link is made by a '
+        + 'caller with `hosting:read` only. An account that is not active is 409 `STATE_CONFLICT`.',
       params: WebHostingParams,
       response: { 200: Envelope(HostingLoginSchema), ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT') },
     },
   }, async (request) => {
     // From the pool, before any sandbox transaction: a key created in one would be rolled back.
     const key = await linkSigningKey(deps.db);
-    const login = await withCtx(deps, request, (ctx) => hostingLoginLink(ctx, request.params.id, key, deps.config.publicUrl));
+    const caller = callerOf(request);
+    const maker = { access: linkAccess(caller.scopes), subUserId: caller.subUserId };
+    const login = await withCtx(deps, request, (ctx) => hostingLoginLink(ctx, request.params.id, key, deps.config.publicUrl, maker));
     return ok(request, hostingLoginView(login));
   });
 }

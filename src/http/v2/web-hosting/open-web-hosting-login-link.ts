@@ -2,6 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { checkHostingLoginLink, openHostingLoginLink } from '../../../core/hosting/login.ts';
 import { linkSigningKey } from '../../../core/signed-links.ts';
+import { HOSTING_PAGE_SESSION_S } from '../../../core/hosting/page-sessions.ts';
+import { setHostingCookie } from '../../hosting-cookie.ts';
 import { V2_VERSION } from '../../reply.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 import { Envelope, StringEnum, component, errorResponses } from '../../schemas.ts';
@@ -29,8 +31,9 @@ export function register(app: TypedApp, deps: RouteDeps) {
       tags: ['Web hosting'],
       summary: 'Open a control-panel login link',
       description: 'The `login_url` of `getWebHostingLogin`, opened in a browser: no API key, the signature in the URL is the credential. '
-        + 'It answers 302 to the control panel, logged in, once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an '
-        + 'account no longer active) 409 `STATE_CONFLICT`; if the panel fails (502) the link may be tried again while it lasts. '
+        + 'It answers 302 to the account\'s hosting page in the customer panel (`/panel/web-hosting/{id}`), once, with a cookie that opens '
+        + 'that page alone for an hour: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an account no longer active) '
+        + '409 `STATE_CONFLICT`. '
         + "A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached. "
         + '`HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while GET would open it, '
         + 'else 404 or 409 as GET would answer.',
@@ -39,17 +42,19 @@ export function register(app: TypedApp, deps: RouteDeps) {
       querystring: Query,
       response: {
         200: Envelope(SandboxOpened),
-        302: Type.Null({ description: 'Found: to the control panel, logged in (`Location` is its single-use login URL).' }),
-        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT', 'UPSTREAM_ERROR'),
+        302: Type.Null({ description: 'Found: to the hosting page (`Location`), with the `hc_hosting` cookie of its session.' }),
+        ...errorResponses('RESOURCE_NOT_FOUND', 'STATE_CONFLICT'),
       },
     },
   }, async (request, reply) => {
     const key = await linkSigningKey(deps.db);
-    const linkDeps = { db: deps.db, hosting: deps.services.hosting, providerTimeoutMs: deps.services.providerTimeoutMs };
-    const opened = await openHostingLoginLink(linkDeps, key, { ticket: request.params.ticket, ...request.query }, deps.now());
+    const opened = await openHostingLoginLink(deps.db, key, { ticket: request.params.ticket, ...request.query }, deps.now());
     // A link is a one-time secret: no cache may keep the answer or replay it.
     reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-    if (!opened.sandbox) return reply.redirect(opened.url, 302);
+    if (!opened.sandbox) {
+      setHostingCookie(request, reply, deps.config.publicUrl, opened.token, HOSTING_PAGE_SESSION_S);
+      return reply.redirect(`/panel/web-hosting/${encodeURIComponent(opened.hostingId)}`, 302);
+    }
     const data = { status: 'sandbox' as const, message: 'Sandbox link: valid, but no control panel exists behind a test key.', sandbox: true };
     return { data, meta: { request_id: request.id, version: V2_VERSION, sandbox: true } };
   });

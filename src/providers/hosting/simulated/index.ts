@@ -2,7 +2,10 @@
 // installation — every step takes `delayMs`, state lives in our database (sim_hosting_* tables, so
 // it survives restarts and is shared by every worker), an account is placed on a server with
 // room, a retried create returns the account of the first attempt, disk usage grows with time, and
-// the `hosting` fault switch makes it fail on demand.
+// the `hosting` fault switch makes it fail on demand. The account's tools (the customer's hosting
+// page) answer like the native driver's: databases `<user>_<name>` up to the package's limit (one
+// per domain it allows, at least one; `<user>_main` made with the account), passwords made and
+// returned once and never stored.
 //
 // Placement: the server with the most free places (capacity − accounts, those being created
 // included), the lowest id on a tie, in any location (an order names none). Placements lock every
@@ -10,8 +13,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Db } from '../../../db/connection.ts';
 import {
-  findPanelAccount, findPanelAccountByToken, findPanelServer, insertPanelAccount, insertSsoSession, listPanelServerUsage, lockPanelServers,
-  panelDomainTaken, setPanelAccountState, usernamesOnServer,
+  deleteSimDatabase, findPanelAccount, findPanelAccountByToken, findPanelServer, insertPanelAccount, insertSimDatabase, insertSsoSession, listPanelServerUsage,
+  listSimDatabases, lockPanelServers, panelDomainTaken, setPanelAccountState, usernamesOnServer,
 } from '../../../db/queries/sim-hosting.ts';
 import type { SimHostingAccount } from '../../../db/schema.ts';
 import { obeyFault, sleep, withDeadline } from '../../simulated/fault.ts';
@@ -31,6 +34,10 @@ export interface SimulatedPanelOptions {
 export const SSO_TTL_S = 60;
 
 const newId = () => `pa-${randomBytes(8).toString('hex')}`;
+const newPassword = () => randomBytes(15).toString('base64url').replace(/[-_]/g, 'x');
+const DB_SUFFIX = /^[a-z0-9]{1,16}$/;
+/** A package's database limit, as the native driver counts it. */
+const maxDatabases = (account: SimHostingAccount) => Math.max(1, account.max_domains);
 
 export function createSimulatedPanel({ db, delayMs, now = () => new Date() }: SimulatedPanelOptions): HostingPanel {
   const step = async (progress: PanelProgress, pct: number, detail: string) => {
@@ -82,6 +89,7 @@ export function createSimulatedPanel({ db, delayMs, now = () => new Date() }: Si
         await step(progress, 40, 'Creating the account');
         await step(progress, 70, 'Setting up DNS and mail');
         await step(progress, 90, 'Installing the SSL certificate');
+        await insertSimDatabase(db, account.id, `${account.username}_main`, maxDatabases(account));
         await setPanelAccountState(db, account.id, ['creating'], 'active');
       }
       return panelAccountOf(account);
@@ -139,6 +147,54 @@ export function createSimulatedPanel({ db, delayMs, now = () => new Date() }: Si
     async listServers() {
       await fault('listServers');
       return (await listPanelServerUsage(db)).map((s) => ({ hostname: s.hostname, locationId: s.location_id, capacity: s.capacity, accounts: s.accounts }));
+    },
+
+    async siteInfo(ref) {
+      await fault('siteInfo');
+      const account = await liveAccount(ref);
+      const server = await findPanelServer(db, account.server_id);
+      return {
+        domain: account.domain, documentRoot: `/home/${account.username}/public_html`,
+        sftp: { host: server!.hostname, port: 22, username: account.username }, phpVersion: '8.2',
+        siteUrl: `https://${account.domain}/`, usedMb: diskUsedMb(account, now()), quotaMb: account.quota_mb, quotaEnforced: true,
+        databases: (await listSimDatabases(db, account.id)).map((name) => ({ name, sizeMb: 0 })), maxDatabases: maxDatabases(account),
+      };
+    },
+
+    async resetSftpPassword(ref) {
+      await fault('resetSftpPassword');
+      await liveAccount(ref);
+      await sleep(delayMs);
+      return newPassword();
+    },
+
+    async createDatabase(ref, name) {
+      await fault('createDatabase');
+      const account = await liveAccount(ref);
+      if (!DB_SUFFIX.test(name)) throw new HostingPanelError('UPSTREAM_ERROR', 'A database name is 1–16 lower-case letters and digits', false);
+      const full = `${account.username}_${name}`;
+      await sleep(delayMs);
+      const added = await insertSimDatabase(db, account.id, full, maxDatabases(account));
+      if (added === 'exists') throw new HostingPanelError('UPSTREAM_ERROR', `The database ${full} exists already`, false);
+      if (added === 'full') {
+        throw new HostingPanelError('CAPACITY_UNAVAILABLE', `The package allows ${maxDatabases(account)} database${maxDatabases(account) === 1 ? '' : 's'}; drop one first`, false);
+      }
+      return { name: full, password: newPassword() };
+    },
+
+    async resetDatabasePassword(ref, database) {
+      await fault('resetDatabasePassword');
+      const account = await liveAccount(ref);
+      if (!(await listSimDatabases(db, account.id)).includes(database)) throw new HostingPanelError('UPSTREAM_ERROR', `The account has no database ${database}`, false);
+      await sleep(delayMs);
+      return newPassword();
+    },
+
+    async dropDatabase(ref, database) {
+      await fault('dropDatabase');
+      const account = await liveAccount(ref);
+      await sleep(delayMs);
+      await deleteSimDatabase(db, account.id, database);
     },
   };
 }
