@@ -1,6 +1,9 @@
 // Every call the page makes: the panel's own API (/panel/api) and v2 (/v2), both with the session
 // cookie and, on writes, the CSRF token. Errors keep the envelope's code, message and per-field
 // errors, so forms can show each next to its field.
+import type { Money } from './api-types.ts';
+
+export type { Money };
 
 export interface FieldError {
   field: string;
@@ -91,10 +94,6 @@ export const v2 = {
   del: <T>(path: string) => send<T>('DELETE', `/v2${path}`),
 };
 
-export interface Money {
-  amount: string;
-  currency: string;
-}
 
 export function money(m: Money | null | undefined): string {
   return m ? `${m.amount} ${m.currency}` : '—';

@@ -39,6 +39,7 @@ import * as m0120 from './migrations/0120_registrar_messages.ts';
 import * as m0140 from './migrations/0140_event_snapshot_per_type.ts';
 import * as m0160 from './migrations/0160_hosting_page.ts';
 import * as m0170 from './migrations/0170_registrar_contact_sync.ts';
+import * as m0190 from './migrations/0190_staff.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0140_event_snapshot_per_type': m0140,
   '0160_hosting_page': m0160,
   '0170_registrar_contact_sync': m0170,
+  '0190_staff': m0190,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema

@@ -6,7 +6,8 @@ export type NotificationStatus = 'queued' | 'sent' | 'failed';
 
 export interface NotificationsTable {
   id: ColumnType<number, never, never>;
-  account_id: string;
+  /** null: a notice to a staff member, which belongs to no account. */
+  account_id: string | null;
   /** What the notice is about, dotted: hosting.cancelled, ticket.answered, service.suspended… */
   kind: string;
   to_email: string;

@@ -20,6 +20,7 @@ import type { ConsoleSessionsTable, ServerIpsTable, ServersTable, SnapshotsTable
 import type { SimFirewallRulesTable, SimRequestsTable, SimSettingsTable, SimSnapshotsTable, SimVmsTable } from './schema-sim.ts';
 import type { AppSecretsTable, SystemMarkersTable } from './schema-system.ts';
 import type { RegistrarContactSyncTable } from './schema-registrar.ts';
+import type { AuditLogTable, StaffLinksTable, StaffMembersTable, StaffRecoveryCodesTable, StaffSessionsTable, StaffTokensTable } from './schema-staff.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
 import type { VdcPoolsTable, VdcSnapshotsTable, VdcVmsTable } from './schema-vdc.ts';
 
@@ -40,6 +41,7 @@ export type * from './schema-payments.ts';
 export type * from './schema-registrar.ts';
 export type * from './schema-servers.ts';
 export type * from './schema-sim.ts';
+export type * from './schema-staff.ts';
 export type * from './schema-system.ts';
 export type * from './schema-v1.ts';
 export type * from './schema-vdc.ts';
@@ -124,4 +126,10 @@ export interface DB {
   dns_outbox: DnsOutboxTable;
   dns_settings: DnsSettingsTable;
   registrar_contact_sync: RegistrarContactSyncTable;
+  staff_members: StaffMembersTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_sessions: StaffSessionsTable;
+  staff_links: StaffLinksTable;
+  staff_tokens: StaffTokensTable;
+  audit_log: AuditLogTable;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './connection.ts';
 
 // Events are attached to the root database handle of a process (attachEventSink). A transaction
@@ -39,18 +40,50 @@ export function carriedEvents(trx: Db): readonly unknown[] {
 }
 
 /**
+ * A write that must commit with the first transaction a piece of work opens (the audit row of an
+ * admin write): carried through the async context, so the core's own transaction picks it up
+ * without the core knowing. `written` tells whether a transaction took it.
+ */
+export interface Companion {
+  write(trx: Db): Promise<void>;
+  written: boolean;
+}
+const companions = new AsyncLocalStorage<Companion>();
+
+/** Runs `fn` with `companion` to be written in the first transaction `fn` opens (inTransaction). */
+export function withCompanion<T>(companion: Companion, fn: () => Promise<T>): Promise<T> {
+  return companions.run(companion, fn);
+}
+
+/**
  * Runs `fn` in a transaction, or inside the one `db` already is (the sandbox hands the core a
  * transaction that is rolled back at the end, and nested work must join it).
  */
 export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
+  const companion = companions.getStore();
+  const take = companion && !companion.written ? companion : undefined;
+  const run = async (trx: Db) => {
+    const result = await fn(trx);
+    if (take && !take.written) {
+      await take.write(trx);
+      take.written = true;
+    }
+    return result;
+  };
   const sink = sinks.get(db);
-  if (!sink) return db.transaction().execute(fn);
-  const events: unknown[] = [];
-  const result = await db.transaction().execute((trx) => {
-    pending.set(trx, events);
-    return fn(trx);
-  });
-  deliver(sink, events);
-  return result;
+  try {
+    if (!sink) return await db.transaction().execute(run);
+    const events: unknown[] = [];
+    const result = await db.transaction().execute((trx) => {
+      pending.set(trx, events);
+      return run(trx);
+    });
+    deliver(sink, events);
+    return result;
+  } catch (e) {
+    // Rolled back: the companion was not written after all.
+    if (take) take.written = false;
+    throw e;
+  }
 }

@@ -9,6 +9,8 @@ import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { type AdminSecret, bearerOf, isAdminToken, sameSecret } from './bearer.ts';
 import { checkCsrf, isWrite } from './panel/csrf.ts';
 import { hasSessionCookie, sessionCaller, sessionOf } from './panel/session-auth.ts';
+import { adminCaller, authorizeAdmin, staffSessionOf } from './admin/staff-auth.ts';
+import type { StaffPrincipal } from '../core/staff/principal.ts';
 import { hasHostingCookie, hostingCsrfBinding, hostingPageCaller, hostingPageOf } from './panel/hosting-page-auth.ts';
 import type { SessionSettings } from '../core/panel/sessions.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -17,9 +19,11 @@ import type { RateLimiter } from './rate-limit.ts';
  * `metrics`: the admin token, or METRICS_TOKEN (which opens nothing else). `panel`: a signed-in
  * customer panel session; `panel-open`: the panel's routes that need none (sign-in, links). Both
  * panel modes refuse a write without its CSRF token. A `customer` route also takes a panel session
- * when no key is sent (the panel calls /v2 with its cookie).
+ * when no key is sent (the panel calls /v2 with its cookie). `admin`: ADMIN_TOKEN, a staff token or
+ * a console session, whose role must hold the route's `right` (admin/staff-auth.ts); `staff-open`:
+ * the console's sign-in routes (a write needs its CSRF token).
  */
-export type AuthMode = 'customer' | 'admin' | 'metrics' | 'panel' | 'panel-open' | 'none';
+export type AuthMode = 'customer' | 'admin' | 'staff-open' | 'metrics' | 'panel' | 'panel-open' | 'none';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -121,22 +125,47 @@ export interface AuthDeps {
 }
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
+  const spendAdminFailure = async (request: FastifyRequest) => {
+    const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);
+    if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
+  };
   app.decorateRequest('caller', null);
+  app.decorateRequest('staff', null);
+  const staffDeps = { db: deps.db, adminToken: deps.adminToken, now: deps.now, sessions: deps.panelSessions };
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
     const mode: AuthMode = config.auth ?? (config.area ? 'customer' : 'none');
 
-    if (mode === 'admin' || mode === 'metrics') {
+    if (mode === 'staff-open') {
+      const identity = await staffSessionOf(request, staffDeps);
+      if (isWrite(request)) checkCsrf(request, identity?.publicId ?? null);
+      return;
+    }
+    if (mode === 'admin') {
+      let principal: StaffPrincipal | null;
+      try {
+        principal = await adminCaller(request, staffDeps);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'AUTH_IP_NOT_ALLOWED') await spendAdminFailure(request);
+        throw e;
+      }
+      if (!principal) {
+        await spendAdminFailure(request);
+        throw new ApiError('AUTH_INVALID', 'The admin token or staff token is invalid');
+      }
+      request.staff = principal;
+      authorizeAdmin(request, principal);
+      return;
+    }
+    if (mode === 'metrics') {
       const token = bearer(request);
-      const what = mode === 'admin' ? 'the admin token as Authorization: Bearer <ADMIN_TOKEN>' : 'METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>';
-      if (token === undefined) throw new ApiError('AUTH_REQUIRED', `Send ${what}`);
-      const accepted = token !== null && (isAdminToken(token, deps.adminToken) || (mode === 'metrics' && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken)));
+      if (token === undefined) throw new ApiError('AUTH_REQUIRED', 'Send METRICS_TOKEN (or the admin token) as Authorization: Bearer <TOKEN>');
+      const accepted = token !== null && (isAdminToken(token, deps.adminToken) || (deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken)));
       if (!accepted) {
-        // The operator is never throttled, but guessing is: wrong tokens spend a per-IP budget.
-        const d = await deps.rateLimiter.consume(`admin-fail:${ipBudget(request.ip)}`);
-        if (!d.allowed) throw new ApiError('RATE_LIMITED', `Too many failed admin logins; retry in ${d.resetS} s`, [], { retryAfterS: d.resetS });
-        throw new ApiError('AUTH_INVALID', mode === 'admin' ? 'The admin token is invalid' : 'The token is invalid for /metrics');
+        await spendAdminFailure(request);
+        throw new ApiError('AUTH_INVALID', 'The token is invalid for /metrics');
       }
       return;
     }

@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 const CUSTOMER_AUTH: ErrorCode[] = ['AUTH_REQUIRED', 'AUTH_INVALID', 'AUTH_IP_NOT_ALLOWED', 'ACCOUNT_INACTIVE', 'AUTH_SCOPE_INSUFFICIENT'];
-const ADMIN_AUTH: ErrorCode[] = ['AUTH_REQUIRED', 'AUTH_INVALID', 'RATE_LIMITED'];
+const ADMIN_AUTH: ErrorCode[] = ['AUTH_REQUIRED', 'AUTH_INVALID', 'AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT', 'RATE_LIMITED'];
 /** Fastify reads a body on these methods (a DELETE may carry one too), so its transport can fail. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BODY_ERRORS: ErrorCode[] = ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'];
@@ -35,10 +35,12 @@ function transportCodes(route: RouteOptions): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (auth === 'customer') codes.push(...CUSTOMER_AUTH);
   // A customer panel session (auth.ts) may call v2 too; its writes carry the CSRF token.
-  if (auth !== 'none' && auth !== 'admin' && auth !== 'metrics' && [route.method].flat().some((m) => !SAFE_METHODS.has(m.toUpperCase()))) codes.push('CSRF_TOKEN_INVALID');
+  // A console session (auth.ts) calls the admin API too, its writes with the CSRF token.
+  if (auth !== 'none' && auth !== 'metrics' && [route.method].flat().some((m) => !SAFE_METHODS.has(m.toUpperCase()))) codes.push('CSRF_TOKEN_INVALID');
   // The panel's own routes: a session that is missing, ended, of an inactive account or sub-user, or without the permission.
   if (auth === 'panel' || auth === 'panel-open') codes.push('AUTH_REQUIRED', 'AUTH_INVALID', 'ACCOUNT_INACTIVE', 'AUTH_SCOPE_INSUFFICIENT');
   if (auth === 'admin') codes.push(...ADMIN_AUTH);
+  if (auth === 'staff-open') codes.push('AUTH_REQUIRED', 'AUTH_INVALID', 'RATE_LIMITED');
   if (config.rateLimit !== false) codes.push('RATE_LIMITED');
   if ([route.method].flat().some((m) => BODY_METHODS.has(m.toUpperCase()))) codes.push(...BODY_ERRORS);
   return codes;

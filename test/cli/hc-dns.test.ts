@@ -106,7 +106,10 @@ test('hc dns in-process: zone list/get/delete and record update/delete, tables a
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /cannot reach/, args.join(' '));
   }
-  const gone = await hc(['dns', 'zone', 'delete', zone.id, '-o', 'json'], { env });
+  const refused = await hc(['dns', 'zone', 'delete', zone.id], { env });
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /Delete zone .* and every record in it\? .*Not confirmed: add --yes \(nothing was done\)/);
+  const gone = await hc(['dns', 'zone', 'delete', zone.id, '--yes', '-o', 'json'], { env });
   assert.equal(JSON.parse(gone.stdout).name, name);
   assert.equal((await hc(['dns', 'zone', 'get', zone.id], { env })).code, 1);
 });

@@ -115,8 +115,11 @@ let ofB: Pick<Ids, 'server' | 'vm' | 'dns_zone'>;
 const opsOfA = new Map<Area, string>();
 let routes: RouteEntry[];
 let panelRoutes: RouteEntry[];
-/** The customer panel's routes: session auth, covered by test/panel/every-route.test.ts. */
-const isPanel = (r: RouteEntry) => r.url === '/panel' || r.url.startsWith('/panel/');
+/**
+ * The customer panel's routes: session auth, covered by test/panel/every-route.test.ts; and the
+ * console's sign-in steps (staff-open), covered by test/admin/staff.test.ts.
+ */
+const isPanel = (r: RouteEntry) => r.url === '/panel' || r.url.startsWith('/panel/') || r.config.auth === 'staff-open';
 
 const panelOnly = new Set(PANEL_ONLY.flatMap((p) => [p.method].flat().map((m) => `${m} /v2${p.url}`)));
 const name = (r: RouteEntry) => `${r.method} ${r.url}`;

@@ -46,7 +46,7 @@ test('the codes a route answers because of its config are added to those it name
   });
   assert.deepEqual(codes('/public'), { 400: ['REQUEST_MALFORMED'], 422: ['VALIDATION_FAILED'], 429: ['RATE_LIMITED'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'] });
   assert.deepEqual(codes('/admin'), {
-    400: ['REQUEST_MALFORMED'], 401: ['AUTH_INVALID', 'AUTH_REQUIRED'], 422: ['VALIDATION_FAILED'], 429: ['RATE_LIMITED'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'],
+    400: ['REQUEST_MALFORMED'], 401: ['AUTH_INVALID', 'AUTH_REQUIRED'], 403: ['AUTH_IP_NOT_ALLOWED', 'AUTH_SCOPE_INSUFFICIENT'], 422: ['VALIDATION_FAILED'], 429: ['RATE_LIMITED'], 500: ['INTERNAL_ERROR'], 503: ['SERVICE_UNAVAILABLE'],
   });
   await app.close();
 });

@@ -4,17 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.ts';
 
-export interface Operation {
-  id: string;
-  type: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  detail: string;
-  /** Present while running, 100 once completed. */
-  progress_pct?: number;
-  resource?: { type: string; id: string };
-  created_at: string;
-  updated_at: string;
-}
+export type { Operation } from '../api-types.ts';
+import type { Operation } from '../api-types.ts';
 
 let longPoll = true;
 

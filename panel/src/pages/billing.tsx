@@ -1,22 +1,16 @@
 // Billing: the balance and the ledger, newest first. (Top-up and invoices join this section.)
 import { useState } from 'preact/hooks';
-import { type Envelope, type Money, money, v2, when } from '../api.ts';
+import { type Envelope, money, v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Pager } from '../components/pager.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
+import type { Data, Item } from '../api-types.ts';
 
-interface Tx {
-  id: number;
-  type: 'deposit' | 'withdraw' | 'refund';
-  amount: Money;
-  description: string;
-  status: string;
-  created_at: string;
-}
+type Tx = Item<'listTransactions'>;
 
 export function BillingPage() {
   const [page, setPage] = useState(1);
-  const balance = useLoad(async () => (await v2.get<{ balance: Money }>('/billing/balance')).data);
+  const balance = useLoad(async () => (await v2.get<Data<'getBalance'>>('/billing/balance')).data);
   const txs = useLoad<Envelope<Tx[]>>(async () => v2.get<Tx[]>(`/billing/transactions?page=${page}&per_page=25`), [page]);
   return (
     <Page title="Billing">

@@ -4,7 +4,7 @@
 // its errors sit next to the field they name. The domain page links here (DomainDnsLink).
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import type { DnsRecord, DnsZone } from '../../../packages/sdk/src/types.ts';
+import type { DnsRecord, DnsZone } from '../api-types.ts';
 import { v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';

@@ -7,6 +7,7 @@ import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../co
 import { can, useSession } from '../session.tsx';
 import type { Domain } from './domains.tsx';
 import { DomainDnsLink } from './dns.tsx';
+import type { Data } from '../api-types.ts';
 
 export function DomainPage() {
   const { params } = useRoute();
@@ -63,7 +64,7 @@ export function DomainPage() {
                 <h2>Transfer code</h2>
                 {code && <Notice><div class="field"><label for="auth-code">Auth code</label><input id="auth-code" readOnly value={code} /></div></Notice>}
                 <FormError error={a.error} />
-                <Button type="button" kind="plain" busy={a.busy} onClick={() => a.submit(async () => setCode((await v2.get<{ auth_code: string }>(`/domains/${d.id}/auth-code`)).data.auth_code))}>Show auth code</Button>
+                <Button type="button" kind="plain" busy={a.busy} onClick={() => a.submit(async () => setCode((await v2.get<Data<'getDomainAuthCode'>>(`/domains/${d.id}/auth-code`)).data.auth_code))}>Show auth code</Button>
               </>
             )}
           </>

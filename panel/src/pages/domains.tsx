@@ -1,24 +1,14 @@
 // Domains: check a name, register it, and the list.
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { type Envelope, type Money, v2, when } from '../api.ts';
+import { type Envelope, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { Pager } from '../components/pager.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Data } from '../api-types.ts';
 
-export interface Domain {
-  id: string;
-  domain: string;
-  status: string;
-  auto_renew: boolean;
-  registered_at: string | null;
-  expires_at: string | null;
-  nameservers: string[];
-  transfer_lock: boolean;
-  whois_privacy: boolean;
-  billing: { register: Money; renewal: Money };
-}
+export type Domain = Data<'getDomain'>;
 
 function Register() {
   const { route } = useLocation();
@@ -30,7 +20,7 @@ function Register() {
   return (
     <>
       <Form label="Check a domain" onSubmit={() => c.submit(async () => {
-        setChecked((await v2.get<{ domain: string; available: boolean }>(`/domains/check?domain=${encodeURIComponent(name.trim())}`)).data);
+        setChecked((await v2.get<Data<'checkDomain'>>(`/domains/check?domain=${encodeURIComponent(name.trim())}`)).data);
       })}>
         <div class="row inline">
           <Field label="Domain name" name="domain" value={name} onValue={(v) => { setName(v); setChecked(null); }} error={c.field('domain')} hint="e.g. example.com" required />

@@ -1,7 +1,8 @@
 // The overview: balance, servers and open tickets at a glance, each as its permissions allow.
-import { v2, money, type Money } from '../api.ts';
+import { v2, money } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Data } from '../api-types.ts';
 
 function Card({ title, href, children }: { title: string; href: string; children: preact.ComponentChildren }) {
   return <a class="card" href={href}><h2>{title}</h2>{children}</a>;
@@ -9,9 +10,9 @@ function Card({ title, href, children }: { title: string; href: string; children
 
 export function OverviewPage() {
   const { me } = useSession();
-  const balance = useLoad(async () => (can(me, 'billing:read') ? (await v2.get<{ balance: Money }>('/billing/balance')).data : null));
+  const balance = useLoad(async () => (can(me, 'billing:read') ? (await v2.get<Data<'getBalance'>>('/billing/balance')).data : null));
   const servers = useLoad(async () => (can(me, 'servers:read') ? (await v2.get<unknown[]>('/servers?per_page=1')).meta.pagination?.total ?? 0 : null));
-  const tickets = useLoad(async () => (can(me, 'tickets:read') ? (await v2.get<{ status: string }[]>('/tickets?per_page=100')).data.filter((t) => t.status !== 'closed').length : null));
+  const tickets = useLoad(async () => (can(me, 'tickets:read') ? (await v2.get<Data<'listTickets'>>('/tickets?per_page=100')).data.filter((t) => t.status !== 'closed').length : null));
   return (
     <Page title={`Welcome${me.account ? `, ${me.account.name}` : ''}`}>
       <div class="cards">

@@ -5,16 +5,9 @@ import { panel, v2 } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Data } from '../api-types.ts';
 
-interface Account {
-  id: string;
-  email: string;
-  name: string;
-  company: string | null;
-  phone: string | null;
-  country: string | null;
-  status: string;
-}
+type Account = Data<'getAccount'>;
 
 export function ProfilePage() {
   const { me, refresh } = useSession();

@@ -2,16 +2,16 @@
 // keys. Billable: the first month is charged now; the page then follows the creation.
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { type Money, v2 } from '../api.ts';
+import { v2 } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
-import type { Server } from './servers.tsx';
+import type { Data, Item } from '../api-types.ts';
 import type { SshKey } from './ssh-keys.tsx';
 import { can, useSession } from '../session.tsx';
 
-interface Plan { id: number; name: string; specs: { cpu_cores: number; ram_mb: number; storage_gb: number }; price: Money; available: boolean }
-interface Location { id: number; name: string; code: string; country: string }
-interface Os { id: number; name: string; available: boolean }
+type Plan = Item<'listPlans'>;
+type Location = Item<'listLocations'>;
+type Os = Item<'listOperatingSystems'>;
 
 export function ServerCreatePage() {
   const { me } = useSession();
@@ -46,7 +46,7 @@ export function ServerCreatePage() {
           const chosen = c.plans.find((p) => String(p.id) === plan);
           return (
             <Form label="Create server" onSubmit={() => f.submit(async () => {
-              const r = await v2.post<Server>('/servers', {
+              const r = await v2.post<Data<'createServer'>>('/servers', {
                 name: name.trim(), location_id: Number(location), plan_id: Number(plan), os_version_id: Number(os), password,
                 ...(keys.length ? { ssh_key_ids: keys } : {}),
               }, { idempotent: true });

@@ -8,13 +8,14 @@ import { Button, Field, Form, FormError, Select, useForm } from '../components/f
 import { type Operation, OperationProgress, useOperation } from '../components/operation.tsx';
 import { can, useSession } from '../session.tsx';
 import { type Server, price, specs } from './servers.tsx';
+import type { Data, Item } from '../api-types.ts';
 
-interface Snapshot { id: number; name: string; status: string; size_gb?: number; created_at: string }
-interface Ip { address: string; version: 4 | 6; type: string; gateway: string | null; monthly_price: Money | null }
+type Snapshot = Item<'listServerSnapshots'>;
+type Ip = Item<'listServerIps'>;
 
 function Power({ s, writable, onOperation }: { s: Server; writable: boolean; onOperation(op: Operation): void }) {
   const f = useForm();
-  const act = (verb: string) => f.submit(async () => onOperation((await v2.post<{ operation: Operation }>(`/servers/${s.id}/actions/${verb}`)).data.operation));
+  const act = (verb: string) => f.submit(async () => onOperation((await v2.post<Data<'runServerAction'>>(`/servers/${s.id}/actions/${verb}`)).data.operation));
   const running = s.power_state === 'running';
   return (
     <div class="buttons">
@@ -24,7 +25,7 @@ function Power({ s, writable, onOperation }: { s: Server; writable: boolean; onO
         <Button type="button" kind="plain" busy={f.busy} disabled={!running} onClick={() => act('reboot')}>Reboot</Button>
       </>}
       <Button type="button" kind="plain" busy={f.busy} onClick={() => f.submit(async () => {
-        const c = (await v2.get<{ viewer_url: string }>(`/servers/${s.id}/console`)).data;
+        const c = (await v2.get<Data<'getServerConsole'>>(`/servers/${s.id}/console`)).data;
         window.open(c.viewer_url, '_blank', 'noopener');
       })}>Open console</Button>
       <FormError error={f.error} />
@@ -41,7 +42,7 @@ function Resize({ s, onOperation }: { s: Server; onOperation(op: Operation): voi
       const body: Record<string, number> = {};
       if (Number(ram) !== s.specs.ram_mb / 1024) body.ram_gb = Number(ram);
       if (Number(disk) !== s.specs.storage_gb) body.disk_gb = Number(disk);
-      onOperation((await v2.post<{ operation: Operation }>(`/servers/${s.id}/actions/resize`, body)).data.operation);
+      onOperation((await v2.post<Data<'runServerAction'>>(`/servers/${s.id}/actions/resize`, body)).data.operation);
     })}>
       <div class="row">
         <Field label="RAM (GB)" name="ram_gb" inputMode="numeric" value={ram} onValue={setRam} error={f.field('ram_gb')} />
@@ -64,7 +65,7 @@ function Snapshots({ s, writable, onOperation, version }: { s: Server; writable:
     <>
       {writable && (
         <Form label="Take a snapshot" onSubmit={() => f.submit(async () => {
-          const r = await v2.post<{ operation?: Operation }>(`/servers/${s.id}/snapshots`, { name: name.trim() });
+          const r = await v2.post<Data<'createServerSnapshot'>>(`/servers/${s.id}/snapshots`, { name: name.trim() });
           setName('');
           if (r.data.operation) run(r.data.operation); else await list.reload();
         })}>
@@ -85,7 +86,7 @@ function Snapshots({ s, writable, onOperation, version }: { s: Server; writable:
                 <td><span class={`badge ${n.status}`}>{n.status}</span></td>
                 <td>{when(n.created_at)}</td>
                 <td class="actions">{writable && <>
-                  <Button type="button" kind="plain" busy={a.busy} label={`Restore snapshot ${n.name}`} onClick={() => a.submit(async () => run((await v2.post<{ operation: Operation }>(`/servers/${s.id}/snapshots/${n.id}/restore`)).data.operation))}>Restore</Button>
+                  <Button type="button" kind="plain" busy={a.busy} label={`Restore snapshot ${n.name}`} onClick={() => a.submit(async () => run((await v2.post<Data<'restoreServerSnapshot'>>(`/servers/${s.id}/snapshots/${n.id}/restore`)).data.operation))}>Restore</Button>
                   <Button type="button" kind="plain" busy={a.busy} label={`Delete snapshot ${n.name}`} onClick={() => a.submit(async () => { await v2.del(`/servers/${s.id}/snapshots/${n.id}`); await list.reload(); })}>Delete</Button>
                 </>}</td>
               </tr>
@@ -103,7 +104,7 @@ function ReverseDns({ s, ip }: { s: Server; ip: Ip }) {
   const path = `/servers/${s.id}/ips/${encodeURIComponent(ip.address)}/rdns`;
   if (value === null) {
     return <Button type="button" kind="plain" busy={f.busy} label={`Reverse DNS of ${ip.address}`} onClick={() => f.submit(async () => {
-      setValue((await v2.get<{ rdns: string | null }>(path)).data.rdns ?? '');
+      setValue((await v2.get<Data<'getServerIpReverseDns'>>(path)).data.rdns ?? '');
     })}>Reverse DNS</Button>;
   }
   return (
@@ -153,8 +154,8 @@ function Addresses({ s, writable, onOperation, version }: { s: Server; writable:
       </Loading>
       {writable && (
         <Form label="Add an address" onSubmit={() => f.submit(async () => {
-          const r = await v2.post<{ operation?: Operation }>(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { idempotent: true });
-          if (r.data.operation) onOperation(r.data.operation);
+          // Attached before the answer (201): no operation to follow.
+          await v2.post<Data<'addServerIp'>>(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { idempotent: true });
           await list.reload();
         })}>
           <div class="row inline">

@@ -1,25 +1,13 @@
 // Servers: the list (lists carry no live state: a server's page reads it), and the way to create one.
 import { useState } from 'preact/hooks';
 import { type Envelope, type Money, v2 } from '../api.ts';
+import type { Data } from '../api-types.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Pager } from '../components/pager.tsx';
 import { can, useSession } from '../session.tsx';
 
 /** A server as its own page reads it (a list item has the same fields but `network`, and power_state null). */
-export interface Server {
-  id: string;
-  name: string;
-  status: string;
-  power_state: string;
-  os: string;
-  location_id: number;
-  specs: { cpu_cores: number; ram_mb: number; storage_gb: number };
-  network: { ipv4: { address: string } | null; ipv6: { address: string } | null; extra_ips: unknown[] };
-  plan: { id: number; name: string } | null;
-  billing: { amount: string; currency: string; cycle: string; next_billing_at: string } | null;
-  created_at: string;
-  operation?: import('../components/operation.tsx').Operation;
-}
+export type Server = Data<'getServer'>;
 
 export function specs(s: Server['specs']): string {
   return `${s.cpu_cores} vCPU · ${s.ram_mb / 1024} GB RAM · ${s.storage_gb} GB disk`;

@@ -4,16 +4,9 @@ import { v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Item } from '../api-types.ts';
 
-export interface SshKey {
-  id: number;
-  name: string;
-  fingerprint: string;
-  key_type?: string;
-  type?: string;
-  bits?: number;
-  created_at: string;
-}
+export type SshKey = Item<'listSshKeys'>;
 
 export function SshKeysPage() {
   const { me } = useSession();
@@ -49,7 +42,7 @@ export function SshKeysPage() {
             {list.map((k) => (
               <tr key={k.id}>
                 <td>{k.name}</td>
-                <td>{k.key_type ?? k.type}{k.bits ? ` ${k.bits}` : ''}</td>
+                <td>{k.type}{k.bits ? ` ${k.bits}` : ''}</td>
                 <td><code>{k.fingerprint}</code></td>
                 <td>{when(k.created_at)}</td>
                 <td>{writable && <Button type="button" kind="plain" busy={d.busy} label={`Delete SSH key ${k.name}`} onClick={() => d.submit(async () => { await v2.del(`/ssh-keys/${k.id}`); await keys.reload(); })}>Delete</Button>}</td>

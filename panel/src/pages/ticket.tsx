@@ -5,11 +5,9 @@ import { v2, when } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
-import type { Ticket } from './tickets.tsx';
+import type { Data } from '../api-types.ts';
 
-interface Detail extends Ticket {
-  messages: { id: number; author: 'customer' | 'staff'; message: string; created_at: string }[];
-}
+type Detail = Data<'getTicket'>;
 
 export function TicketPage() {
   const { params } = useRoute();

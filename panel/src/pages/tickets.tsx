@@ -6,21 +6,13 @@ import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { Pager } from '../components/pager.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Data, Item } from '../api-types.ts';
 
-export interface Ticket {
-  id: string;
-  subject: string;
-  status: string;
-  priority: string;
-  department: { id: number; name: string } | null;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-}
+export type Ticket = Item<'listTickets'>;
 
 function OpenTicket() {
   const { route } = useLocation();
-  const departments = useLoad(async () => (await v2.get<{ id: number; name: string }[]>('/departments')).data);
+  const departments = useLoad(async () => (await v2.get<Data<'listDepartments'>>('/departments')).data);
   const [subject, setSubject] = useState('');
   const [department, setDepartment] = useState('');
   const [priority, setPriority] = useState('medium');

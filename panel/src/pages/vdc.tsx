@@ -5,10 +5,10 @@ import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { type Operation, OperationProgress, useOperation } from '../components/operation.tsx';
 import { can, useSession } from '../session.tsx';
+import type { Data, Item } from '../api-types.ts';
 
-interface Bucket { total: number; used: number; available: number }
-interface Pool { has_pool: boolean; cpu: Bucket; ram_mb: Bucket; storage_gb: Bucket; ipv4: Bucket; ipv6: Bucket; bandwidth_mbit: Bucket }
-interface Vm { id: string; name: string; status: string; power_state: string; os: string; specs: { cpu_cores: number; ram_mb: number; storage_gb: number }; primary_ip: string | null }
+type Pool = Data<'getVdcResources'>;
+type Vm = Item<'listVdcVms'>;
 
 function CreateVm({ onOperation }: { onOperation(op: Operation): void }) {
   const catalog = useLoad(async () => {

@@ -8,29 +8,11 @@ import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data
 import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { EVENT_TYPES } from '../event-types.ts';
 import { can, useSession } from '../session.tsx';
+import type { Item } from '../api-types.ts';
 
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Webhook = Item<'listWebhooks'>;
 
-export interface Delivery {
-  id: number;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  response_status: number | null;
-  error: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-}
+export type Delivery = Item<'listWebhookDeliveries'>;
 
 const STATUS_TEXT: Record<Delivery['status'], string> = { pending: 'pending', succeeded: 'delivered', failed: 'failed' };
 /** While a delivery is pending the log is read again this often, so a ping's result shows without a reload. */

@@ -9,7 +9,8 @@ import type { Db } from '../types.ts';
 import { BODY_MAX, KIND_MAX, KIND_PATTERN, SUBJECT_MAX } from './types.ts';
 
 export interface NoticeInput {
-  accountId: string;
+  /** null: a notice to a staff member (then `toEmail` is required). */
+  accountId: string | null;
   /** Dotted: hosting.cancelled, ticket.answered, service.suspended, domain.expiring… */
   kind: string;
   /** One line; control characters become spaces, longer than 200 characters is cut. */
@@ -41,6 +42,7 @@ export async function queueNotification(trx: Db, input: NoticeInput): Promise<No
   if (subject === '') throw new Error('a notification needs a subject');
   let to = input.toEmail;
   if (to === undefined) {
+    if (input.accountId === null) throw new Error('a notice to no account needs toEmail');
     const account = await findAccount(trx, input.accountId);
     if (!account) throw notFound('Account');
     to = account.email;

@@ -122,18 +122,33 @@ export async function completeSignIn(db: Db, identity: PanelIdentity, code: stri
   });
 }
 
+/**
+ * Whether a session row may still act: `ended` (revoked, past its absolute end, or idle too long),
+ * `live`, or `touch` (live, and its last_seen_at is due to be written). Shared by the console's
+ * staff sessions (core/staff/sessions.ts), which keep the same rules in their own table.
+ */
+export function sessionState(session: { revoked_at: Date | null; expires_at: Date; last_seen_at: Date }, now: Date, s: SessionSettings): 'ended' | 'live' | 'touch' {
+  if (session.revoked_at || session.expires_at <= now) return 'ended';
+  const idleMs = now.getTime() - session.last_seen_at.getTime();
+  if (idleMs > s.idleS * 1000) return 'ended';
+  return idleMs > TOUCH_EVERY_MS ? 'touch' : 'live';
+}
+
+/** A cookie's token has the shape newToken() makes (anything else is not looked up). */
+export function isSessionToken(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
 /** The session a cookie's token names while it may still act, else null. */
 export async function identifySession(db: Db, token: string, now: Date, s: SessionSettings): Promise<PanelIdentity | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  if (!isSessionToken(token)) return null;
   const st = await findSessionStanding(db, sha256(token));
   if (!st) return null;
   const { session } = st;
-  if (session.revoked_at || session.expires_at <= now) return null;
-  if (now.getTime() - session.last_seen_at.getTime() > s.idleS * 1000) return null;
-  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_EVERY_MS) {
-    // A hint for the idle limit and the session list; a failed write only shortens the session.
-    touchSession(db, session.id, now).catch(() => {});
-  }
+  const state = sessionState(session, now, s);
+  if (state === 'ended') return null;
+  // A hint for the idle limit and the session list; a failed write only shortens the session.
+  if (state === 'touch') touchSession(db, session.id, now).catch(() => {});
   return {
     sessionId: session.id,
     publicId: session.public_id,

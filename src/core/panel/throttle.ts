@@ -21,14 +21,17 @@ export const SIGN_IN_LIMITS = {
   windowS: 15 * 60,
 };
 
-/** What a counter counts: `email:<address>`, `code:<user id>` or `addr:<client address>`. */
-export type ThrottleKey = `email:${string}` | `code:${number}` | `addr:${string}`;
+/**
+ * What a counter counts: `email:<address>`, `code:<user id>` or `addr:<client address>`; a staff
+ * member's sign-in (the console) counts `staff-email:<address>` and `staff-code:<member id>`.
+ */
+export type ThrottleKey = `email:${string}` | `code:${number}` | `addr:${string}` | `staff-email:${string}` | `staff-code:${string}`;
 
 export const emailKey = (email: string): ThrottleKey => `email:${email.trim().toLowerCase()}`;
 
 function limitOf(key: ThrottleKey): number {
-  if (key.startsWith('email:')) return SIGN_IN_LIMITS.perEmail;
-  if (key.startsWith('code:')) return SIGN_IN_LIMITS.perPersonCodes;
+  if (key.startsWith('email:') || key.startsWith('staff-email:')) return SIGN_IN_LIMITS.perEmail;
+  if (key.startsWith('code:') || key.startsWith('staff-code:')) return SIGN_IN_LIMITS.perPersonCodes;
   return SIGN_IN_LIMITS.perAddress;
 }
 

@@ -9,7 +9,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { ListEnvelope, PageQuery, StringEnum, errorResponses } from '../schemas.ts';
 import { AccountSchema, ApiKeySchema, TransactionSchema, accountView, apiKeyView, transactionView } from '../v2/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'accounts' as const };
 const tags = ['Admin'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -33,7 +33,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   });
 
   app.get('/accounts/:id/api-keys', {
-    config: admin,
+    config: { ...admin, right: 'access' as const },
     schema: {
       tags,
       operationId: 'listAccountApiKeys',
@@ -48,7 +48,7 @@ export function register(app: TypedApp, { db }: RouteDeps) {
   });
 
   app.get('/accounts/:id/transactions', {
-    config: admin,
+    config: { ...admin, right: 'billing' as const },
     schema: {
       tags,
       operationId: 'listAccountTransactions',

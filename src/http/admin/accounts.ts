@@ -10,7 +10,7 @@ import { AmountString, Envelope, StringEnum, errorResponses, ref } from '../sche
 import { AccountSchema, TransactionSchema, accountView, apiKeyView, transactionView } from '../v2/presenters.ts';
 import { NewKeyFields, NewKeySchema } from './api-keys.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'accounts' as const };
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 const OpenedAccountSchema = Type.Composite([AccountSchema, Type.Object({
@@ -86,7 +86,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request) => ok(request, accountView(await updateAccount(db, request.params.id, request.body))));
 
   app.post('/accounts/:id/deposits', {
-    config: admin,
+    config: { ...admin, right: 'billing' as const },
     schema: {
       tags: ['Admin'],
       params: Id,

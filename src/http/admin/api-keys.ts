@@ -5,8 +5,9 @@ import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, StringEnum, errorResponses } from '../schemas.ts';
 import { ApiKeySchema, apiKeyView } from '../v2/presenters.ts';
+import { NewKeySchema } from '../new-key-schema.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'access' as const };
 
 /** The body of a new key (also nested as `api_key` when an account is opened). */
 export const NewKeyFields = {
@@ -16,7 +17,7 @@ export const NewKeyFields = {
   scopes: Type.Optional(Type.Array(StringEnum(ALL_SCOPES), { maxItems: ALL_SCOPES.length, description: 'Omitted → every scope' })),
 };
 
-export const NewKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'The secret; shown only in this response' }) })]);
+export { NewKeySchema };
 
 export function register(app: TypedApp, { db, config }: RouteDeps) {
   app.post('/accounts/:id/api-keys', {

@@ -10,7 +10,7 @@ import { ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, MoneySchema, PageQuery, Timestamp, errorResponses, ref } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'billing' as const };
 const tags = ['Admin billing'];
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });

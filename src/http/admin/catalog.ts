@@ -14,7 +14,7 @@ import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, IntId, ListEnvelope, PageQuery, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'catalog' as const };
 const tags = ['Admin catalog'];
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Count = (min = 1) => Type.Integer({ minimum: min, maximum: 1_000_000 });

@@ -8,7 +8,7 @@ import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 
 export function register(app: TypedApp, { db }: RouteDeps) {
   app.post('/dns/resync', {

@@ -11,7 +11,7 @@ import { locate, ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, NullableTimestamp, StringEnum, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin Hosting Nodes'];
 const Id = Type.Object({ id: IntId });
 

@@ -6,7 +6,7 @@ import { page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { ListEnvelope, PageQuery, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'services' as const };
 
 const PanelServerSchema = Type.Object({
   hostname: Type.String({ examples: ['web1.fra1.panel.hostcloud.example'] }),

@@ -27,9 +27,18 @@ import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
 import * as tickets from './tickets.ts';
+import * as staff from './staff.ts';
+import * as audit from './audit.ts';
+import { auditWrites } from './audit.ts';
+import * as staffSession from './staff-session.ts';
 
 export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   // The same error-response conventions as v2 (route-conventions.ts); not checked against a document.
   app.addHook('onRoute', applyRouteConventions);
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns]) r.register(app as TypedApp, deps);
+  // Every admin route names the right a role needs to call it (core/staff/roles.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
+    auditWrites(route, deps.db);
+  });
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns, staff, staffSession, audit]) r.register(app as TypedApp, deps);
 }

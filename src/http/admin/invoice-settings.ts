@@ -12,7 +12,7 @@ import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, Timestamp, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'billing' as const };
 const tags = ['Admin invoices'];
 
 const SettingsSchema = Type.Object({

@@ -7,7 +7,7 @@ import { ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, PageQuery, StringEnum, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'billing' as const };
 const tags = ['Admin invoices'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 

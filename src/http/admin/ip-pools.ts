@@ -7,7 +7,7 @@ import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin IP pools'];
 const Id = Type.Object({ id: IntId });
 

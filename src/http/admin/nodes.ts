@@ -13,7 +13,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, NullableTimestamp, StringEnum, errorResponses } from '../schemas.ts';
 import { operationView } from '../v2/servers/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin Nodes'];
 const Id = Type.Object({ id: IntId });
 const Bucket = Type.Object({ total: Type.Integer(), used: Type.Integer(), available: Type.Integer() });
@@ -167,7 +167,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
   }, async (request) => ok(request, nodeView(await deleteNode(db, request.params.id))));
 
   app.post('/servers/:id/migrate', {
-    config: admin,
+    config: { ...admin, right: 'services' as const },
     schema: {
       operationId: 'migrateServer', tags, summary: 'Migrate any account\'s server',
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),

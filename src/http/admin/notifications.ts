@@ -9,11 +9,11 @@ import { page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { ListEnvelope, NullableTimestamp, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'notifications' as const };
 
 const NotificationSchema = Type.Object({
   id: Type.Integer(),
-  account_id: Type.String(),
+  account_id: Type.Union([Type.String(), Type.Null()], { description: 'null: a notice to a staff member' }),
   kind: Type.String({ examples: ['hosting.cancelled'] }),
   to_email: Type.String(),
   subject: Type.String(),

@@ -13,7 +13,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, NullableTimestamp, PageQuery, StringEnum, Timestamp, errorResponses, ref } from '../schemas.ts';
 import { OperationSchema, operationView } from '../v2/servers/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'operations' as const };
 const tags = ['Admin'];
 
 const OPERATION_TYPES = Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[];

@@ -16,7 +16,7 @@ const PanelInvitationSchema = Type.Object({
 
 export function register(app: TypedApp, { db, config, now }: RouteDeps) {
   app.post('/accounts/:id/panel-invitation', {
-    config: { auth: 'admin', rateLimit: false },
+    config: { auth: 'admin', rateLimit: false, right: 'access' },
     schema: {
       tags: ['Admin'],
       operationId: 'invitePanelOwner',

@@ -16,7 +16,7 @@ import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, IdempotencyKeyHeaders, IntId, ListEnvelope, PageQuery, StringEnum, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'billing' as const };
 const tags = ['Admin payments'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const AccountMonth = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), month: Type.String({ minLength: 1, maxLength: 16, description: 'YYYY-MM' }) });

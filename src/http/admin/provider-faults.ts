@@ -11,7 +11,7 @@ import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, StringEnum, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin provider'];
 
 const Fault = Type.Object({

@@ -9,7 +9,7 @@ import { page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { ListEnvelope, NullableTimestamp, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin provider'];
 
 const Message = Type.Object({

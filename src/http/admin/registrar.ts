@@ -10,7 +10,7 @@ import { locate, ok, page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, ListEnvelope, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'infrastructure' as const };
 const tags = ['Admin provider'];
 
 const RegistryName = Type.Object({

@@ -20,7 +20,7 @@ const SetupSchema = Type.Object({
 
 export function register(app: TypedApp, { db, config }: RouteDeps) {
   app.get('/setup', {
-    config: { auth: 'admin', rateLimit: false },
+    config: { auth: 'admin', rateLimit: false, right: 'settings' },
     schema: {
       operationId: 'getSetup', tags: ['Admin setup'],
       description: 'What the installation lacks before a customer can buy a server, each part with the command that provides it.',

@@ -12,7 +12,7 @@ import { Envelope, ListEnvelope, PageQuery, StringEnum, errorResponses } from '.
 import { ResellerStatusSchema, resellerStatusView } from '../v2/reseller/presenters.ts';
 import { SubUserDetailSchema, SubUserSchema, subUserDetailView, subUserView } from '../v2/sub-users/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'access' as const };
 const tags = ['Admin'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -56,7 +56,7 @@ export function register(app: TypedApp, { db, now, config }: RouteDeps) {
   });
 
   app.put('/accounts/:id/reseller', {
-    config: admin,
+    config: { ...admin, right: 'accounts' as const },
     schema: {
       tags,
       operationId: 'setReseller',

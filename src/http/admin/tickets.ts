@@ -11,7 +11,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { Envelope, IntId, ListEnvelope, PageQuery, StringEnum, errorResponses, ref } from '../schemas.ts';
 import { TicketMessageSchema, TicketParams, TicketSchema, ticketMessageView, ticketView } from '../v2/tickets/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'tickets' as const };
 const tags = ['Admin'];
 
 const StaffTicket = Type.Intersect([ref(TicketSchema), Type.Object({ account_id: Type.String() })], { title: 'StaffTicket' });

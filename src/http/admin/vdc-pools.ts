@@ -10,7 +10,7 @@ import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { AmountString, Envelope, MoneySchema, NullableTimestamp, errorResponses, ref } from '../schemas.ts';
 import { VdcBucketSchema, vdcResourcesView } from '../v2/vdc/presenters.ts';
 
-const admin = { auth: 'admin' as const, rateLimit: false };
+const admin = { auth: 'admin' as const, rateLimit: false, right: 'services' as const };
 const tags = ['Admin VDC'];
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 

@@ -54,7 +54,7 @@ columns), \`--columns name,ipv4,power\` picks a list's columns, \`--no-header\` 
 \`hc server list\` shows each server's live power state, primary IPv4 and location. Lists print every page.
 Exit codes: **0** success, **1** an API error (its code, message and request id on stderr) or a failed
 operation, **2** a usage error (with the command's usage). Commands that destroy something
-(\`hc server delete\`, \`hc snapshot restore|delete\`) ask on a terminal; in a script they need \`--yes\`, and
+(\`hc server delete\`, \`hc dns zone delete\`, \`hc snapshot restore|delete\`) ask on a terminal; in a script they need \`--yes\`, and
 without it exit 2 having done nothing. So a script can rely on them:
 
 \`\`\`sh

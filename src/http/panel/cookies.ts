@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse, serialize } from 'cookie';
 
 export const SESSION_COOKIE = 'hc_session';
+/** The operator console's staff session (the same rules, its own cookie). */
+export const STAFF_SESSION_COOKIE = 'hc_staff_session';
 export const CSRF_COOKIE = 'hc_csrf';
 
 const parsed = new WeakMap<FastifyRequest, Record<string, string | undefined>>();
@@ -33,15 +35,15 @@ function append(reply: FastifyReply, value: string): void {
   reply.header('set-cookie', [...list, value]);
 }
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, token: string, maxAgeS: number): void {
-  append(reply, serialize(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: maxAgeS }));
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, token: string, maxAgeS: number, name = SESSION_COOKIE): void {
+  append(reply, serialize(name, token, { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: maxAgeS }));
   // What this request reads from now on (a sign-in answers with the new session's state).
-  cookiesOf(request)[SESSION_COOKIE] = token;
+  cookiesOf(request)[name] = token;
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string): void {
-  append(reply, serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: 0 }));
-  delete cookiesOf(request)[SESSION_COOKIE];
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, name = SESSION_COOKIE): void {
+  append(reply, serialize(name, '', { httpOnly: true, sameSite: 'lax', secure: isSecure(request, publicUrl), path: '/', maxAge: 0 }));
+  delete cookiesOf(request)[name];
 }
 
 export function setCsrfCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, secret: string): void {

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { DnsRecord, DnsRecordUpdate, DnsZone } from '@hostcloud/sdk';
 import { UsageError } from '../errors.js';
-import { type Runtime, command, group, int } from '../runtime.js';
+import { type Runtime, command, group, int, yesOption } from '../runtime.js';
 
 const ZONE_COLUMNS = [
   { header: 'ID', value: (z: DnsZone) => z.id },
@@ -61,9 +61,11 @@ export function dnsCommands(program: Command, rt: Runtime): void {
       await rt.print(cmd, await hc.dns.zones.create({ name }));
     });
 
-  command(zone, 'delete <id>', 'Delete a zone and every record in it (a domain\'s registration is not touched)', [`hc dns zone delete ${ZONE}`])
+  yesOption(command(zone, 'delete <id>', 'Delete a zone and every record in it (asks first; a domain\'s registration is not touched)', [`hc dns zone delete ${ZONE}`, `hc dns zone delete ${ZONE} --yes`]))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const hc = await rt.client(cmd);
+      const zone = await hc.dns.zones.get(id);
+      await rt.confirm(cmd, `Delete zone ${zone.name} (${zone.id}) and every record in it? Its names stop resolving.`);
       await rt.print(cmd, await hc.dns.zones.delete(id));
     });
 

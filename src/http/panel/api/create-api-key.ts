@@ -9,7 +9,7 @@ import { type TypedApp, callerOf } from '../../route-types.ts';
 import { Envelope, StringEnum, errorResponses } from '../../schemas.ts';
 import { apiKeyView } from '../../v2/presenters.ts';
 import type { PanelDeps } from '../deps.ts';
-import { NewKeySchema } from '../../admin/api-keys.ts';
+import { NewKeySchema } from '../../new-key-schema.ts';
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/api-keys', {
