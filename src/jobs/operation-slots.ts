@@ -12,12 +12,15 @@
 // database is back, without spending one of its retries: the outage is not the operation's fault.
 // Nor is a node this worker's compute driver cannot serve (providers/compute/platform.ts): the job
 // is given back, unspent, for a worker that can, and the operation waits queued — for at most
-// JOB_TIMEOUT_S from its first refusal; then it fails, refunded.
+// JOB_TIMEOUT_S from its first refusal; then it fails, refunded. Nor is a run that must wait on its
+// upstream longer than it may hold a slot (half JOB_TIMEOUT_S: a transfer the losing registrar
+// leaves pending for days): its job is put back to be fetched after the wait (OperationWaiting),
+// unspent, and its operation stays running under a lease that covers the wait.
 import type { Config } from '../config.ts';
 import { type ExecuteDeps, claimReads, executeOperation, failOperation } from '../core/operations/execute.ts';
-import type { RunResult } from '../core/operations/runner.ts';
+import { OperationWaiting, type RunResult } from '../core/operations/runner.ts';
 import { type FetchedOperationJob, fetchAndClaimOperations } from '../db/queries/operation-fetch.ts';
-import { type GiveBack, giveBackOperationJob } from '../db/queries/operation-give-back.ts';
+import { type GiveBack, deferOperationJob, giveBackOperationJob } from '../db/queries/operation-give-back.ts';
 import { releaseUnbuiltMachine } from '../db/queries/machine-reservation.ts';
 import type { Operation } from '../db/schema.ts';
 import { WrongPlatformError } from '../providers/errors.ts';
@@ -41,8 +44,10 @@ const FROM_HEAD_EVERY_MS = 1_000;
 export async function runOperationSlots(
   w: JobLoops, exec: Omit<ExecuteDeps, 'complete'>, config: Pick<Config, 'workerConcurrency' | 'workerPollMs' | 'operationLeaseS' | 'jobTimeoutS'>,
 ): Promise<void> {
-  const { db } = exec;
   const { logger } = w;
+  // A run may hold its slot for half the job's timeout while it waits on its upstream.
+  const base = { ...exec, holdMs: config.jobTimeoutS * 500 };
+  const { db } = base;
   const completed = batcher((ids) => w.settle('completing operation jobs', () => w.boss.complete(OPERATIONS_QUEUE, ids)));
   const completions = batchJobCompletions(db, OPERATIONS_QUEUE);
   const slotReleases = new Map<string, () => void>();
@@ -74,7 +79,7 @@ export async function runOperationSlots(
   const runOperation = async (job: FetchedOperationJob) => {
     const id = job.operationId;
     const last = job.retryCount >= job.retryLimit;
-    const execDeps = { ...exec, complete: completeFor(job.id) };
+    const execDeps = { ...base, complete: completeFor(job.id) };
     for (let attempt = 0; ; attempt++) {
       try {
         // After an outage the claim is made again (the batch's may predate a lease that lapsed),
@@ -88,6 +93,13 @@ export async function runOperationSlots(
           if (!w.stopping) await w.gate.ready();
           if (w.stopping) return;
           continue;
+        }
+        if (err instanceof OperationWaiting) {
+          logger.debug({ component: 'worker', operation_id: id, after_s: err.afterS }, 'operation waits on its upstream; its job is put back until then');
+          await w.settle('putting an operation job back until its wait ends', async () => {
+            await deferOperationJob(db, OPERATIONS_QUEUE, job.id, id, err.detail, err.afterS, config.jobTimeoutS);
+          });
+          return;
         }
         if (err instanceof WrongPlatformError) {
           // A misconfigured worker (a rolling deploy's): said loudly, and the job left for a worker that can.

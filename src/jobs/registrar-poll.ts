@@ -1,12 +1,15 @@
 // The registry's message queue (EPP <poll>), read by the worker every EPP_POLL_S: each message is
 // recorded for the operator (registrar_messages) and logged before it is acknowledged. A
 // transfer's outcome also reaches the driver, whose domain.transfer operation then finishes
-// (approved → active; rejected or cancelled → failed with its refund). An unreachable registry
+// (approved → active; rejected or cancelled → failed with its refund); its job, when put back to
+// wait (a long transfer: domain.transfer.ts), is made due at once. An unreachable registry
 // is logged and tried again next time.
 import type { Logger } from 'pino';
 import type { Db } from '../core/types.ts';
+import { wakeWaitingTransfer } from '../db/queries/operation-give-back.ts';
 import { recordRegistrarMessage } from '../db/queries/registrar-messages.ts';
 import type { Registrar } from '../providers/registrar/types.ts';
+import { OPERATIONS_QUEUE } from './queue.ts';
 
 export interface RegistrarPoll {
   stop(): void;
@@ -24,6 +27,7 @@ export function startRegistrarPoll(db: Db, registrar: Registrar | undefined, log
           registrar: registrar.name, msgId: m.id, queuedAt: m.queuedAt, domain: m.domain, kind: m.transfer ? 'transfer' : 'notice', text: m.text,
           detail: m.transfer ? { ...m.transfer } : {},
         });
+        if (m.transfer && m.transfer.state !== 'pending' && m.domain) await wakeWaitingTransfer(db, OPERATIONS_QUEUE, m.domain);
         const level = m.transfer ? 'info' : 'warn';
         logger[level]({ component: 'registrar', msg_id: m.id, domain: m.domain, transfer: m.transfer }, `registry message: ${m.text}`);
       });

@@ -12,7 +12,7 @@ import { afterCommit, type OperationEvent, type OperationOutcome, pendingEvents 
 import type { Db } from '../types.ts';
 import { DEFAULT_LEASE_S, holdLease } from './lease.ts';
 import { type RunnerMap, registeredRunners } from './catalogue.ts';
-import { type BatchedChange, type OperationOf, type RunResult, type RunnerServices, applyBatched, completionChanges } from './runner.ts';
+import { type BatchedChange, OperationWaiting, type OperationOf, type RunResult, type RunnerServices, applyBatched, completionChanges } from './runner.ts';
 
 export interface ExecuteDeps extends RunnerServices {
   db: Db;
@@ -24,6 +24,8 @@ export interface ExecuteDeps extends RunnerServices {
   now?: () => Date;
   /** Seconds a run's lease lasts without renewal (OPERATION_LEASE_S). Default 30. */
   leaseS?: number;
+  /** RunContext.holdMs: how long a run may wait on its upstream before giving its job back. Default: no limit. */
+  holdMs?: number;
   /** How a run's completion is committed. Default: a transaction of its own (completeAlone). */
   complete?: Completer;
   /**
@@ -205,15 +207,17 @@ async function runClaimed(deps: ExecuteDeps, op: Operation, lastAttempt: boolean
   try {
     if (op.cancel_requested_at) throw new OperationCancelled();
     // The one place a stored operation meets its runner: its params are what its start wrote for its type.
-    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded }, op as OperationOf<never>);
+    const result = await runner.run({ db: deps.db, compute: deps.compute, hosting: deps.hosting, registrar: deps.registrar, progress, now, loaded, holdMs: deps.holdMs }, op as OperationOf<never>);
     await (deps.complete ?? completeAlone(deps.db, now))(op, result);
     deps.onFinished?.(op);
   } catch (e) {
     // The database away (its connections refused or cut): not the operation's fault, whichever
     // attempt this is. The worker waits for it and runs the operation again. Nor is a node this
     // worker's driver cannot serve (platform.ts): the worker gives the job back, unspent, for one
-    // that can; this one must never fail it (and refund), even on its last attempt.
-    if (isDatabaseUnavailable(e) || e instanceof WrongPlatformError) throw e;
+    // that can; this one must never fail it (and refund), even on its last attempt. Nor is a run
+    // waiting on its upstream longer than it may hold its slot (OperationWaiting): its job is given
+    // back to be fetched again later.
+    if (isDatabaseUnavailable(e) || e instanceof WrongPlatformError || e instanceof OperationWaiting) throw e;
     if (e instanceof OperationCancelled) {
       await failOperation(deps, id, CANCELLED_DETAIL);
       return;

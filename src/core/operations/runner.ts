@@ -22,6 +22,23 @@ export interface RunContext extends RunnerServices {
    * was not read so (a run outside a worker's batch, or one retried after an outage).
    */
   loaded?: unknown;
+  /**
+   * How long a run may hold its worker's slot while it waits on the upstream (the worker's: half
+   * JOB_TIMEOUT_S); a wait that would pass it ends the run with OperationWaiting. Undefined: no limit.
+   */
+  holdMs?: number;
+}
+
+/**
+ * Thrown by a run that must wait on the upstream longer than it may hold its slot (RunContext.holdMs):
+ * the worker gives the job back, unspent, to be fetched again after `afterS`, and the operation
+ * stays running meanwhile with `detail`. Neither a failure nor an attempt.
+ */
+export class OperationWaiting extends Error {
+  constructor(readonly afterS: number, readonly detail: string) {
+    super(`waiting ${afterS} s: ${detail}`);
+    this.name = 'OperationWaiting';
+  }
 }
 
 export interface RunResult {

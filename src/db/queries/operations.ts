@@ -155,8 +155,9 @@ export function findUnfinishedOperation(db: Db, resourceType: string, resourceId
 /** The running worker's sign of life. */
 export async function renewLease(db: Db, id: string, leaseS: number): Promise<void> {
   // A dropped lease (a failed attempt waiting for its retry, or one the sweep took) is not renewed
-  // by a renewal that was already on its way.
-  await db.updateTable('operations').set({ lease_until: sql`now() + make_interval(secs => ${leaseS})` })
+  // by a renewal that was already on its way; nor is a lease that covers a wait shortened by one
+  // (deferOperationJob).
+  await db.updateTable('operations').set({ lease_until: sql`greatest(lease_until, now() + make_interval(secs => ${leaseS}))` })
     .where('id', '=', id).where('status', '=', 'running').where('lease_until', 'is not', null).execute();
 }
 
