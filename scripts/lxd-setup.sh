@@ -153,6 +153,12 @@ profiles:
     root: {path: /, pool: default, type: disk}
 EOF
   fi
+  # A member whose daemon was just started (CI after a reboot: the directories are there, the
+  # daemons are not) takes a while to be seen online by the other: wait for it before judging.
+  if clustered "$CLUSTER2_DIR"; then
+    local settle=$((SECONDS + 90))
+    until member_online "$MEMBER2" || [ "$SECONDS" -ge "$settle" ]; do sleep 1; done
+  fi
   if ! member_online "$MEMBER2"; then
     if clustered "$CLUSTER2_DIR"; then
       echo "lxd-setup: $CLUSTER2_DIR is clustered but $MEMBER2 is not an online member of the cluster at $CLUSTER1_ADDR; remove $CLUSTER2_DIR (daemon stopped) and run again" >&2

@@ -167,12 +167,13 @@ Top-up and invoices
 
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
+  audit-log [--actor STAFF_ID|admin_token] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]
                   the outbox, newest first (100 a page)
 
 Output and connection (every command)
   --json           print the API's JSON answer (for scripts) instead of a table
   --url URL        server (default $HOSTCLOUD_URL or http://127.0.0.1:$PORT)
-  --token TOKEN    admin token (default $ADMIN_TOKEN or the file $DATA_DIR/admin-token)`;
+  --token TOKEN    admin token or a staff token hc_staff_… (default $ADMIN_TOKEN or the file $DATA_DIR/admin-token)`;
 
 const CATALOG = [
   'plans', 'locations', 'operating-systems', 'tld-prices', 'hosting-packages', 'departments', 'reseller-tiers',
@@ -363,6 +364,18 @@ async function registrarCommand(conn: Conn, out: Out, action: string | undefined
   return true;
 }
 
+/** `audit-log [--actor ID] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]`. */
+async function auditLogCommand(conn: Conn, out: Out, args: string[]): Promise<void> {
+  const { values } = parse(args, {
+    actor: { type: 'string' }, 'target-type': { type: 'string' }, 'target-id': { type: 'string' }, action: { type: 'string' },
+    since: { type: 'string' }, until: { type: 'string' }, page: { type: 'string' },
+  }, 'hostcloud admin audit-log [--actor STAFF_ID|admin_token|system] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]');
+  const query = new URLSearchParams({ per_page: '100' });
+  const names: [keyof typeof values, string][] = [['actor', 'actor'], ['target-type', 'target_type'], ['target-id', 'target_id'], ['action', 'action'], ['since', 'since'], ['until', 'until'], ['page', 'page']];
+  for (const [flag, param] of names) if (values[flag] !== undefined) query.set(param, values[flag]!);
+  out.show(await call(conn, 'GET', `/audit-log?${query}`), (a) => listing(a as never, 'all', 'audit entries'));
+}
+
 /** `notifications list [--account ID] [--status S] [--kind K] [--page N]`. */
 async function listNotificationsCommand(conn: Conn, out: Out, args: string[]): Promise<void> {
   const { values } = parse(args, { account: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' }, page: { type: 'string' } },
@@ -420,6 +433,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     return out.show(await call(conn, 'POST', '/dns/resync', body), (r) => `Queued ${(r as { data: { queued: number } }).data.queued} zone(s) for a whole push to the DNS provider`);
   }
   if (group === 'notifications' && action === 'list') return listNotificationsCommand(conn, out, args);
+  if (group === 'audit-log') return auditLogCommand(conn, out, action === undefined ? args : [action, ...args]);
   if (group === 'setup' && action === undefined) {
     return out.show(await call(conn, 'GET', '/setup'), (a) => {
       const d = a.data as { ready: boolean; checks: Record<string, unknown>[] };

@@ -87,3 +87,31 @@ test('redact: secrets at any depth', () => {
   assert.deepEqual(redact({ name: 'x', password: 'p', nested: { api_key: 'k', token: 't', list: [{ secret: 's', ok: 1 }] }, auth_code: 'c' }),
     { name: 'x', password: '[redacted]', nested: { api_key: '[redacted]', token: '[redacted]', list: [{ secret: '[redacted]', ok: 1 }] }, auth_code: '[redacted]' });
 });
+
+test('hostcloud admin with a staff token (--token): its writes are audited as that member; audit-log lists them', async () => {
+  const { runAdmin } = await import('../../src/cli/admin.ts');
+  const member = await createStaff(t, 'billing');
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  const cli = async (token: string, ...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(['--url', `http://127.0.0.1:${port}`, '--token', token, '--json', ...args], { stdout: (s) => { stdout += s; }, stderr: (s) => { stderr += s; } });
+    return { code, out: stdout ? JSON.parse(stdout) : null, stderr };
+  };
+  const made = await cli(member.token, 'accounts', 'create', '--email', 'cli-audit@hostcloud.test', '--name', 'CLI Audit');
+  assert.equal(made.code, 0, made.stderr);
+  const rows = await entries(`actor=${member.id}&action=createAccount`);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].actor.email, member.email);
+  const listed = await cli(member.token, 'audit-log', '--actor', member.id);
+  // billing may not read the audit log; an owner's token may.
+  assert.notEqual(listed.code, 0);
+  assert.match(listed.stderr, /AUTH_SCOPE_INSUFFICIENT/);
+  const owner = await createStaff(t, 'owner');
+  const mine = await cli(owner.token, 'audit-log', '--actor', member.id, '--action', 'createAccount');
+  assert.equal(mine.code, 0, mine.stderr);
+  const list = Array.isArray(mine.out) ? mine.out : mine.out.data;
+  assert.equal(list.length, 1, JSON.stringify(mine.out));
+  assert.equal(list[0].actor.id, member.id);
+});

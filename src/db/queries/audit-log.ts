@@ -40,7 +40,8 @@ export async function listAuditRows(db: Db, f: AuditFilter, limit: number, offse
   if (f.since) q = q.where('at', '>=', f.since);
   if (f.until) q = q.where('at', '<', f.until);
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    // Newest first by id: `at` is its transaction's start, so a long write may carry an earlier time than a row before it.
+    q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: count.n };
