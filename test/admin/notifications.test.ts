@@ -89,7 +89,7 @@ test('queueNotification joins the caller\'s transaction: it commits or rolls bac
 test('sandbox: a notice queued by a test-key request exists inside it and nowhere after', async () => {
   const before = await count();
   const deps = { db, config: t.config, now: () => new Date(), services: servicesFor(t.config, db) };
-  const request = { caller: { accountId: bob.accountId, keyId: bob.keyId, scopes: null, sandbox: true } } as unknown as FastifyRequest;
+  const request = { headers: {}, caller: { accountId: bob.accountId, keyId: bob.keyId, scopes: null, sandbox: true } } as unknown as FastifyRequest;
   const seen = await withCtx(deps, request, async (ctx) => {
     assert.equal(ctx.sandbox, true);
     const n = await queueNotification(ctx.db, { accountId: ctx.accountId, kind: 'hosting.cancelled', subject: 'Sandbox', body: 'b' });
