@@ -167,8 +167,11 @@ Top-up and invoices
 
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
-  audit-log [--actor STAFF_ID|admin_token] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]
                   the outbox, newest first (100 a page)
+
+Audit
+  audit-log [--actor STAFF_ID|admin_token|system] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]
+                  every admin write: who, when, what changed (secrets redacted), newest first
 
 Output and connection (every command)
   --json           print the API's JSON answer (for scripts) instead of a table

@@ -7,7 +7,7 @@ import { guardProcess } from './process-guard.ts';
 import { startWorker, type Worker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
 import { RUNNERS } from '../core/families.ts';
-import { openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { closeRegistrars, openStore, rateLimiterFor, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 import { adminCommand, announceStart, announceStop, listen } from './start-up.ts';
 import { paymentsReadiness } from '../core/payments/settings.ts';
@@ -39,6 +39,8 @@ export async function serve(config: Config): Promise<void> {
     // Stop taking requests and let in-flight ones finish, then release the database.
     await app.close().catch((e) => logger.error({ err: e }, 'closing http'));
     await worker?.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
+    // EPP sessions say <logout/> (each within a second) rather than vanishing under the registry.
+    await closeRegistrars().catch((e) => logger.error({ err: e }, 'closing registrar sessions'));
     await rateLimiter.close();
     await store.close().catch((e) => logger.error({ err: e }, 'closing database'));
     announceStop(config, logger);

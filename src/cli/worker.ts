@@ -9,7 +9,7 @@ import { startWorker } from '../jobs/worker.ts';
 import { renderV2Event } from '../http/v2/events/presenters.ts';
 import { serveWorkerMetrics } from './worker-metrics.ts';
 import { RUNNERS } from '../core/families.ts';
-import { openStore, resolveAdminToken, servicesFor } from '../runtime.ts';
+import { closeRegistrars, openStore, resolveAdminToken, servicesFor } from '../runtime.ts';
 import { createTelemetry, observeDatabase } from '../telemetry/index.ts';
 
 export async function work(config: Config): Promise<void> {
@@ -35,6 +35,7 @@ export async function work(config: Config): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
     await worker.stop().catch((e) => logger.error({ err: e }, 'stopping worker'));
+    await closeRegistrars().catch((e) => logger.error({ err: e }, 'closing registrar sessions'));
     // Every step is caught, as in serve.ts: a repeated signal no longer ends the process, so a
     // step that threw (a database fault is logged and otherwise let be) would leave it running.
     await metrics?.close().catch((e) => logger.error({ err: e }, 'closing metrics'));

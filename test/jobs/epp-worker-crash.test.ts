@@ -124,4 +124,16 @@ describe('SIGKILL a worker mid-command over EPP', { timeout: 300_000 }, () => {
     const charges = await db().selectFrom('billing_charges').selectAll().where('resource_id', '=', created.id).execute();
     assert.deepEqual(charges.map((r) => r.status), ['paid']);
   });
+  test('SIGTERM instead: the worker logs out of its EPP session before it exits', async () => {
+    const name = freshName('com', 'epp-term');
+    const created = await registerDomain(t, c, { domain: name, nameservers: ['ns1.kill-dns.net', 'ns2.kill-dns.net'] });
+    const w = startWorker(t.databaseUrl, 0, eppEnv);
+    const done = await settled(created.operation.id, w);
+    assert.equal(done.status, 'completed', done.detail);
+    const logoutsBefore = fx.frames.filter((f) => f.dir === 'C' && f.xml.includes('<logout/>')).length;
+    w.child.kill('SIGTERM');
+    if (w.child.exitCode === null && w.child.signalCode === null) await new Promise((r) => w.child.once('exit', r));
+    assert.equal(w.child.exitCode, 0, w.output());
+    assert.ok(fx.frames.filter((f) => f.dir === 'C' && f.xml.includes('<logout/>')).length > logoutsBefore, 'a <logout/> reached the registry');
+  });
 });
