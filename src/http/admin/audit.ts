@@ -11,7 +11,7 @@ import { type Companion, inTransaction, withCompanion } from '../../db/transacti
 import type { Db } from '../../core/types.ts';
 import { page, pageOf } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { ListEnvelope, PageQuery, Timestamp, component, errorResponses } from '../schemas.ts';
+import { ListEnvelope, PageQuery, Timestamp, errorResponses } from '../schemas.ts';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -54,7 +54,7 @@ export function auditWrites(route: RouteOptions, db: Db): void {
   } as RouteOptions['handler'];
 }
 
-const AuditEntrySchema = component('AuditEntry', Type.Object({
+const AuditEntrySchema = Type.Object({
   id: Type.Integer(),
   at: Timestamp,
   actor: Type.Object({
@@ -67,7 +67,7 @@ const AuditEntrySchema = component('AuditEntry', Type.Object({
   target: Type.Object({ type: Type.Union([Type.String(), Type.Null()]), id: Type.Union([Type.String(), Type.Null()]) }),
   changes: Type.Record(Type.String(), Type.Unknown(), { description: 'The fields the write set; secrets are "[redacted]"' }),
   request_id: Type.Union([Type.String(), Type.Null()]),
-}));
+});
 
 function entryView(r: AuditRow) {
   return {

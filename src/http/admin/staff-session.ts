@@ -12,7 +12,7 @@ import {
 } from '../../core/staff/sessions.ts';
 import { ok } from '../reply.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { Envelope, StringEnum, errorResponses, ref } from '../schemas.ts';
+import { Envelope, StringEnum, errorResponses } from '../schemas.ts';
 import { ipBudget } from '../auth.ts';
 import { STAFF_SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../panel/cookies.ts';
 import { csrfToken } from '../panel/csrf.ts';
@@ -46,7 +46,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
       response: {
         200: Envelope(Type.Object({
           stage: StringEnum(['signed_out', 'totp', 'enrol', 'full'] as const),
-          member: Type.Union([ref(StaffMemberSchema), Type.Null()]),
+          member: Type.Union([StaffMemberSchema, Type.Null()]),
           csrf_token: Type.String({ description: 'Send it as X-CSRF-Token with every write' }),
         })),
         ...errorResponses(),

@@ -9,7 +9,7 @@ import { createStaffToken, listTokensOf, revokeStaffToken } from '../../core/sta
 import type { StaffMember, StaffSession, StaffToken } from '../../db/schema.ts';
 import { locate, ok, page, pageOf } from '../reply.ts';
 import { type RouteDeps, type TypedApp } from '../route-types.ts';
-import { Envelope, ListEnvelope, NullableTimestamp, PageQuery, StringEnum, Timestamp, component, errorResponses } from '../schemas.ts';
+import { Envelope, ListEnvelope, NullableTimestamp, PageQuery, StringEnum, Timestamp, errorResponses } from '../schemas.ts';
 import { sessionSettings } from '../panel/session-auth.ts';
 import { principalOf } from './principal.ts';
 
@@ -30,7 +30,7 @@ const MemberFields = {
   created_at: Timestamp,
   updated_at: Timestamp,
 };
-export const StaffMemberSchema = component('StaffMember', Type.Object(MemberFields));
+export const StaffMemberSchema = Type.Object(MemberFields);
 
 export function staffView(m: StaffMember) {
   return {
@@ -56,7 +56,7 @@ const TokenFields = {
   last_used_at: NullableTimestamp,
   revoked_at: NullableTimestamp,
 };
-const StaffTokenSchema = component('StaffToken', Type.Object(TokenFields));
+const StaffTokenSchema = Type.Object(TokenFields);
 
 function tokenView(t: StaffToken) {
   return {
@@ -70,14 +70,14 @@ const NewTokenSchema = Type.Object({
   token: Type.String({ description: 'The secret (hc_staff_…), shown only here' }),
 });
 
-export const StaffSessionSchema = component('StaffSession', Type.Object({
+export const StaffSessionSchema = Type.Object({
   id: Type.String(),
   ip: Type.String(),
   user_agent: Type.String(),
   created_at: Timestamp,
   last_seen_at: Timestamp,
   expires_at: Timestamp,
-}));
+});
 
 export function sessionView(s: StaffSession) {
   return { id: s.public_id, ip: s.ip, user_agent: s.user_agent, created_at: ts(s.created_at), last_seen_at: ts(s.last_seen_at), expires_at: ts(s.expires_at) };

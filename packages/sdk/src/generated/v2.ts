@@ -1259,7 +1259,7 @@ export interface paths {
         };
         /**
          * Get a control-panel login link
-         * @description A link that logs into the control panel of an active account: our own signed URL (`openWebHostingLoginLink`), single use, valid 300 seconds, opened in a browser without an API key; it redirects to the panel. The panel's own session URL is never exposed. An account that is not active is 409 `STATE_CONFLICT`.
+         * @description A link that opens the account's hosting page in the customer panel without a password: our own signed URL (`openWebHostingLoginLink`), single use, valid 300 seconds, opened in a browser without an API key. The page shows the site, SFTP and databases and can reset passwords and create and drop databases — or only show them, when the link is made by a caller with `hosting:read` only. An account that is not active is 409 `STATE_CONFLICT`.
          */
         get: operations["getWebHostingLogin"];
         put?: never;
@@ -1279,12 +1279,112 @@ export interface paths {
         };
         /**
          * Open a control-panel login link
-         * @description The `login_url` of `getWebHostingLogin`, opened in a browser: no API key, the signature in the URL is the credential. It answers 302 to the control panel, logged in, once: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an account no longer active) 409 `STATE_CONFLICT`; if the panel fails (502) the link may be tried again while it lasts. A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached. `HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while GET would open it, else 404 or 409 as GET would answer.
+         * @description The `login_url` of `getWebHostingLogin`, opened in a browser: no API key, the signature in the URL is the credential. It answers 302 to the account's hosting page in the customer panel (`/panel/web-hosting/{id}`), once, with a cookie that opens that page alone for an hour: a forged link is 404 `RESOURCE_NOT_FOUND`, a used or expired one (or an account no longer active) 409 `STATE_CONFLICT`. A test key's link answers 200 instead, since no panel exists behind it. Answers are never cached. `HEAD` checks the link without opening it (link previews and prefetchers cannot spend it): 204 while GET would open it, else 404 or 409 as GET would answer.
          */
         get: operations["openWebHostingLoginLink"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-hosting/{id}/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a web hosting account's site
+         * @description What the account's hosting page shows, live from its hosting server: domain, site URL, document root, PHP version, SFTP host, port and user, disk used and quota, and the MariaDB databases with the package's limit. Never a password. An account that is pending or cancelled is 409 `STATE_CONFLICT`; a suspended one is shown. Also answers the hosting page opened by `login_url` (its cookie stands in for a key, for this account only).
+         */
+        get: operations["getWebHostingSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-hosting/{id}/sftp-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new SFTP password
+         * @description Sets a new random SFTP password for the account's user and answers with it, this once: it is not stored, and no list, log or event shows it. The previous password stops working. Only an `active` account (else 409 `STATE_CONFLICT`); a read-only caller (`hosting:read` only, or a hosting page opened by their link) is 403. A test key changes nothing.
+         */
+        post: operations["resetWebHostingSftpPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-hosting/{id}/databases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a database
+         * @description Creates a MariaDB database and its user, both named `<user>_<name>`, with a random password shown this once. The package allows `database_limit` databases (`getWebHostingSite`): one more is 422 `QUOTA_EXCEEDED`. A name the account has already is 409 `STATE_CONFLICT`, as is an account that is not `active`; a read-only caller is 403. A test key changes nothing.
+         */
+        post: operations["createWebHostingDatabase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-hosting/{id}/databases/{database}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new database password
+         * @description Sets a new random password for the database's user and answers with it, this once (never stored, listed or logged); the previous one stops working, so update the site's configuration. A database the account does not have is 404; an account that is not `active` 409; a read-only caller 403. A test key changes nothing.
+         */
+        post: operations["resetWebHostingDatabasePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-hosting/{id}/databases/{database}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a database
+         * @description Drops the database with every table in it, and its user: it cannot be undone (the hosting page asks first). A database the account does not have is 404; an account that is not `active` 409; a read-only caller 403. A test key changes nothing.
+         */
+        delete: operations["deleteWebHostingDatabase"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3341,6 +3441,95 @@ export interface components {
             /** @description The thread, oldest first. */
             messages: components["schemas"]["TicketMessage"][];
         };
+        StaffMember: {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "support" | "billing" | "readonly";
+            /** @enum {string} */
+            status: "active" | "disabled";
+            password_set: boolean;
+            two_factor_enabled: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            updated_at: string;
+        };
+        StaffToken: {
+            id: string;
+            staff_id: string;
+            name: string;
+            /** @description The first characters of the token, to recognise it */
+            prefix: string;
+            /** @description null: usable from anywhere */
+            ip_allowlist: string[] | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        StaffSession: {
+            id: string;
+            ip: string;
+            user_agent: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            expires_at: string;
+        };
+        AuditEntry: {
+            id: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC, whole seconds.
+             * @example 2026-11-22T08:30:00Z
+             */
+            at: string;
+            actor: {
+                type: "staff" | "admin_token" | "system";
+                id: string | null;
+                email: string | null;
+            };
+            ip: string | null;
+            /** @description The route's operationId */
+            action: string;
+            target: {
+                type: string | null;
+                id: string | null;
+            };
+            /** @description The fields the write set; secrets are "[redacted]" */
+            changes: {
+                [key: string]: unknown;
+            };
+            request_id: string | null;
+        };
         /** @description A domain name of the account. */
         Domain: {
             /** @example dom_3kPq9vX2mLp8RtY1 */
@@ -4054,6 +4243,102 @@ export interface components {
                 remaining_hours: number;
             };
             server: components["schemas"]["Server"];
+        };
+        /** @description A web hosting account's site, as its hosting page shows it: never a password. */
+        HostingSite: {
+            /** @example wh_9GmT4xQ2bLk7Rs1P */
+            id: string;
+            /**
+             * @description active, or suspended (then the site is not served and nothing can be changed).
+             * @enum {string}
+             */
+            status: "pending" | "active" | "suspended" | "cancelled";
+            /** @example example.com */
+            domain: string;
+            /**
+             * @description Where the site is served.
+             * @example https://example.com/
+             */
+            site_url: string;
+            /**
+             * @description The directory the site is served from: upload files there.
+             * @example /srv/hosting/example/public_html
+             */
+            document_root: string;
+            /** @example 8.2 */
+            php_version: string;
+            /** @description Where to upload files. The password is set with `resetWebHostingSftpPassword`. */
+            sftp: {
+                /** @example web1.fra1.hostcloud.example */
+                host: string;
+                /** @example 22 */
+                port: number;
+                /** @example example */
+                username: string;
+            };
+            disk_usage: {
+                /** @example 412 */
+                used_mb: number;
+                /** @example 10240 */
+                quota_mb: number;
+                /** @description true when the node's filesystem enforces the quota; false when usage is only measured. */
+                enforced: boolean;
+            };
+            /** @description The account's MariaDB databases, by name. Passwords are never listed. */
+            databases: {
+                /**
+                 * @description The database, also its user's name: `<user>_<name>`.
+                 * @example example_main
+                 */
+                name: string;
+                /** @example 1.5 */
+                size_mb: number;
+            }[];
+            /**
+             * @description How many databases the package allows.
+             * @example 3
+             */
+            database_limit: number;
+        };
+        /** @description The account's new SFTP password; the previous one no longer works. */
+        HostingSftpPassword: {
+            /** @example example */
+            username: string;
+            /**
+             * @description The new password, shown this once: it is not stored and no later answer shows it.
+             * @example q7XkR2mVb9xTw4LpZc8a
+             */
+            password: string;
+        };
+        /** @description A database's credentials with its new password. */
+        HostingDatabaseCredentials: {
+            /**
+             * @description The database and its user.
+             * @example example_shop
+             */
+            name: string;
+            /**
+             * @description The MariaDB user: the database's name.
+             * @example example_shop
+             */
+            username: string;
+            /**
+             * @description Where a site on the account reaches MariaDB.
+             * @example localhost
+             */
+            host: string;
+            /**
+             * @description The new password, shown this once: it is not stored and no later answer shows it.
+             * @example q7XkR2mVb9xTw4LpZc8a
+             */
+            password: string;
+        };
+        /** @description A dropped database. */
+        HostingDatabaseDropped: {
+            /** @example example_shop */
+            name: string;
+            /** @description Always true: the database, its tables and its user are gone. */
+            dropped: boolean;
         };
         /** @description A test key's login link, opened: no control panel exists behind it. */
         HostingLoginSandbox: {
@@ -7263,6 +7548,181 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HostingLoginSandbox"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    getWebHostingSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Web hosting account id (`wh_…`).
+                 * @example wh_9GmT4xQ2bLk7Rs1P
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A web hosting account's site, as its hosting page shows it: never a password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostingSite"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    resetWebHostingSftpPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Web hosting account id (`wh_…`).
+                 * @example wh_9GmT4xQ2bLk7Rs1P
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing to send. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK. The account's new SFTP password; the previous one no longer works. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostingSftpPassword"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    createWebHostingDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Web hosting account id (`wh_…`).
+                 * @example wh_9GmT4xQ2bLk7Rs1P
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1–16 lower-case letters and digits; the account's user name and `_` are put before it.
+                     * @example shop
+                     */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. A database's credentials with its new password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostingDatabaseCredentials"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    resetWebHostingDatabasePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Web hosting account id (`wh_…`).
+                 * @example wh_9GmT4xQ2bLk7Rs1P
+                 */
+                id: string;
+                /**
+                 * @description The database's full name (`<user>_<name>`).
+                 * @example example_shop
+                 */
+                database: string;
+            };
+            cookie?: never;
+        };
+        /** @description Nothing to send. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK. A database's credentials with its new password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostingDatabaseCredentials"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+        };
+    };
+    deleteWebHostingDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Web hosting account id (`wh_…`).
+                 * @example wh_9GmT4xQ2bLk7Rs1P
+                 */
+                id: string;
+                /**
+                 * @description The database's full name (`<user>_<name>`).
+                 * @example example_shop
+                 */
+                database: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. A dropped database. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HostingDatabaseDropped"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
