@@ -43,6 +43,8 @@ export interface DnsOutboxTable {
   action: 'sync' | 'rrset' | 'delete';
   rr_name: string | null;
   rr_type: string | null;
+  /** The zone serial a record change made (0230); null on whole-zone and PTR rows. */
+  serial: ColumnType<string | null, number | null | undefined, never>;
   attempts: ColumnType<number, number | undefined, number>;
   due_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_error: string | null;

@@ -40,7 +40,16 @@ export async function pushNextZone(db: Db, provider: DnsProvider, opts: { maxWai
         await provider.deleteZone(zoneName);
       } else {
         const records = await listZoneRecords(trx, zone.id);
-        const all = zoneRrsets(zone.name, records, zone.serial);
+        // The SOA announces the newest change this push carries. The zone's serial, read now, may
+        // count changes committed after the claim, whose rows wait for the next push: announced
+        // early, a secondary would see that serial, transfer, and never learn of them. Changes
+        // commit in serial order (each bumps the zone's row) and the claim takes every committed
+        // row, so the newest claimed serial covers every change before it. Whole-zone and PTR rows carry none: the zone's, read
+        // before its records, which then hold at least what it counts.
+        const serials = claim.rows.map((r) => (r.serial === null ? null : Number(r.serial)));
+        const serial = serials.every((n) => n !== null) && claim.rows.every((r) => r.action === 'rrset' && r.zone_id === zone.id)
+          ? Math.max(...(serials as number[])) : zone.serial;
+        const all = zoneRrsets(zone.name, records, serial);
         const whole = claim.rows.some((r) => r.action !== 'rrset' || r.zone_id !== zone.id);
         if (whole) {
           await provider.putZone(zone.name, [...all.values()]);
@@ -56,7 +65,7 @@ export async function pushNextZone(db: Db, provider: DnsProvider, opts: { maxWai
           }
         }
         await finishPush(trx, ids);
-        await markSynced(trx, zone.id, zone.serial);
+        await markSynced(trx, zone.id, serial);
       }
       if (!zone) await finishPush(trx, ids);
       const oldest = Math.min(...claim.rows.map((r) => r.created_at.getTime()));

@@ -137,8 +137,8 @@ export async function writeZoneRecord(trx: Db, z: { zoneId: string; accountId: s
   const names = rrsets.map((r) => r.name);
   const types = rrsets.map((r) => r.type);
   const result = await sql<DnsRecord & { zone_serial: number }>`WITH ${zone}, ${record}, o AS (
-      INSERT INTO dns_outbox (zone_id, zone_name, action, rr_name, rr_type)
-      SELECT z.id, z.name, 'rrset', x.n, x.t FROM z, unnest(${names}::text[], ${types}::text[]) WITH ORDINALITY AS x(n, t, i) ORDER BY x.i)
+      INSERT INTO dns_outbox (zone_id, zone_name, action, rr_name, rr_type, serial)
+      SELECT z.id, z.name, 'rrset', x.n, x.t, z.serial FROM z, unnest(${names}::text[], ${types}::text[]) WITH ORDINALITY AS x(n, t, i) ORDER BY x.i)
     SELECT r.*, (SELECT serial FROM z) AS zone_serial FROM r`.execute(trx);
   const row = result.rows[0];
   if (!row) return undefined;
@@ -246,23 +246,32 @@ export async function queueDnsPush(db: Db, rows: NewOutboxRow[]): Promise<void> 
 }
 
 /**
- * One zone's due outbox rows, claimed for this transaction: the oldest due row no other pusher
- * holds picks the zone, and an advisory lock on the zone's name keeps every other pusher off
- * it (pushes of one zone happen one at a time, oldest first). Null when nothing is due or free.
+ * One zone's outbox rows, claimed for this transaction: the oldest due row picks the zone, and an
+ * advisory lock on the zone's name keeps every other pusher off it (pushes of one zone happen one
+ * at a time, oldest first); then every queued row of the zone is taken. Null when nothing is due
+ * or free.
  */
 export async function claimZonePush(trx: Db, skipZones: readonly string[]): Promise<{ zoneName: string; rows: DnsOutboxRow[] } | null> {
   for (let tries = 0; tries < 5; tries++) {
-    let q = trx.selectFrom('dns_outbox').select(['zone_name']).where('due_at', '<=', sql<Date>`now()`);
+    // clock_timestamp(), not now() (this transaction's start): a change committed since then was
+    // stamped due at its own statement's start, and skipping it would break the claim's promise of
+    // every committed change up to the newest claimed (push.ts announces that one's serial).
+    let q = trx.selectFrom('dns_outbox').select(['zone_name']).where('due_at', '<=', sql<Date>`clock_timestamp()`);
     if (skipZones.length > 0) q = q.where('zone_name', 'not in', skipZones);
-    const first = await q.orderBy('id').limit(1).forUpdate().skipLocked().executeTakeFirst();
+    // Only the holder of a zone's advisory lock locks its rows: a pusher that locked a row here and
+    // then lost the zone to another would hold that row from the winner, whose claim would skip it
+    // and announce a serial the skipped change precedes.
+    const first = await q.orderBy('id').limit(1).executeTakeFirst();
     if (!first) return null;
     const got = await sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext('hostcloud.dns'), hashtext(${first.zone_name})) AS ok`.execute(trx);
     if (!got.rows[0]!.ok) {
       skipZones = [...skipZones, first.zone_name];
       continue;
     }
-    const rows = await trx.selectFrom('dns_outbox').selectAll().where('zone_name', '=', first.zone_name).where('due_at', '<=', sql<Date>`now()`)
-      .orderBy('id').forUpdate().skipLocked().execute();
+    // Every queued row of the zone, due or waiting out a failed push's backoff: a new change makes
+    // the zone due, and pushing it without the older ones would announce a serial they precede.
+    const rows = await trx.selectFrom('dns_outbox').selectAll().where('zone_name', '=', first.zone_name)
+      .orderBy('id').forUpdate().execute();
     return { zoneName: first.zone_name, rows };
   }
   return null;
