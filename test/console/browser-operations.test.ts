@@ -100,7 +100,8 @@ test('operations: a stuck create cancelled and refunded; failed power actions re
   await heading(page, 'Servers');
   await text(page, 'the servers listed', 'bulk-two.example.com');
   await consoleShot(page, 'servers-desktop');
-  await t.database.db.deleteFrom('operations').where('type', '=', 'server.stop').where('status', '=', 'queued').execute();
+  // The retried stops end (no worker runs them), so the server takes another operation.
+  await t.database.db.updateTable('operations').set({ status: 'failed', finished_at: new Date() }).where('type', '=', 'server.stop').where('status', '=', 'queued').execute();
   await evidence(page, 'stop a server', () => page.locator('::-p-aria([name="Stop bulk-one.example.com"][role="button"])').click());
   await confirmDialog(page, 'confirm the stop');
   await text(page, 'the stop notice', 'Stop queued for bulk-one.example.com');
