@@ -125,7 +125,7 @@ export function NodesPage() {
                   {write && (
                     <td><div class="row-actions">
                       {STATUS_ACTIONS.filter((a) => a.to !== n.status || a.to === 'draining').map((a) => (
-                        <Button key={a.to} type="button" kind={a.to === 'active' ? 'plain' : 'danger'} label={`${a.label} ${n.name}`} onClick={() => confirm.ask({
+                        <Button key={a.to} type="button" kind="plain" label={`${a.label} ${n.name}`} onClick={() => confirm.ask({
                           title: `${a.label} ${n.name}?`, confirm: `${a.label} node`, danger: a.to !== 'active', body: <p>{a.note}</p>,
                           run: async () => {
                             const r = (await admin.patch<{ node: Node; drain: Drain | null }>(`/nodes/${n.id}`, { status: a.to })).data;
