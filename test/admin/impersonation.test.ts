@@ -122,6 +122,8 @@ test('a read-only session (support) reads, and any write is 403 in one place —
     ['PATCH', '/panel/api/profile', { name: 'Nope' }],
     ['POST', '/v2/ssh-keys', { name: 'k', public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq6n2S0E7rqfn6q6O4i0mUQ4f5j8b2V9v3JgK1x2y3z test' }],
     ['POST', '/panel/api/api-keys', { name: 'x', ip_allowlist: ['127.0.0.1'] }],
+    // The panel's billing routes check the session on their own (billing-actor.ts): the same refusal.
+    ['POST', '/panel/api/billing/top-ups', { amount: '10.00' }],
   ] as const) {
     const res = await client.request(method, url, body);
     assert.equal(res.statusCode, 403, `${method} ${url}: ${res.body}`);
