@@ -14,6 +14,7 @@ import { VerifyEmailPage } from './pages/verify-email.tsx';
 import { HostingLinkPage } from './pages/hosting-site.tsx';
 import { Page } from './components/data.tsx';
 import { BrandLinks, BrandMark } from './components/brand.tsx';
+import { ImpersonationBanner } from './components/impersonation-banner.tsx';
 
 /** Pages anyone may open, signed in or not (mailed links). */
 const LINK_PAGES = [
@@ -146,7 +147,7 @@ function Root() {
   if (!me) return <p class="muted" role="status">Loading…</p>;
   return (
     <SessionContext.Provider value={{ me, refresh }}>
-      {me.signed_in ? <Shell /> : <SignedOut />}
+      {me.signed_in ? <><ImpersonationBanner /><Shell /></> : <SignedOut />}
     </SessionContext.Provider>
   );
 }
