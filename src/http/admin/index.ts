@@ -14,6 +14,7 @@ import * as dashboard from './dashboard.ts';
 import * as dns from './dns.ts';
 import * as hosting from './hosting.ts';
 import * as hostingNodes from './hosting-nodes.ts';
+import * as impersonation from './impersonation.ts';
 import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
 import * as ipPools from './ip-pools.ts';
@@ -44,5 +45,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
     if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
     auditWrites(route, deps.db);
   });
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard, accountTimeline]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
+  impersonation.register(app as TypedApp, deps);
+  accountTimeline.register(app as TypedApp, deps);
 }
