@@ -32,6 +32,7 @@ import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
 import * as tickets from './tickets.ts';
+import * as cannedReplies from './canned-replies.ts';
 import * as staff from './staff.ts';
 import * as audit from './audit.ts';
 import { auditWrites } from './audit.ts';
@@ -45,7 +46,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
     if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
     auditWrites(route, deps.db);
   });
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, cannedReplies, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
   impersonation.register(app as TypedApp, deps);
   accountTimeline.register(app as TypedApp, deps);
 }
