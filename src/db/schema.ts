@@ -18,7 +18,7 @@ import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, Pane
 import type { AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable, SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable } from './schema-payments.ts';
 import type { ConsoleSessionsTable, ServerIpsTable, ServersTable, SnapshotsTable } from './schema-servers.ts';
 import type { SimFirewallRulesTable, SimRequestsTable, SimSettingsTable, SimSnapshotsTable, SimVmsTable } from './schema-sim.ts';
-import type { AppSecretsTable, SystemMarkersTable } from './schema-system.ts';
+import type { AppSecretsTable, BrandingSettingsTable, SystemMarkersTable } from './schema-system.ts';
 import type { RegistrarContactSyncTable } from './schema-registrar.ts';
 import type { AuditLogTable, StaffLinksTable, StaffMembersTable, StaffRecoveryCodesTable, StaffSessionsTable, StaffTokensTable } from './schema-staff.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
@@ -132,4 +132,5 @@ export interface DB {
   staff_links: StaffLinksTable;
   staff_tokens: StaffTokensTable;
   audit_log: AuditLogTable;
+  branding_settings: BrandingSettingsTable;
 }

@@ -69,6 +69,15 @@ export function mayDo(role: StaffRole, permission: AdminPermission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
 }
 
+/** Every permission a role holds, in the table's order (the console shows and hides by it: it keeps no copy of the table). */
+export function permissionsOf(role: StaffRole): AdminPermission[] {
+  return [...ROLE_PERMISSIONS[role]].sort((a, b) => {
+    const [ra, aa] = a.split(':') as [AdminRight, AdminAccess];
+    const [rb, ab] = b.split(':') as [AdminRight, AdminAccess];
+    return ADMIN_RIGHTS.indexOf(ra) - ADMIN_RIGHTS.indexOf(rb) || aa.localeCompare(ab);
+  });
+}
+
 /** 403 unless `role` holds `permission`. */
 export function requirePermission(role: StaffRole, permission: AdminPermission): void {
   if (!mayDo(role, permission)) {

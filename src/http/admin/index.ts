@@ -7,7 +7,9 @@ import * as accountLists from './account-lists.ts';
 import * as accounts from './accounts.ts';
 import * as apiKeys from './api-keys.ts';
 import * as billing from './billing.ts';
+import * as branding from './branding.ts';
 import * as catalog from './catalog.ts';
+import * as dashboard from './dashboard.ts';
 import * as dns from './dns.ts';
 import * as hosting from './hosting.ts';
 import * as hostingNodes from './hosting-nodes.ts';
@@ -20,6 +22,7 @@ import * as notifications from './notifications.ts';
 import * as operations from './operations.ts';
 import * as panelInvitations from './panel-invitations.ts';
 import * as payments from './payments.ts';
+import * as power from './power.ts';
 import * as providerFaults from './provider-faults.ts';
 import * as registrar from './registrar.ts';
 import * as registrarMessages from './registrar-messages.ts';
@@ -40,5 +43,5 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
     if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
     auditWrites(route, deps.db);
   });
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, dns, staff, staffSession, audit]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
 }

@@ -1,93 +1,18 @@
-// The panel's page and its two assets. The client (panel/src, Preact) is bundled by esbuild — a
-// dependency of the server already — the first time this process is asked for it (`hostcloud
-// serve` asks at start), into memory: nothing is fetched from anywhere at run time, and a changed
-// source is never served stale.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { type StaticAsset, staticAsset } from '../docs/static-asset.ts';
+// The panel's page and its two assets: the client in panel/src, bundled into memory
+// (client-bundle.ts).
+import { type ClientBundle, clientBundle } from '../client-bundle.ts';
 
-/** The checkout's root: the first folder up from here holding panel/src/main.tsx (from src/ or dist/ alike). */
-function findRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(path.join(dir, 'panel', 'src', 'main.tsx'))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('the panel sources (panel/src/main.tsx) were not found above this module');
-    dir = up;
-  }
-}
+export type PanelBundle = ClientBundle;
 
-export interface PanelBundle {
-  js: StaticAsset;
-  css: StaticAsset;
-  html: StaticAsset;
-}
-
-/** Assets change only with an upgrade, and their URLs carry a hash of their content. */
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
-
-/** The tab's icon, inline in the page (no request, nothing fetched from elsewhere): a cloud on the brand's blue. */
+/** The tab's icon: a white cloud on the brand's blue. */
 const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f5fbf"/>'
   + '<path d="M10 22a5 5 0 0 1-.6-9.96A7 7 0 0 1 22.8 11.1 5.5 5.5 0 0 1 22.5 22z" fill="#fff"/></svg>';
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
-
-function page(jsTag: string, cssTag: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Hostcloud panel</title>
-<link rel="icon" type="image/svg+xml" href="${FAVICON}">
-<link rel="stylesheet" href="/panel/assets/app.css?v=${cssTag}">
-<script type="module" src="/panel/assets/app.js?v=${jsTag}"></script>
-</head>
-<body>
-<div id="app"><noscript><p>The Hostcloud panel needs JavaScript. The API (/v2) works without it.</p></noscript></div>
-</body>
-</html>
-`;
-}
-
-async function bundle(): Promise<PanelBundle> {
-  const root = findRoot();
-  const out = await build({
-    absWorkingDir: root,
-    entryPoints: [path.join(root, 'panel/src/main.tsx')],
-    bundle: true,
-    write: false,
-    outdir: path.join(root, 'dist/panel'),
-    entryNames: 'app',
-    format: 'esm',
-    target: ['es2020'],
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  const file = (ext: string) => {
-    const f = out.outputFiles.find((o) => o.path.endsWith(ext));
-    if (!f) throw new Error(`the panel build made no ${ext} file`);
-    return Buffer.from(f.contents);
-  };
-  const js = staticAsset(file('.js'), 'text/javascript; charset=utf-8', ASSET_CACHE);
-  const css = staticAsset(file('.css'), 'text/css; charset=utf-8', ASSET_CACHE);
-  const tag = (a: StaticAsset) => a.etag.slice(3, 15);
-  const html = staticAsset(page(tag(js), tag(css)), 'text/html; charset=utf-8', 'no-cache');
-  return { js, css, html };
-}
-
-let built: Promise<PanelBundle> | undefined;
 
 /** The bundle, built once per process (a failed build is tried again on the next request). */
-export function panelBundle(): Promise<PanelBundle> {
-  built ??= bundle().catch((e: unknown) => {
-    built = undefined;
-    throw e;
-  });
-  return built;
-}
+export const panelBundle: () => Promise<PanelBundle> = clientBundle({
+  dir: 'panel',
+  base: '/panel',
+  title: 'Hostcloud panel',
+  icon: FAVICON_SVG,
+  noscript: 'The Hostcloud panel needs JavaScript. The API (/v2) works without it.',
+});

@@ -9,6 +9,7 @@ import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } 
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { panelBundle } from './assets.ts';
+import { CLIENT_PAGE_HEADERS } from '../client-bundle.ts';
 import type { PanelDeps } from './deps.ts';
 import { sessionSettings } from './session-auth.ts';
 import { createSignInThrottle } from '../../core/panel/throttle.ts';
@@ -53,14 +54,7 @@ export interface PanelOptions extends RouteDeps {
   onUndocumentedError?: (e: UndocumentedError) => void;
 }
 
-/** What a browser is told about every panel page: no framing, no referrer (links carry tokens), only our own scripts. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-};
+const PAGE_HEADERS = CLIENT_PAGE_HEADERS;
 
 export async function registerPanel(app: FastifyInstance, opts: PanelOptions): Promise<void> {
   // (Unknown query parameters are refused on every /panel/api route by app.ts, as on the APIs.)
