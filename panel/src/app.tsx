@@ -13,6 +13,7 @@ import { SignUpPage } from './pages/sign-up.tsx';
 import { VerifyEmailPage } from './pages/verify-email.tsx';
 import { HostingLinkPage } from './pages/hosting-site.tsx';
 import { Page } from './components/data.tsx';
+import { ImpersonationBanner } from './components/impersonation-banner.tsx';
 
 /** Pages anyone may open, signed in or not (mailed links). */
 const LINK_PAGES = [
@@ -144,7 +145,7 @@ function Root() {
   if (!me) return <p class="muted" role="status">Loading…</p>;
   return (
     <SessionContext.Provider value={{ me, refresh }}>
-      {me.signed_in ? <Shell /> : <SignedOut />}
+      {me.signed_in ? <><ImpersonationBanner /><Shell /></> : <SignedOut />}
     </SessionContext.Provider>
   );
 }

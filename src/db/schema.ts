@@ -14,7 +14,7 @@ import type { IpAddressesTable, IpPoolsTable, IpSettingsTable } from './schema-i
 import type { NodesTable } from './schema-nodes.ts';
 import type { NotificationsTable } from './schema-notifications.ts';
 import type { IdempotencyKeysTable, OperationsTable } from './schema-operations.ts';
-import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
+import type { ImpersonationLinksTable, PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 import type { AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable, SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable } from './schema-payments.ts';
 import type { ConsoleSessionsTable, ServerIpsTable, ServersTable, SnapshotsTable } from './schema-servers.ts';
 import type { SimFirewallRulesTable, SimRequestsTable, SimSettingsTable, SimSnapshotsTable, SimVmsTable } from './schema-sim.ts';
@@ -108,6 +108,7 @@ export interface DB {
   panel_recovery_codes: PanelRecoveryCodesTable;
   panel_sessions: PanelSessionsTable;
   panel_links: PanelLinksTable;
+  impersonation_links: ImpersonationLinksTable;
   invoice_settings: InvoiceSettingsTable;
   tax_rates: TaxRatesTable;
   account_billing_details: AccountBillingDetailsTable;

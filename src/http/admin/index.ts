@@ -13,6 +13,7 @@ import * as dashboard from './dashboard.ts';
 import * as dns from './dns.ts';
 import * as hosting from './hosting.ts';
 import * as hostingNodes from './hosting-nodes.ts';
+import * as impersonation from './impersonation.ts';
 import * as invoiceSettings from './invoice-settings.ts';
 import * as invoices from './invoices.ts';
 import * as ipPools from './ip-pools.ts';
@@ -44,4 +45,5 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
     auditWrites(route, deps.db);
   });
   for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
+  impersonation.register(app as TypedApp, deps);
 }

@@ -16,6 +16,8 @@ import { createSignInThrottle } from '../../core/panel/throttle.ts';
 import * as beginTwoFactor from './api/begin-two-factor.ts';
 import * as createApiKey from './api/create-api-key.ts';
 import * as disableTwoFactor from './api/disable-two-factor.ts';
+import * as endSession from './api/end-session.ts';
+import * as openImpersonation from './api/open-impersonation.ts';
 import * as enableTwoFactor from './api/enable-two-factor.ts';
 import * as getTwoFactor from './api/get-two-factor.ts';
 import * as inviteSubUser from './api/invite-sub-user.ts';
@@ -41,7 +43,7 @@ import * as updateProfile from './api/update-profile.ts';
 import * as verifyEmail from './api/verify-email.ts';
 
 const ROUTES: { register(app: TypedApp, deps: PanelDeps): void }[] = [
-  getMe, signIn, signInCode, signOut, signUp, requestPasswordReset,
+  getMe, signIn, signInCode, signOut, endSession, openImpersonation, signUp, requestPasswordReset,
   getLink, setLinkPassword, verifyEmail,
   changePassword, listSessions, revokeSession,
   getTwoFactor, beginTwoFactor, enableTwoFactor, disableTwoFactor, regenerateRecoveryCodes,

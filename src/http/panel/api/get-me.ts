@@ -29,6 +29,11 @@ const Me = Type.Object({
     has_vdc_pool: Type.Boolean({ description: 'The operator gave this account a VDC pool: the navigation shows VDC only then' }),
   })),
   session: Nullable(Type.Object({ id: Type.String(), expires_at: Type.String() })),
+  impersonation: Nullable(Type.Object({
+    staff_name: Type.String({ description: 'The staff member signed in as the customer' }),
+    reason: Type.String(),
+    read_only: Type.Boolean(),
+  }, { description: 'A staff member signed in as the customer: the page shows a banner with "End" (DELETE /panel/api/session)' })),
 });
 
 export function register(app: TypedApp, deps: PanelDeps) {
@@ -47,7 +52,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
     } catch {
       usable = false;
     }
-    if (!identity || !usable) return ok(request, { ...base, signed_in: false, stage: null, user: null, account: null, session: null });
+    if (!identity || !usable) return ok(request, { ...base, signed_in: false, stage: null, user: null, account: null, session: null, impersonation: null });
     const [account, pool] = await Promise.all([getAccount(deps.db, identity.accountId), getAccountPool(deps.db, identity.accountId)]);
     return ok(request, {
       ...base,
@@ -62,6 +67,9 @@ export function register(app: TypedApp, deps: PanelDeps) {
       },
       account: identity.stage === 'full' ? { id: account.id, name: account.name, status: account.status, has_vdc_pool: pool.hasPool } : null,
       session: { id: identity.publicId, expires_at: identity.expiresAt.toISOString() },
+      impersonation: identity.impersonation
+        ? { staff_name: identity.impersonation.staffName, reason: identity.impersonation.reason, read_only: identity.impersonation.readOnly }
+        : null,
     });
   });
 }
