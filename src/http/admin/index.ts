@@ -5,6 +5,7 @@ import { applyRouteConventions } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accountLists from './account-lists.ts';
 import * as accounts from './accounts.ts';
+import * as accountTimeline from './account-timeline.ts';
 import * as apiKeys from './api-keys.ts';
 import * as billing from './billing.ts';
 import * as branding from './branding.ts';
@@ -47,4 +48,5 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
   });
   for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, cannedReplies, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
   impersonation.register(app as TypedApp, deps);
+  accountTimeline.register(app as TypedApp, deps);
 }
