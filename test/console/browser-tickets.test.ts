@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { consoleShot, invitedMember } from '../helpers/console-browser.ts';
-import { PHONE, browser, evidence, heading, invitedOwner, newPage, origin, shot, signIn, skip, t, useBrowser } from '../helpers/panel-browser.ts';
+import { PHONE, browser, evidence, fill, heading, invitedOwner, newPage, origin, press, shot, signIn, skip, t, useBrowser } from '../helpers/panel-browser.ts';
 import { adminCall, call, json } from '../helpers/app.ts';
 
 useBrowser();
@@ -91,9 +91,22 @@ test('support answers from the console with a note and a reply; the customer see
   await text(page, 'answered', 'answered');
   await consoleShot(page, 'ticket-desktop');
 
+  // A canned reply saved from its page.
+  await page.goto(`${origin}/admin/tickets/canned-replies`);
+  await heading(page, 'Canned replies');
+  await text(page, 'the saved ones', 'Fixed, please check');
+  await fill(page, 'Title', 'Thanks for waiting');
+  await fill(page, 'Text', 'Thank you for your patience while we looked into this.');
+  await press(page, 'Save canned reply');
+  await text(page, 'the new one listed', 'Thank you for your patience');
+  await consoleShot(page, 'canned-replies-desktop');
+  const saved = json(await adminCall(t, 'GET', '/admin/v1/canned-replies?per_page=100')).data.map((r: { title: string }) => r.title);
+  assert.ok(saved.includes('Thanks for waiting'), saved.join(', '));
+
   // My tickets.
   await page.goto(`${origin}/admin/tickets?assignee=me`);
   await heading(page, 'Tickets');
+  assert.equal(await page.$eval('nav[aria-label="Queues"] a[aria-current="page"]', (el) => (el as unknown as El).textContent), 'My tickets');
   await text(page, 'mine', 'Server web-1 unreachable');
   assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('Old question about backups'));
 

@@ -5,7 +5,8 @@
 // shown to roles holding tickets:write.
 import { useState } from 'preact/hooks';
 import { admin, qs, when } from '../api.ts';
-import { Badge, SubNav, useConfirm } from '../components/actions.tsx';
+import { useLocation } from 'preact-iso';
+import { Badge, useConfirm } from '../components/actions.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { type BulkAction, type Column, ListView } from '../components/list.tsx';
@@ -69,6 +70,22 @@ function closeSummary(r: BulkClose): string {
   return parts.join(' ');
 }
 
+/** The queues: links to the list's own filters, the one the address is on marked current. */
+function Queues() {
+  const { path, query } = useLocation();
+  const links = [
+    { href: '/admin/tickets', label: 'All tickets', on: path === '/admin/tickets' && !query.assignee },
+    { href: '/admin/tickets?assignee=me', label: 'My tickets', on: query.assignee === 'me' },
+    { href: '/admin/tickets?assignee=none', label: 'Unassigned', on: query.assignee === 'none' },
+    { href: '/admin/tickets/canned-replies', label: 'Canned replies', on: path === '/admin/tickets/canned-replies' },
+  ];
+  return (
+    <nav class="sub-nav" aria-label="Queues">
+      {links.map((l) => <a key={l.href} href={l.href} aria-current={l.on ? 'page' : undefined}>{l.label}</a>)}
+    </nav>
+  );
+}
+
 export function TicketsPage() {
   const choices = useChoices();
   const columns: Column<StaffTicket>[] = [
@@ -93,12 +110,7 @@ export function TicketsPage() {
   }];
   return (
     <Page title="Tickets">
-      <SubNav label="Queues" links={[
-        { href: '/admin/tickets', label: 'All tickets' },
-        { href: '/admin/tickets?assignee=me', label: 'My tickets' },
-        { href: '/admin/tickets?assignee=none', label: 'Unassigned' },
-        { href: '/admin/tickets/canned-replies', label: 'Canned replies' },
-      ]} />
+      <Queues />
       <Loading state={choices}>
         {(c) => (
           <ListView<StaffTicket> caption="Tickets" search="Ticket number or subject"
@@ -266,7 +278,7 @@ export function CannedRepliesPage() {
   const confirm = useConfirm(list.reload);
   return (
     <Page title="Canned replies">
-      <p><a href="/admin/tickets">All tickets</a></p>
+      <Queues />
       {confirm.notice && <Notice kind="success">{confirm.notice}</Notice>}
       <Loading state={list}>
         {(rows) => (rows.length === 0 ? <p class="empty">No canned reply yet.</p> : (
