@@ -2,7 +2,7 @@
 // (client-bundle.ts).
 import { type ClientBundle, clientBundle, clientPage } from '../client-bundle.ts';
 import { esc } from '../docs/html.ts';
-import { type StaticAsset, staticAsset } from '../docs/static-asset.ts';
+import { type StaticAsset, staticAsset } from '../static-asset.ts';
 
 export type PanelBundle = ClientBundle;
 
