@@ -13,6 +13,8 @@ import { SignUpPage } from './pages/sign-up.tsx';
 import { VerifyEmailPage } from './pages/verify-email.tsx';
 import { HostingLinkPage } from './pages/hosting-site.tsx';
 import { Page } from './components/data.tsx';
+import { BrandLinks, BrandMark } from './components/brand.tsx';
+import { ImpersonationBanner } from './components/impersonation-banner.tsx';
 
 /** Pages anyone may open, signed in or not (mailed links). */
 const LINK_PAGES = [
@@ -62,7 +64,7 @@ function Shell() {
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
-        <a class="brand" href="/panel">Hostcloud</a>
+        <BrandMark href="/panel" />
         <span class="account-name">{me.account?.name}</span>
         <button type="button" class="btn plain menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <div class="who">
@@ -103,7 +105,7 @@ function SignedOut() {
   if (hostingLink) {
     return (
       <div class="shell link-shell">
-        <header class="top"><span class="brand">Hostcloud</span></header>
+        <header class="top"><BrandMark /></header>
         <main id="main"><Router>{[<Route key="h" path="/panel/web-hosting/:id" component={HostingLinkPage} />]}</Router></main>
       </div>
     );
@@ -111,7 +113,7 @@ function SignedOut() {
   return (
     <div class="auth">
       <div class="auth-card">
-        <p class="brand">Hostcloud</p>
+        <BrandMark tag="p" />
         <main id="main">
           <Router>
             {[
@@ -123,6 +125,7 @@ function SignedOut() {
             ]}
           </Router>
         </main>
+        <BrandLinks />
       </div>
     </div>
   );
@@ -144,7 +147,7 @@ function Root() {
   if (!me) return <p class="muted" role="status">Loading…</p>;
   return (
     <SessionContext.Provider value={{ me, refresh }}>
-      {me.signed_in ? <Shell /> : <SignedOut />}
+      {me.signed_in ? <><ImpersonationBanner /><Shell /></> : <SignedOut />}
     </SessionContext.Provider>
   );
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { panelBundle } from '../http/panel/assets.ts';
+import { consoleBundle } from '../http/staff-console/assets.ts';
 import { createLogger } from '../http/logger.ts';
 import { limitHeapGrowth } from './heap.ts';
 import { guardProcess } from './process-guard.ts';
@@ -64,6 +65,7 @@ export async function serve(config: Config): Promise<void> {
   await reportPayments(config, store.database.db, logger, adminCommand(config, port, admin.token !== null));
   // The customer panel's page is bundled on its first request; build it now, so nobody waits for it.
   panelBundle().catch((err: unknown) => logger.error({ err }, 'the customer panel could not be built; /panel answers 500 until it can'));
+  consoleBundle().catch((err: unknown) => logger.error({ err }, 'the operator console could not be built; /admin answers 500 until it can'));
   if (store.workerDatabase) {
     const db = store.workerDatabase.db;
     worker = await startWorker({ db, ...servicesFor(config, db, telemetry, { worker: true }), runners: RUNNERS, config, logger, metrics: telemetry.metrics, renderEvent: renderV2Event });

@@ -1,6 +1,6 @@
 // Every resource family, listed once. Each declares its own facts in src/core/<family>/family.ts
 // (operations with their runners, events, billable types with their charges, scope area, id prefix;
-// src/core/family.ts); the central tables are derived here: the upcoming charges' sources, the operation catalogue (registered with core/operations,
+// src/core/family.ts); the central tables are derived here: the upcoming charges' sources and the billing pass's parts, the operation catalogue (registered with core/operations,
 // which imports no family, and added to its OperationRegistry type), the worker's runner map, the
 // areas the operations route admits. The lists a leaf module must keep for the panel or the database
 // (AREAS in scope-names.ts, the event type names, BILLABLE_TYPES) are checked against the families
@@ -9,6 +9,7 @@
 import type { BillableType } from '../db/schema-billing.ts';
 import { accountsFamily } from './accounts/family.ts';
 import { billingFamily } from './billing/family.ts';
+import { registerRecurringBilling } from './billing/pass.ts';
 import type { RecurringChargesByType } from './billing/upcoming.ts';
 import { catalogFamily } from './catalog/family.ts';
 import { dnsFamily } from './dns/family.ts';
@@ -58,6 +59,9 @@ type OperationType = keyof AllOperations;
 
 /** What recurring billing will charge, by billable type (the upcoming charges: src/core/billing/upcoming.ts). */
 export const BILLABLE_HOOKS = Object.assign({}, ...FAMILIES.map((f) => ('billable' in f ? f.billable : {}))) as RecurringChargesByType;
+
+// The billing pass charges each billable type through its family's part (RecurringPass).
+registerRecurringBilling(BILLABLE_HOOKS);
 
 /** The operation types whose `completed` event is about another kind of resource than the operation's own (none, or the line below fails to compile). */
 type CompletionAboutAnother = {

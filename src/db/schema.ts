@@ -2,7 +2,7 @@
 // schema-<family>.ts with its Selectable/Insertable aliases (a new family adds a file and its lines
 // here). Money columns are *_cents (BIGINT, parsed to a JS number: exact up to 2^53 cents).
 // `numeric` columns arrive as strings.
-import type { AccountsTable, ApiKeysTable, SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
+import type { AccountsTable, ApiKeysTable, CannedRepliesTable, SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
 import type { BillingChargesTable, BillingNoticesTable, TransactionsTable } from './schema-billing.ts';
 import type { ColocationPackagesTable, DedicatedPackagesTable, DepartmentsTable, EmailPackagesTable, HostingPackagesTable, IpSubnetPackagesTable, LocationsTable, OperatingSystemsTable, PlansTable, ResellerTiersTable, TldPricesTable, UnitPricesTable } from './schema-catalog.ts';
 import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
@@ -14,11 +14,11 @@ import type { IpAddressesTable, IpPoolsTable, IpSettingsTable } from './schema-i
 import type { NodesTable } from './schema-nodes.ts';
 import type { NotificationsTable } from './schema-notifications.ts';
 import type { IdempotencyKeysTable, OperationsTable } from './schema-operations.ts';
-import type { PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
+import type { ImpersonationLinksTable, PanelLinksTable, PanelRecoveryCodesTable, PanelSessionsTable, PanelUsersTable } from './schema-panel.ts';
 import type { AccountBillingDetailsTable, InvoiceCountersTable, InvoiceSettingsTable, InvoicesTable, PaymentRefundsTable, PaymentWebhookReceiptsTable, PaymentsTable, SimPaymentRefundsTable, SimPaymentsTable, TaxRatesTable } from './schema-payments.ts';
 import type { ConsoleSessionsTable, ServerIpsTable, ServersTable, SnapshotsTable } from './schema-servers.ts';
 import type { SimFirewallRulesTable, SimRequestsTable, SimSettingsTable, SimSnapshotsTable, SimVmsTable } from './schema-sim.ts';
-import type { AppSecretsTable, SystemMarkersTable } from './schema-system.ts';
+import type { AppSecretsTable, BrandingSettingsTable, SystemMarkersTable } from './schema-system.ts';
 import type { RegistrarContactSyncTable } from './schema-registrar.ts';
 import type { AuditLogTable, StaffLinksTable, StaffMembersTable, StaffRecoveryCodesTable, StaffSessionsTable, StaffTokensTable } from './schema-staff.ts';
 import type { ServerReverseDnsTable, SimReverseDnsTable } from './schema-v1.ts';
@@ -87,6 +87,7 @@ export interface DB {
   vdc_snapshots: VdcSnapshotsTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
+  canned_replies: CannedRepliesTable;
   sub_users: SubUsersTable;
   ssh_keys: SshKeysTable;
   domains: DomainsTable;
@@ -108,6 +109,7 @@ export interface DB {
   panel_recovery_codes: PanelRecoveryCodesTable;
   panel_sessions: PanelSessionsTable;
   panel_links: PanelLinksTable;
+  impersonation_links: ImpersonationLinksTable;
   invoice_settings: InvoiceSettingsTable;
   tax_rates: TaxRatesTable;
   account_billing_details: AccountBillingDetailsTable;
@@ -132,4 +134,5 @@ export interface DB {
   staff_links: StaffLinksTable;
   staff_tokens: StaffTokensTable;
   audit_log: AuditLogTable;
+  branding_settings: BrandingSettingsTable;
 }

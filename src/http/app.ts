@@ -15,6 +15,7 @@ import { type ActorOf, registerPanelBillingRoutes } from './panel-billing/index.
 import { registerPaymentRoutes } from './payments/index.ts';
 import { ipBudget, registerAuth } from './auth.ts';
 import { registerPanel } from './panel/index.ts';
+import { registerStaffConsole } from './staff-console/index.ts';
 import { sessionSettings } from './panel/session-auth.ts';
 import { PANEL_BILLING_PREFIX, sessionBillingActor } from './panel/billing-actor.ts';
 import { startKeyCache } from './key-cache.ts';
@@ -167,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   routeTables.set(app, table);
   app.addHook('onRoute', (r) => {
     if (API_PREFIX.test(r.url)) closeQueryString(r);
+    // A page's catch-all (the console's /admin/*) is no method of the API paths it spans.
+    if (r.config?.pageFallback) return;
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
@@ -228,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
+  await app.register(registerStaffConsole, { prefix: '/admin' });
   await app.register(registerPanel, { prefix: '/panel', db: deps.db, config, now, services: deps.services, rateLimiter: deps.rateLimiter, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerPaymentRoutes, { prefix: '/payments', db: deps.db, config, now, services: deps.services });
   const billing = deps.panelBilling ?? { prefix: PANEL_BILLING_PREFIX, actorOf: sessionBillingActor(deps.db, sessionSettings(config), now) };

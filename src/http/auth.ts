@@ -8,7 +8,7 @@ import { ApiError } from '../core/errors.ts';
 import type { Access, Area, Caller, Db } from '../core/types.ts';
 import { type AdminSecret, bearerOf, isAdminToken, sameSecret } from './bearer.ts';
 import { checkCsrf, isWrite } from './panel/csrf.ts';
-import { hasSessionCookie, sessionCaller, sessionOf } from './panel/session-auth.ts';
+import { hasSessionCookie, refuseImpersonatedWrite, sessionCaller, sessionOf } from './panel/session-auth.ts';
 import { adminCaller, authorizeAdmin, staffSessionOf } from './admin/staff-auth.ts';
 import type { StaffPrincipal } from '../core/staff/principal.ts';
 import { hasHostingCookie, hostingCsrfBinding, hostingPageCaller, hostingPageOf } from './panel/hosting-page-auth.ts';
@@ -201,6 +201,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       if (!identity) throw new ApiError('AUTH_REQUIRED', mode === 'panel' ? 'Sign in to the panel first' : 'The panel session has ended; sign in again');
       if (isWrite(request)) checkCsrf(request, identity.publicId);
       const access = config.access ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+      // (A read that hands out what writes — a transfer code, a login link — counts as a write.)
+      if (access === 'write' || isWrite(request)) refuseImpersonatedWrite(identity, config.impersonation);
       request.caller = sessionCaller(identity, config.area ? { areas: [config.area, ...config.alsoAreas ?? []], access } : undefined);
       return;
     }

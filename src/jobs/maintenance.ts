@@ -3,6 +3,7 @@
 import type { Config } from '../config.ts';
 import { pruneEvents } from '../core/events/retention.ts';
 import { sweepPanel } from '../core/panel/sweep.ts';
+import { auditEndedImpersonations } from '../core/staff/impersonation.ts';
 import type { Db } from '../core/types.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency.ts';
 import type { JobLoops } from './job-loops.ts';
@@ -29,6 +30,10 @@ export async function startMaintenance(
     }) && await w.settle('removing events past retention', async () => {
       const removed = await pruneEvents(db, config.eventRetentionDays);
       w.logger.info({ removed, component: 'worker' }, 'events past retention removed');
+    }) && await w.settle('auditing ended impersonations', async () => {
+      // Before the sweep below: it keeps an impersonation's session until its end is audited.
+      const audited = await auditEndedImpersonations(db, new Date());
+      w.logger.info({ audited, component: 'worker' }, 'ended impersonations audited');
     }) && await w.settle('removing ended panel sessions and links', async () => {
       const removed = await sweepPanel(db, new Date());
       w.logger.info({ ...removed, component: 'worker' }, 'ended panel sessions and links removed');

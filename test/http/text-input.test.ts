@@ -49,10 +49,10 @@ before(async () => {
   panel = await signedInOwner(t);
   // v1 routes answer in their own envelope and read X-API-Key: test/v1/adapter.test.ts covers them.
   // The panel's catch-alls (its page, unknown /panel/api paths) are no endpoints; its sign-out would
-  // end the session the other panel routes are sent with (test/panel covers both).
+  // end the session the other panel routes are sent with, as would DELETE /panel/api/session (test/panel covers them).
   // The console's sign-in steps (staff-open) check the CSRF token of the page first, as a browser's
   // form is; test/admin/staff.test.ts sends them as the console does.
-  ops = registered.filter((r) => !r.url.startsWith('/v1/') && !r.url.includes('*') && r.url !== '/panel/api/sign-out' && r.config.auth !== 'staff-open').map((r) => ({
+  ops = registered.filter((r) => !r.url.startsWith('/v1/') && !r.url.includes('*') && r.url !== '/panel/api/sign-out' && r.url !== '/panel/api/session' && r.config.auth !== 'staff-open').map((r) => ({
     method: r.method,
     url: r.url,
     bodyFields: Object.keys((r.bodySchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}),

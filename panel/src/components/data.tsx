@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
+import { BRAND } from '../branding.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -48,7 +49,7 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'success' 
 }
 
 export function Page({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
-  useEffect(() => { document.title = `${title} · Hostcloud`; }, [title]);
+  useEffect(() => { document.title = `${title} · ${BRAND.name}`; }, [title]);
   return (
     <section class="page" aria-labelledby="page-title">
       <header class="page-head">

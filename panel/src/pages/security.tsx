@@ -14,6 +14,8 @@ interface Session {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** A staff member signed in as the customer: who and why. */
+  impersonation: { staff_name: string; reason: string; read_only: boolean } | null;
 }
 
 function PasswordForm() {
@@ -133,7 +135,10 @@ function Sessions() {
                 <td>{when(s.created_at)}</td>
                 <td>{when(s.last_seen_at)}</td>
                 <td>{s.ip}</td>
-                <td class="ua">{s.user_agent || '—'}</td>
+                <td class="ua">
+                  {s.impersonation && <strong class="by-staff">by staff {s.impersonation.staff_name}: {s.impersonation.reason}{s.impersonation.read_only ? ' (read-only)' : ''}<br /></strong>}
+                  {s.user_agent || '—'}
+                </td>
                 <td>{s.current ? <span class="badge active">This session</span> : (
                   <Button type="button" kind="plain" busy={f.busy} label={`End session from ${s.ip} signed in ${when(s.created_at)}`}
                     onClick={() => f.submit(async () => { await panel.del(`/sessions/${s.id}`); await list.reload(); })}>End</Button>

@@ -4,13 +4,10 @@
 // finished, the pass runs again for the account — at once, not at the next timed pass — so the
 // service is paid and resumed within seconds of the deposit. It runs only when the balance now
 // covers what the service owes; the pass's own locks and unique charges keep it to one charge and
-// one resumption, however many passes meet.
-import { resumableNow } from '../../db/queries/billing.ts';
+// one resumption, however many passes meet. The suspensions are the billable types' own (their
+// RecurringPass's `suspension`).
 import type { Operation } from '../../db/schema.ts';
-import { type BillingDeps, type PassReport, runBillingPass } from './pass.ts';
-
-/** The operations of a suspension for non-payment (lifecycle.ts). */
-const SUSPENSIONS: Readonly<Record<string, 'server' | 'web_hosting'>> = { 'server.suspend': 'server', 'hosting.suspend': 'web_hosting' };
+import { type BillingDeps, type PassReport, recurringPasses, runBillingPass } from './pass.ts';
 
 /**
  * After operation `op` has finished (completed or failed): when it was a suspension and its service
@@ -19,7 +16,7 @@ const SUSPENSIONS: Readonly<Record<string, 'server' | 'web_hosting'>> = { 'serve
 export async function settleAfterOperation(
   deps: BillingDeps, op: Pick<Operation, 'type' | 'account_id' | 'resource_id'>, now: Date, onError?: (e: unknown, what: string) => void,
 ): Promise<PassReport | null> {
-  const type = Object.hasOwn(SUSPENSIONS, op.type) ? SUSPENSIONS[op.type]! : undefined;
-  if (!type || !(await resumableNow(deps.db, type, op.resource_id))) return null;
+  const suspension = recurringPasses().find(([, p]) => p.suspension?.operation === op.type)?.[1].suspension;
+  if (!suspension || !(await suspension.resumableNow(deps.db, op.resource_id))) return null;
   return runBillingPass(deps, now, { accountId: op.account_id, onError });
 }

@@ -31,6 +31,30 @@ export interface PassReport {
 /** Runs one step of a pass with a report of its own, added to the pass's if the step succeeds. */
 export type Guarded = (what: string, fn: (r: PassReport) => Promise<void>) => Promise<void>;
 
+/** One resource's step of a pass, counted into `r`. */
+export type PassStep = (deps: BillingDeps, now: Date, id: string, r: PassReport) => Promise<void>;
+
+/**
+ * A billable type's part of the billing pass (its family's manifest, `billable`): the pass holds no
+ * list of families, so a type billed every period cannot be left out of it.
+ */
+export interface RecurringPass {
+  /**
+   * Charges every resource of the type whose period has ended (only `accountId`'s when given), each
+   * in a transaction of its own through `guarded`, under `<type>/<id>`.
+   */
+  billDue(deps: BillingDeps, now: Date, guarded: Guarded, accountId?: string): Promise<void>;
+  /** Settles one resource whose charge is due (retried first, oldest first); null when `billDue` settles them itself. */
+  retryDue: PassStep | null;
+  /** Resumes its suspended resources whose charges were all paid meanwhile (a deposit's); null when non-payment does not suspend it. */
+  resumePaid: ((deps: BillingDeps, now: Date, r: PassReport, accountId?: string) => Promise<void>) | null;
+  /**
+   * Its suspension for non-payment: the operation that carries it out, and whether a suspended
+   * resource can be resumed now (the account's pass runs again once that operation has finished).
+   */
+  suspension?: { operation: string; resumableNow(db: Db, id: string): Promise<boolean> };
+}
+
 export function emptyReport(): PassReport {
   return { charged: 0, charged_cents: 0, unpaid: 0, suspended: 0, resumed: 0, cancelled: 0, domains_renewed: 0, domains_expired: 0, notices: 0, deferred: 0 };
 }

@@ -9,6 +9,7 @@ import type { BillableType } from '../../db/schema.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Cents } from '../money.ts';
+import type { RecurringPass } from './deps.ts';
 import { addDays } from './periods.ts';
 
 /** What is billed (the resource types of charges), for the API's enum. */
@@ -65,7 +66,7 @@ export interface UpcomingQuery {
   domainRenewDays: number;
 }
 
-/** What recurring billing will charge a family for one of its billable types (its manifest's `billable`). */
+/** What recurring billing will charge a family for one of its billable types, and how (its manifest's `billable`). */
 export interface RecurringCharges {
   /**
    * The account's resources of the type: each one's name (`<type>/<id>` → name, for the overdue
@@ -74,6 +75,8 @@ export interface RecurringCharges {
   upcoming(ctx: Ctx, q: UpcomingQuery): Promise<{ names: (readonly [string, string])[]; charges: UpcomingCharge[] }>;
   /** The next charge of one resource as its detail shows it when none is overdue; null when none is planned. Absent: the type has no detail showing one. */
   next?(ctx: Ctx, id: string, domainRenewDays: number): Promise<UpcomingCharge | null>;
+  /** Its part of the billing pass, which charges it (src/core/billing/pass.ts runs every registered type's). */
+  pass: RecurringPass;
 }
 
 /** Every billable type's hooks (src/core/families.ts BILLABLE_HOOKS, handed in by the route). */

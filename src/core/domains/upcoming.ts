@@ -6,8 +6,10 @@ import { findAccountDomain } from '../../db/queries/domains.ts';
 import { addDays } from '../billing/periods.ts';
 import type { RecurringCharges, UpcomingCharge } from '../billing/upcoming.ts';
 import { addYears } from './rules.ts';
+import { domainPass } from './billing.ts';
 
 export const domainCharges: RecurringCharges = {
+  pass: domainPass,
   async upcoming(ctx, { until, overdue, domainRenewDays }) {
     const domains = await accountDomainsForBilling(ctx.db, ctx.accountId);
     const charges: UpcomingCharge[] = [];

@@ -4,8 +4,10 @@ import { accountHostingForBilling } from '../../db/queries/billing.ts';
 import { findAccountWebHosting } from '../../db/queries/web-hosting.ts';
 import { periodEnd } from '../billing/periods.ts';
 import { type RecurringCharges, type UpcomingCharge, periodsUntil } from '../billing/upcoming.ts';
+import { hostingPass } from './billing.ts';
 
 export const hostingCharges: RecurringCharges = {
+  pass: hostingPass,
   async upcoming(ctx, { until, overdue }) {
     const hosting = await accountHostingForBilling(ctx.db, ctx.accountId);
     const charges: UpcomingCharge[] = [];

@@ -8,6 +8,7 @@ export interface NotificationQuery {
   accountId?: string;
   status?: NotificationStatus;
   kind?: string;
+  q?: string;
 }
 
 export async function listNotifications(db: Db, q: NotificationQuery, page: PageRequest): Promise<Paged<Notification>> {

@@ -5,9 +5,9 @@ import {
   findPanelUser, findPanelUserByEmail, type PanelUserStanding,
 } from '../../db/queries/panel-users.ts';
 import {
-  findSessionStanding, insertSession, listLiveSessions, revokeSessionRow, revokeUserSession, revokeUserSessions, touchSession,
+  type ListedSession, findSessionStanding, insertSession, listLiveSessions, revokeSessionRow, revokeUserSession, revokeUserSessions, touchSession,
 } from '../../db/queries/panel-sessions.ts';
-import type { PanelSession, PanelSessionStage } from '../../db/schema.ts';
+import type { PanelSession, PanelSessionStage, StaffRole } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { ApiError } from '../errors.ts';
 import type { SubUserGrant, SubUserStatus } from '../sub-users/access.ts';
@@ -43,6 +43,18 @@ export interface PanelIdentity {
   /** The sub-user this person is; null for the account's owner. */
   subUser: SubUserGrant | null;
   expiresAt: Date;
+  /** A staff member signed in as the customer (core/staff/impersonation.ts), else null. */
+  impersonation: Impersonation | null;
+}
+
+/** Who acts in an impersonation session, why, and whether it may write. */
+export interface Impersonation {
+  staffId: string;
+  staffName: string;
+  staffEmail: string;
+  staffRole: StaffRole;
+  reason: string;
+  readOnly: boolean;
 }
 
 export interface StartedSession {
@@ -144,9 +156,11 @@ export async function identifySession(db: Db, token: string, now: Date, s: Sessi
   if (!isSessionToken(token)) return null;
   const st = await findSessionStanding(db, sha256(token));
   if (!st) return null;
-  const { session } = st;
+  const { session, impersonator } = st;
   const state = sessionState(session, now, s);
   if (state === 'ended') return null;
+  // A member disabled since signing in as the customer acts no more, here as in the console.
+  if (session.impersonator_staff_id !== null && impersonator?.status !== 'active') return null;
   // A hint for the idle limit and the session list; a failed write only shortens the session.
   if (state === 'touch') touchSession(db, session.id, now).catch(() => {});
   return {
@@ -165,6 +179,10 @@ export async function identifySession(db: Db, token: string, now: Date, s: Sessi
       deleted: st.sub_user_deleted,
     },
     expiresAt: session.expires_at,
+    impersonation: impersonator && session.reason !== null ? {
+      staffId: impersonator.id, staffName: impersonator.name, staffEmail: impersonator.email, staffRole: impersonator.role,
+      reason: session.reason, readOnly: session.read_only,
+    } : null,
   };
 }
 
@@ -172,7 +190,7 @@ export async function signOut(db: Db, identity: Pick<PanelIdentity, 'sessionId'>
   await revokeSessionRow(db, identity.sessionId, now);
 }
 
-export function listSessions(db: Db, identity: Pick<PanelIdentity, 'userId'>, now: Date, s: SessionSettings): Promise<PanelSession[]> {
+export function listSessions(db: Db, identity: Pick<PanelIdentity, 'userId'>, now: Date, s: SessionSettings): Promise<ListedSession[]> {
   return listLiveSessions(db, identity.userId, now, s.idleS);
 }
 

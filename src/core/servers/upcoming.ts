@@ -10,8 +10,10 @@ import { type ChargePart, type RecurringCharges, type UpcomingCharge, periodsUnt
 import type { Cents } from '../money.ts';
 import { basisPoints } from '../reseller/discount.ts';
 import { quoteAt, quoteServerCharge } from './charge.ts';
+import { serverPass } from './billing.ts';
 
 export const serverCharges: RecurringCharges = {
+  pass: serverPass,
   async upcoming(ctx, { until, overdue }) {
     const servers = await accountServersForBilling(ctx.db, ctx.accountId);
     const charges: UpcomingCharge[] = [];

@@ -10,8 +10,14 @@ import type { StaffPrincipal } from './principal.ts';
 const SECRET = /pass|secret|token|key$|^key|code|auth|private|certificate|credential/i;
 export const REDACTED = '[redacted]';
 
-/** The fields a write set, with every secret (passwords, tokens, keys, codes) replaced. */
+/** A data URL longer than this (an uploaded logo) is kept as its type and length, not its bytes. */
+const DATA_URL_KEPT = 256;
+
+/** The fields a write set, with every secret (passwords, tokens, keys, codes) replaced and long data URLs summarised. */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string' && value.length > DATA_URL_KEPT && value.startsWith('data:')) {
+    return `${/^data:[^;,]*/.exec(value)![0]} (${value.length} characters, not kept)`;
+  }
   if (depth > 5 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};

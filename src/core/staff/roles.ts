@@ -50,7 +50,7 @@ export const RIGHT_MEANING: Record<AdminRight, string> = {
   billing: 'money: deposits, refunds, invoices, payments, tax rates, invoice settings, billing runs',
   services: 'servers, VDC VMs, VDC pools, web hosting, domains across accounts',
   power: 'power actions on customers\' machines',
-  tickets: 'tickets: replies, notes, status',
+  tickets: 'tickets: replies, notes, status, assignment; canned replies',
   catalog: 'plans, locations, OS images, TLD prices, hosting packages, departments, reseller tiers, unit prices',
   infrastructure: 'nodes, IP pools, hosting nodes, DNS resync, provider faults, migrations',
   operations: 'operations: list, cancel, retry',
@@ -67,6 +67,15 @@ export function isStaffRole(v: string): v is StaffRole {
 
 export function mayDo(role: StaffRole, permission: AdminPermission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
+}
+
+/** Every permission a role holds, in the table's order (the console shows and hides by it: it keeps no copy of the table). */
+export function permissionsOf(role: StaffRole): AdminPermission[] {
+  return [...ROLE_PERMISSIONS[role]].sort((a, b) => {
+    const [ra, aa] = a.split(':') as [AdminRight, AdminAccess];
+    const [rb, ab] = b.split(':') as [AdminRight, AdminAccess];
+    return ADMIN_RIGHTS.indexOf(ra) - ADMIN_RIGHTS.indexOf(rb) || aa.localeCompare(ab);
+  });
 }
 
 /** 403 unless `role` holds `permission`. */

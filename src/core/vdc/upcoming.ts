@@ -3,10 +3,12 @@
 import { findPool } from '../../db/queries/vdc-pools.ts';
 import { periodEnd } from '../billing/periods.ts';
 import { type RecurringCharges, type UpcomingCharge, periodsUntil } from '../billing/upcoming.ts';
+import { vdcPoolPass } from './billing.ts';
 
 const POOL_NAME = 'VDC resource pool';
 
 export const vdcPoolCharges: RecurringCharges = {
+  pass: vdcPoolPass,
   async upcoming(ctx, { until, overdue }) {
     const pool = await findPool(ctx.db, ctx.accountId);
     const charges: UpcomingCharge[] = [];

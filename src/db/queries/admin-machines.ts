@@ -3,7 +3,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 
-export interface MachineFilter { accountId?: string; nodeId?: number; status?: string }
+export interface MachineFilter {
+  accountId?: string;
+  nodeId?: number;
+  status?: string;
+  locationId?: number;
+  /** Servers only (VDC VMs have no plan). */
+  planId?: number;
+  /** Part of the id, name, owner's email or primary IPv4 address, any case. */
+  q?: string;
+}
 
 export interface MachineRow {
   id: string;
@@ -13,6 +22,7 @@ export interface MachineRow {
   status: string;
   power_state: string;
   location_id: number;
+  plan_id: number | null;
   node_id: number | null;
   node_name: string | null;
   cpu_cores: number;
@@ -25,6 +35,7 @@ export interface MachineRow {
 
 export type MachineKind = 'servers' | 'vdc_vms';
 
+const PLAN = { servers: sql`m.plan_id`, vdc_vms: sql`NULL::int` };
 const IPV4 = { servers: sql`m.network->'ipv4'->>'address'`, vdc_vms: sql`host(m.primary_ip)` };
 
 export async function listMachinesPage(db: Db, kind: MachineKind, f: MachineFilter, limit: number, offset: number): Promise<{ rows: MachineRow[]; total: number }> {
@@ -36,16 +47,22 @@ export async function listMachinesPage(db: Db, kind: MachineKind, f: MachineFilt
     where.push(sql`m.deleted_at IS NULL`);
     if (f.status !== undefined) where.push(sql`m.status = ${f.status}`);
   }
+  if (f.locationId !== undefined) where.push(sql`m.location_id = ${f.locationId}`);
+  if (f.planId !== undefined && kind === 'servers') where.push(sql`m.plan_id = ${f.planId}`);
+  if (f.q !== undefined) {
+    const like = `%${f.q.replace(/[\\%_]/g, '\\$&')}%`;
+    where.push(sql`(m.id ILIKE ${like} OR m.name ILIKE ${like} OR a.email ILIKE ${like} OR ${IPV4[kind]} ILIKE ${like})`);
+  }
   const cond = sql.join(where, sql` AND `);
   const { rows } = await sql<MachineRow & { full_count: string }>`
-    SELECT m.id, m.account_id, a.email AS account_email, m.name, m.status, m.power_state, m.location_id, m.node_id,
+    SELECT m.id, m.account_id, a.email AS account_email, m.name, m.status, m.power_state, m.location_id, ${PLAN[kind]} AS plan_id, m.node_id,
            n.name AS node_name, m.cpu_cores, m.ram_mb, m.storage_gb, ${IPV4[kind]} AS ipv4, m.created_at, m.deleted_at,
            count(*) OVER () AS full_count
       FROM ${sql.table(kind)} m JOIN accounts a ON a.id = m.account_id LEFT JOIN nodes n ON n.id = m.node_id
      WHERE ${cond}
      ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
   if (rows.length === 0 && offset > 0) {
-    const { rows: [c] } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(kind)} m WHERE ${cond}`.execute(db);
+    const { rows: [c] } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(kind)} m JOIN accounts a ON a.id = m.account_id WHERE ${cond}`.execute(db);
     return { rows: [], total: Number(c?.n ?? 0) };
   }
   return { rows: rows.map(({ full_count: _n, ...r }) => r), total: Number(rows[0]?.full_count ?? 0) };

@@ -13,6 +13,8 @@ export interface OperationFilter {
   nodeId?: number;
   resourceId?: string;
   since?: Date;
+  /** The operation's, its resource's or its account's id, whole. */
+  q?: string;
 }
 
 export async function listOperationsPage(db: Db, f: OperationFilter, limit: number, offset: number): Promise<{ rows: Operation[]; total: number }> {
@@ -24,6 +26,10 @@ export async function listOperationsPage(db: Db, f: OperationFilter, limit: numb
   if (f.accountId !== undefined) q = q.where('account_id', '=', f.accountId);
   if (f.resourceId !== undefined) q = q.where('resource_id', '=', f.resourceId);
   if (f.since !== undefined) q = q.where('created_at', '>=', f.since);
+  if (f.q !== undefined) {
+    const term = f.q;
+    q = q.where((eb) => eb.or([eb('id', '=', term), eb('resource_id', '=', term), eb('account_id', '=', term)]));
+  }
   if (f.nodeId !== undefined) {
     const nodeId = f.nodeId;
     q = q.where((eb) => eb.or([

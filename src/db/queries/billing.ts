@@ -57,17 +57,14 @@ export async function resumableNow(db: Db, type: 'server' | 'web_hosting', id: s
   return rows[0]?.ok === true;
 }
 
-/** Suspended services with nothing left due: paid meanwhile (a deposit), waiting to be resumed. */
-export async function paidSuspended(db: Db, accountId?: string): Promise<{ resource_type: 'server' | 'web_hosting'; id: string; account_id: string }[]> {
-  const notDue = (type: string) => sql<boolean>`NOT EXISTS (SELECT 1 FROM billing_charges c WHERE c.resource_type = ${type} AND c.resource_id = r.id AND c.status = 'due')`;
-  let s = db.selectFrom('servers as r').select(['r.id', 'r.account_id']).where('r.status', '=', 'suspended').where('r.deleted_at', 'is', null).where(notDue('server'));
-  let h = db.selectFrom('web_hosting as r').select(['r.id', 'r.account_id']).where('r.status', '=', 'suspended').where(notDue('web_hosting'));
-  if (accountId) {
-    s = s.where('r.account_id', '=', accountId);
-    h = h.where('r.account_id', '=', accountId);
-  }
-  const [servers, hosting] = await Promise.all([s.execute(), h.execute()]);
-  return [...servers.map((r) => ({ resource_type: 'server' as const, ...r })), ...hosting.map((r) => ({ resource_type: 'web_hosting' as const, ...r }))];
+/** Suspended services of a type with nothing left due: paid meanwhile (a deposit), waiting to be resumed. */
+export function paidSuspended(db: Db, type: 'server' | 'web_hosting', accountId?: string): Promise<Due[]> {
+  const notDue = sql<boolean>`NOT EXISTS (SELECT 1 FROM billing_charges c WHERE c.resource_type = ${type} AND c.resource_id = r.id AND c.status = 'due')`;
+  let q = type === 'server'
+    ? db.selectFrom('servers as r').select(['r.id', 'r.account_id']).where('r.status', '=', 'suspended').where('r.deleted_at', 'is', null).where(notDue)
+    : db.selectFrom('web_hosting as r').select(['r.id', 'r.account_id']).where('r.status', '=', 'suspended').where(notDue);
+  if (accountId) q = q.where('r.account_id', '=', accountId);
+  return q.execute();
 }
 
 // The pass's locks skip a row another pass holds: that pass is billing it (and if it dies, its

@@ -14,6 +14,8 @@ export interface NotificationFilter {
   accountId?: string;
   status?: NotificationStatus;
   kind?: string;
+  /** Part of the address or the subject, any case. */
+  q?: string;
 }
 
 /** One page, newest first, and the total (a page past the end counts separately). */
@@ -22,6 +24,10 @@ export async function listNotificationsPage(db: Db, f: NotificationFilter, limit
   if (f.accountId !== undefined) q = q.where('account_id', '=', f.accountId);
   if (f.status !== undefined) q = q.where('status', '=', f.status);
   if (f.kind !== undefined) q = q.where('kind', '=', f.kind);
+  if (f.q !== undefined) {
+    const like = `%${f.q.replace(/[\\%_]/g, '\\$&')}%`;
+    q = q.where((eb) => eb.or([eb('to_email', 'ilike', like), eb('subject', 'ilike', like)]));
+  }
   const rows = await q.selectAll()
     .select(() => q.select(sql<number>`count(*)::int`.as('n')).as('total'))
     .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
@@ -61,4 +67,15 @@ export async function markNotificationFailure(db: Db, id: number, attempt: numbe
       ? { status: 'failed', last_error: error }
       : { last_error: error, next_attempt_at: sql<Date>`now() + make_interval(secs => ${retryAfterS})` })
     .where('id', '=', id).where('status', '=', 'queued').where('attempts', '=', attempt).execute();
+}
+
+export function lockNotification(trx: Db, id: number): Promise<Notification | undefined> {
+  return trx.selectFrom('notifications').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A failed notice queued again as it is: its attempts start over, due now (its last error kept until a send succeeds). */
+export function requeueNotification(trx: Db, id: number): Promise<Notification> {
+  return trx.updateTable('notifications')
+    .set({ status: 'queued', attempts: 0, next_attempt_at: sql<Date>`now()` })
+    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

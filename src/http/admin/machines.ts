@@ -21,6 +21,7 @@ const Machine = Type.Object({
   status: Type.String(),
   power_state: Type.String(),
   location_id: Type.Integer(),
+  plan_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Servers: the plan it was bought on (null for a custom size); VDC VMs: null.' }),
   node_id: Type.Union([Type.Integer(), Type.Null()]),
   node_name: Nullable(Type.String()),
   cpu_cores: Type.Integer(),
@@ -49,18 +50,22 @@ function registerList(app: TypedApp, db: RouteDeps['db'], path: string, kind: Ma
     schema: {
       tags, operationId: kind === 'servers' ? 'listAllServers' : 'listAllVdcVms',
       summary: `Every account's ${noun}, newest first`,
-      description: `Filter by account, node (those migrating to it included) and status; \`deleted\` lists the deleted ones (kept until purged), which are otherwise left out.`,
+      description: `Filter by account, node (those migrating to it included), location${kind === 'servers' ? ', plan' : ''} and status, and search (\`q\`); \`deleted\` lists the deleted ones (kept until purged), which are otherwise left out.`,
       querystring: Type.Object({
         account_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         node_id: Type.Optional(IntId),
         status: Type.Optional(StringEnum(statuses as [string, ...string[]])),
+        location_id: Type.Optional(IntId),
+        ...(kind === 'servers' ? { plan_id: Type.Optional(IntId) } : {}),
+        q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the id, name, owner\'s email or IPv4 address, any case.' })),
         ...PageQuery(),
       }, { additionalProperties: false }),
       response: { 200: ListEnvelope(Machine), ...errorResponses() },
     },
   }, async (request) => {
-    const { account_id: accountId, node_id: nodeId, status, ...p } = request.query;
-    return page(request, await listMachines(db, kind, { accountId, nodeId, status }, pageOf(p)), machineView);
+    const { account_id: accountId, node_id: nodeId, status, location_id: locationId, q, ...rest } = request.query as typeof request.query & { plan_id?: number };
+    const { plan_id: planId, ...p } = rest;
+    return page(request, await listMachines(db, kind, { accountId, nodeId, status, locationId, planId, q }, pageOf(p)), machineView);
   });
 }
 

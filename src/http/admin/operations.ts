@@ -61,13 +61,14 @@ export function register(app: TypedApp, { db, now, services }: RouteDeps) {
         node_id: Type.Optional(IntId),
         resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         since: Type.Optional({ ...Timestamp, description: 'Only operations created at or after this instant (RFC 3339).' }),
+        q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An id, whole: the operation\'s, its resource\'s or its account\'s.' })),
       }, { additionalProperties: false }),
       response: { 200: ListEnvelope(StaffOperation), ...errorResponses() },
     },
   }, async (request) => {
-    const { status, type, account_id: accountId, node_id: nodeId, resource_id: resourceId, since, ...p } = request.query;
+    const { status, type, account_id: accountId, node_id: nodeId, resource_id: resourceId, since, q, ...p } = request.query;
     const at = now();
-    return page(request, await listAllOperations(db, { status, type, accountId, nodeId, resourceId, since: since === undefined ? undefined : new Date(since) }, pageOf(p)),
+    return page(request, await listAllOperations(db, { status, type, accountId, nodeId, resourceId, q, since: since === undefined ? undefined : new Date(since) }, pageOf(p)),
       (op) => staffOperationView(op, at));
   });
 

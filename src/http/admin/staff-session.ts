@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { emailKey, createSignInThrottle, type ThrottleKey } from '../../core/panel/throttle.ts';
 import { setStaffPassword } from '../../core/staff/members.ts';
+import { permissionsOf } from '../../core/staff/roles.ts';
 import {
   staffBeginEnrolment, staffCompleteSignIn, staffConfirmEnrolment, staffSignIn, staffSignOut, type StaffIdentity,
 } from '../../core/staff/sessions.ts';
@@ -47,6 +48,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
         200: Envelope(Type.Object({
           stage: StringEnum(['signed_out', 'totp', 'enrol', 'full'] as const),
           member: Type.Union([StaffMemberSchema, Type.Null()]),
+          rights: Type.Array(Type.String(), { description: 'What the signed-in member\'s role may do (`accounts:read`, `billing:write`…; core/staff/roles.ts); empty until signed in' }),
           csrf_token: Type.String({ description: 'Send it as X-CSRF-Token with every write' }),
         })),
         ...errorResponses(),
@@ -57,6 +59,7 @@ export function register(app: TypedApp, deps: RouteDeps) {
     return ok(request, {
       stage: identity?.stage ?? 'signed_out' as const,
       member: identity?.stage === 'full' ? staffView(identity.member) : null,
+      rights: identity?.stage === 'full' ? permissionsOf(identity.member.role) : [],
       csrf_token: csrf(request, reply, identity?.publicId ?? null),
     });
   });

@@ -7,7 +7,7 @@ import type { BillingActor } from '../../core/payments/access.ts';
 import type { SessionSettings } from '../../core/panel/sessions.ts';
 import type { Db } from '../../core/types.ts';
 import { checkCsrf, isWrite } from './csrf.ts';
-import { sessionCaller, sessionOf } from './session-auth.ts';
+import { refuseImpersonatedWrite, sessionCaller, sessionOf } from './session-auth.ts';
 
 /** Where the panel's billing routes live. */
 export const PANEL_BILLING_PREFIX = '/panel/api/billing';
@@ -16,7 +16,11 @@ export function sessionBillingActor(db: Db, settings: SessionSettings, now: () =
   return async (request: FastifyRequest): Promise<BillingActor> => {
     const identity = await sessionOf(request, db, settings, now());
     if (!identity) throw new ApiError('AUTH_REQUIRED', 'Sign in to the panel first');
-    if (isWrite(request)) checkCsrf(request, identity.publicId);
+    if (isWrite(request)) {
+      checkCsrf(request, identity.publicId);
+      // These routes skip the auth hook's panel branch: the same check of a staff member's session.
+      refuseImpersonatedWrite(identity, undefined);
+    }
     const caller = sessionCaller(identity);
     return { accountId: caller.accountId, subUserId: caller.subUserId, permissions: caller.scopes };
   };

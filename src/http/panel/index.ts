@@ -8,13 +8,17 @@ import { sendAsset } from '../docs/static-asset.ts';
 import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-import { panelBundle } from './assets.ts';
+import { panelBundle, panelPage } from './assets.ts';
+import { panelBrand, registerLogo } from './branding.ts';
+import { CLIENT_PAGE_HEADERS } from '../client-bundle.ts';
 import type { PanelDeps } from './deps.ts';
 import { sessionSettings } from './session-auth.ts';
 import { createSignInThrottle } from '../../core/panel/throttle.ts';
 import * as beginTwoFactor from './api/begin-two-factor.ts';
 import * as createApiKey from './api/create-api-key.ts';
 import * as disableTwoFactor from './api/disable-two-factor.ts';
+import * as endSession from './api/end-session.ts';
+import * as openImpersonation from './api/open-impersonation.ts';
 import * as enableTwoFactor from './api/enable-two-factor.ts';
 import * as getTwoFactor from './api/get-two-factor.ts';
 import * as inviteSubUser from './api/invite-sub-user.ts';
@@ -40,7 +44,7 @@ import * as updateProfile from './api/update-profile.ts';
 import * as verifyEmail from './api/verify-email.ts';
 
 const ROUTES: { register(app: TypedApp, deps: PanelDeps): void }[] = [
-  getMe, signIn, signInCode, signOut, signUp, requestPasswordReset,
+  getMe, signIn, signInCode, signOut, endSession, openImpersonation, signUp, requestPasswordReset,
   getLink, setLinkPassword, verifyEmail,
   changePassword, listSessions, revokeSession,
   getTwoFactor, beginTwoFactor, enableTwoFactor, disableTwoFactor, regenerateRecoveryCodes,
@@ -53,14 +57,7 @@ export interface PanelOptions extends RouteDeps {
   onUndocumentedError?: (e: UndocumentedError) => void;
 }
 
-/** What a browser is told about every panel page: no framing, no referrer (links carry tokens), only our own scripts. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-};
+const PAGE_HEADERS = CLIENT_PAGE_HEADERS;
 
 export async function registerPanel(app: FastifyInstance, opts: PanelOptions): Promise<void> {
   // (Unknown query parameters are refused on every /panel/api route by app.ts, as on the APIs.)
@@ -78,10 +75,13 @@ export async function registerPanel(app: FastifyInstance, opts: PanelOptions): P
 
   app.get('/assets/app.js', { config: { rateLimit: false } }, async (request, reply) => sendAsset(request, reply, (await panelBundle()).js));
   app.get('/assets/app.css', { config: { rateLimit: false } }, async (request, reply) => sendAsset(request, reply, (await panelBundle()).css));
-  // Every other path under /panel is a page of the panel: the same document, which routes itself.
+  registerLogo(app, opts.db);
+  // Every other path under /panel is a page of the panel: the same document, which routes itself,
+  // with the branding as it is now.
   const servePage = async (request: Parameters<typeof sendAsset>[0], reply: Parameters<typeof sendAsset>[1]) => {
     reply.headers(PAGE_HEADERS);
-    return sendAsset(request, reply, (await panelBundle()).html);
+    const [bundle, brand] = await Promise.all([panelBundle(), panelBrand(opts.db)]);
+    return sendAsset(request, reply, panelPage(bundle, brand));
   };
   app.get('/', { config: { rateLimit: false } }, servePage);
   app.get('/*', { config: { rateLimit: false } }, servePage);

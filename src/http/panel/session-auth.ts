@@ -9,6 +9,18 @@ import type { Access, Area, Caller, Db, Scope } from '../../core/types.ts';
 import type { Config } from '../../config.ts';
 import { SESSION_COOKIE, cookiesOf } from './cookies.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * How a write meets a staff member signed in as the customer (an impersonation): by default a
+     * read-only one is refused and a write-capable one goes through; `always` lets even a
+     * read-only one through (ending the session); `never` refuses every one (the person's own
+     * password and two-factor, which stay the person's).
+     */
+    impersonation?: 'always' | 'never';
+  }
+}
+
 export function sessionSettings(config: Pick<Config, 'panelSessionIdleS' | 'panelSessionMaxS'>): SessionSettings {
   return { idleS: config.panelSessionIdleS, maxS: config.panelSessionMaxS };
 }
@@ -61,4 +73,19 @@ export function sessionCaller(identity: PanelIdentity, need?: { areas: readonly 
     }
   }
   return { accountId: identity.accountId, keyId: null, scopes, sandbox: false, subUserId: identity.subUser?.id ?? null };
+}
+
+/**
+ * The one check of what an impersonation session may write (auth.ts calls it for every write made
+ * with a panel session, on the panel's routes and on /v2): 403 AUTH_SCOPE_INSUFFICIENT, saying so.
+ */
+export function refuseImpersonatedWrite(identity: PanelIdentity, rule: 'always' | 'never' | undefined): void {
+  const imp = identity.impersonation;
+  if (!imp || rule === 'always') return;
+  if (rule === 'never') {
+    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `Staff signed in as the customer (${imp.staffName}) never change the person's own password or two-factor`);
+  }
+  if (imp.readOnly) {
+    throw new ApiError('AUTH_SCOPE_INSUFFICIENT', `Read-only staff session: ${imp.staffName} signed in as the customer may look but not change anything (the ${imp.staffRole} role does not write to customers' accounts)`);
+  }
 }

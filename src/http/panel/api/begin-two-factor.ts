@@ -9,7 +9,7 @@ import { beginEnrolment } from '../../../core/panel/two-factor.ts';
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/two-factor/enrolment', {
-    config: { auth: 'panel' },
+    config: { auth: 'panel', impersonation: 'never' },
     schema: {
       response: {
         200: Envelope(Type.Object({ secret: Type.String(), otpauth_uri: Type.String(), qr_svg: Type.String({ description: 'An SVG document' }) })),

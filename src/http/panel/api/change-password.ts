@@ -10,7 +10,7 @@ import { Done, Password } from '../schemas.ts';
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/password', {
-    config: { auth: 'panel' },
+    config: { auth: 'panel', impersonation: 'never' },
     schema: {
       body: Type.Object({ current_password: Password, new_password: Password }, { additionalProperties: false }),
       response: { 200: Envelope(Done), ...errorResponses('VALIDATION_FAILED') },

@@ -12,7 +12,7 @@ const CodeBody = Type.Object({ code: Code }, { additionalProperties: false });
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/two-factor/disable', {
-    config: { auth: 'panel' },
+    config: { auth: 'panel', impersonation: 'never' },
     schema: { body: CodeBody, response: { 200: Envelope(Done), ...errorResponses('VALIDATION_FAILED', 'STATE_CONFLICT') } },
   }, async (request) => {
     const { userId } = await identityOf(request, deps);

@@ -25,6 +25,11 @@ const Me = Type.Object({
   })),
   account: Nullable(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
   session: Nullable(Type.Object({ id: Type.String(), expires_at: Type.String() })),
+  impersonation: Nullable(Type.Object({
+    staff_name: Type.String({ description: 'The staff member signed in as the customer' }),
+    reason: Type.String(),
+    read_only: Type.Boolean(),
+  }, { description: 'A staff member signed in as the customer: the page shows a banner with "End" (DELETE /panel/api/session)' })),
 });
 
 export function register(app: TypedApp, deps: PanelDeps) {
@@ -43,7 +48,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
     } catch {
       usable = false;
     }
-    if (!identity || !usable) return ok(request, { ...base, signed_in: false, stage: null, user: null, account: null, session: null });
+    if (!identity || !usable) return ok(request, { ...base, signed_in: false, stage: null, user: null, account: null, session: null, impersonation: null });
     const account = await getAccount(deps.db, identity.accountId);
     return ok(request, {
       ...base,
@@ -58,6 +63,9 @@ export function register(app: TypedApp, deps: PanelDeps) {
       },
       account: identity.stage === 'full' ? { id: account.id, name: account.name, status: account.status } : null,
       session: { id: identity.publicId, expires_at: identity.expiresAt.toISOString() },
+      impersonation: identity.impersonation
+        ? { staff_name: identity.impersonation.staffName, reason: identity.impersonation.reason, read_only: identity.impersonation.readOnly }
+        : null,
     });
   });
 }

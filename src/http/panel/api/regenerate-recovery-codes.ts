@@ -14,7 +14,7 @@ const RecoveryCodes = Type.Object({ recovery_codes: Type.Array(Type.String()) })
 
 export function register(app: TypedApp, deps: PanelDeps) {
   app.post('/api/two-factor/recovery-codes', {
-    config: { auth: 'panel' },
+    config: { auth: 'panel', impersonation: 'never' },
     schema: { body: CodeBody, response: { 200: Envelope(RecoveryCodes), ...errorResponses('VALIDATION_FAILED', 'STATE_CONFLICT') } },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');

@@ -1,6 +1,6 @@
 // POST /panel/api/sign-out: ends this session and clears its cookie (a session already ended
-// signs out just the same).
-import { signOut } from '../../../core/panel/sessions.ts';
+// signs out just the same; an impersonation's end is audited, as its "End").
+import { endPanelSession } from '../../../core/staff/impersonation.ts';
 import { ok } from '../../reply.ts';
 import type { TypedApp } from '../../route-types.ts';
 import { Envelope, errorResponses } from '../../schemas.ts';
@@ -15,7 +15,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
     schema: { response: { 200: Envelope(Done), ...errorResponses() } },
   }, async (request, reply) => {
     const identity = await sessionOf(request, deps.db, deps.sessions, deps.now());
-    if (identity) await signOut(deps.db, identity, deps.now());
+    if (identity) await endPanelSession(deps.db, identity, { ip: request.ip, requestId: request.id }, deps.now());
     forgetSession(request);
     clearSessionCookie(request, reply, deps.config.publicUrl);
     return ok(request, { done: true });

@@ -1,4 +1,4 @@
-// Domains in the billing pass: auto-renewal DOMAIN_RENEW_DAYS before expiry (the renewal price for
+// Domains in the billing pass (the domains family's RecurringPass): auto-renewal DOMAIN_RENEW_DAYS before expiry (the renewal price for
 // one year, through the domain renew core and the registrar), "expiring" notices 30 and 7 days
 // ahead, and expiry. A domain's period is its registration year: [expires_at, expires_at + 1 y),
 // unique per domain like every charge. Not enough balance: the domain simply does not renew — the
@@ -13,16 +13,16 @@ import { findUnfinishedOperation } from '../../db/queries/operations.ts';
 import { updateDomain } from '../../db/queries/domains.ts';
 import type { Domain } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { completeRenewal, reserveRenewal, type ReservedRenewal } from '../domains/renew.ts';
-import { addYears } from '../domains/rules.ts';
+import { completeRenewal, reserveRenewal, type ReservedRenewal } from './renew.ts';
+import { addYears } from './rules.ts';
 import { ApiError } from '../errors.ts';
 import { recordEvent } from '../events/record.ts';
 import { formatCents } from '../money.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { ts } from '../time.ts';
-import { noticeChargeFailed } from './lifecycle.ts';
-import { type BillingDeps, type Guarded, type PassReport, ctxFor } from './deps.ts';
-import { addDays, periodLabel } from './periods.ts';
+import { noticeChargeFailed } from '../billing/lifecycle.ts';
+import { type BillingDeps, type Guarded, type PassReport, type RecurringPass, ctxFor } from '../billing/deps.ts';
+import { addDays, periodLabel } from '../billing/periods.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 
 const DAY_MS = 86_400_000;
@@ -30,12 +30,15 @@ const DAY_MS = 86_400_000;
 export const EXPIRY_NOTICE_DAYS = [30, 7] as const;
 
 
-export async function billDomains(deps: BillingDeps, now: Date, guarded: Guarded, accountId?: string): Promise<void> {
+async function billDomains(deps: BillingDeps, now: Date, guarded: Guarded, accountId?: string): Promise<void> {
   const horizon = addDays(now, Math.max(EXPIRY_NOTICE_DAYS[0], deps.domainRenewDays));
   for (const d of await domainsExpiringBy(deps.db, horizon, accountId)) {
     await guarded(`domain/${d.id}`, (r) => billDomain(deps, now, d.id, r));
   }
 }
+
+/** A due renewal is retried by the next pass's renewal window, not on its own; an unpaid domain is never suspended, it expires. */
+export const domainPass: RecurringPass = { billDue: billDomains, retryDue: null, resumePaid: null };
 
 async function billDomain(deps: BillingDeps, now: Date, id: string, r: PassReport): Promise<void> {
   const d = await findDomainById(deps.db, id);

@@ -1,0 +1,6 @@
+// The console's entry point: its styles and the app, rendered into #app.
+import { render } from 'preact';
+import './styles.css';
+import { App } from './app.tsx';
+
+render(<App />, document.getElementById('app')!);
