@@ -53,6 +53,8 @@ export interface Companion {
   write(trx: Db): Promise<void>;
   written: boolean;
   target?: { type: string | null; id: string | null };
+  /** What the work is (an admin route's action), for the guard's message. */
+  label?: string;
   /** Told of a write statement that ran while the companion waited outside any transaction carrying it (see CompanionGuardPlugin). */
   stray?(statement: string): void;
 }
@@ -63,6 +65,14 @@ const carrying = new AsyncLocalStorage<Companion>();
 /** Runs `fn` with `companion` to be written in the first transaction `fn` opens (inTransaction). */
 export function withCompanion<T>(companion: Companion, fn: () => Promise<T>): Promise<T> {
   return companions.run(companion, fn);
+}
+
+/**
+ * Runs `fn` apart from the companion of the work around it: for a write that is not that work's
+ * own and commits whatever becomes of it (an installation secret made on first use).
+ */
+export function withoutCompanion<T>(fn: () => Promise<T>): Promise<T> {
+  return companions.run(undefined as unknown as Companion, fn);
 }
 
 /**
@@ -87,8 +97,8 @@ export function setStrayWritePolicy(policy: 'refuse' | 'report'): void {
 }
 
 export class StrayWriteError extends Error {
-  constructor(statement: string) {
-    super(`a write ran outside the transaction that carries its audit row (use inTransaction): ${statement.slice(0, 200)}`);
+  constructor(statement: string, label = 'an admin write') {
+    super(`${label}: a write ran outside the transaction that carries its audit row (use inTransaction, or withoutCompanion for a write that is not the work's own): ${statement.slice(0, 200)}`);
     this.name = 'StrayWriteError';
   }
 }
@@ -120,7 +130,12 @@ export class CompanionGuardPlugin implements KyselyPlugin {
     const statement = writeStatement(args.node);
     if (statement === undefined) return args.node;
     companion.stray?.(statement);
-    if (strayPolicy === 'refuse') throw new StrayWriteError(statement);
+    if (strayPolicy === 'refuse') {
+      const e = new StrayWriteError(statement, companion.label);
+      // Said where a test run shows it: the route itself answers a bare 500.
+      process.stderr.write(`${e.message}\n`);
+      throw e;
+    }
     return args.node;
   }
 

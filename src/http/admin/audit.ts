@@ -44,6 +44,7 @@ export function auditWrites(route: RouteOptions, db: Db): void {
   route.handler = async function audited(this: unknown, request: FastifyRequest, reply: FastifyReply) {
     const companion: Companion = {
       written: false,
+      label: action,
       write: (trx) => recordAudit(trx, {
         actor: request.staff, ip: request.ip, action, target: companion.target ?? targetOf(route, request, reply),
         changes: request.body ?? {}, requestId: request.id,
