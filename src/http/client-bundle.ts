@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type StaticAsset, staticAsset } from './docs/static-asset.ts';
+import { type StaticAsset, staticAsset } from './static-asset.ts';
 
 export interface ClientBundle {
   js: StaticAsset;

@@ -9,7 +9,7 @@ import { savedBranding } from '../../core/branding/branding.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { openapiOptions } from './openapi.ts';
 import { REFERENCE_CSP, REFERENCE_INIT_JS, renderReferencePage } from './reference-page.ts';
-import { DOCUMENT_CACHE, SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from './static-asset.ts';
+import { DOCUMENT_CACHE, SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../static-asset.ts';
 
 const JS = 'text/javascript; charset=utf-8';
 

@@ -4,7 +4,7 @@
 // (auth.ts). One file per endpoint below; the page's own structure is in panel/src.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
-import { sendAsset } from '../docs/static-asset.ts';
+import { sendAsset } from '../static-asset.ts';
 import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import type { RateLimiter } from '../rate-limit.ts';
