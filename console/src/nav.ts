@@ -3,6 +3,10 @@
 // and the page explains; the API refuses anyway). A page is one file under pages/. Order = nav order.
 import type { AnyComponent } from 'preact';
 import { DashboardPage } from './pages/dashboard.tsx';
+import { AccountsPage } from './pages/accounts.tsx';
+import { AccountPage } from './pages/account.tsx';
+import { AuditLogPage } from './pages/audit.tsx';
+import { StaffMemberPage, StaffPage } from './pages/staff.tsx';
 import { InvoiceSettingsPage, InvoicesPage, OverduePage, PaymentsPage, TaxRatesPage } from './pages/billing.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
 import { IpPoolPage, IpPoolsPage, NodesPage } from './pages/nodes.tsx';
@@ -10,6 +14,7 @@ import { NotificationsPage } from './pages/notifications.tsx';
 import { OperationPage, OperationsPage } from './pages/operations.tsx';
 import { ServersPage, VdcVmsPage } from './pages/servers.tsx';
 import { SettingsPage } from './pages/settings.tsx';
+import { CannedRepliesPage, TicketPage, TicketsPage } from './pages/tickets.tsx';
 
 export interface ConsolePage {
   /** Under /admin; `:name` parts reach the page as props (`/admin/accounts/:id` → `id`). */
@@ -23,6 +28,8 @@ export interface ConsolePage {
 
 export const PAGES: ConsolePage[] = [
   { path: '/admin', label: 'Dashboard', right: 'settings:read', page: DashboardPage },
+  { path: '/admin/accounts', label: 'Accounts', right: 'accounts:read', page: AccountsPage },
+  { path: '/admin/accounts/:id', right: 'accounts:read', page: AccountPage },
   { path: '/admin/servers', label: 'Servers', right: 'services:read', page: ServersPage },
   { path: '/admin/vdc-vms', right: 'services:read', page: VdcVmsPage },
   { path: '/admin/operations', label: 'Operations', right: 'operations:read', page: OperationsPage },
@@ -30,6 +37,9 @@ export const PAGES: ConsolePage[] = [
   { path: '/admin/nodes', label: 'Nodes', right: 'infrastructure:read', page: NodesPage },
   { path: '/admin/ip-pools', right: 'infrastructure:read', page: IpPoolsPage },
   { path: '/admin/ip-pools/:id', right: 'infrastructure:read', page: IpPoolPage },
+  { path: '/admin/tickets', label: 'Tickets', right: 'tickets:read', page: TicketsPage },
+  { path: '/admin/tickets/canned-replies', right: 'tickets:read', page: CannedRepliesPage },
+  { path: '/admin/tickets/:id', right: 'tickets:read', page: TicketPage },
   { path: '/admin/billing', label: 'Billing', right: 'billing:read', page: InvoicesPage },
   { path: '/admin/billing/payments', right: 'billing:read', page: PaymentsPage },
   { path: '/admin/billing/overdue', right: 'billing:read', page: OverduePage },
@@ -39,4 +49,7 @@ export const PAGES: ConsolePage[] = [
   { path: '/admin/catalog/:family', right: 'catalog:read', page: CatalogPage },
   { path: '/admin/notifications', label: 'Notifications', right: 'notifications:read', page: NotificationsPage },
   { path: '/admin/settings', label: 'Settings', right: 'settings:read', page: SettingsPage },
+  { path: '/admin/staff', label: 'Staff', right: 'staff:read', page: StaffPage },
+  { path: '/admin/staff/:id', right: 'staff:read', page: StaffMemberPage },
+  { path: '/admin/audit-log', label: 'Audit log', right: 'audit:read', page: AuditLogPage },
 ];

@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
 import { billingCommand } from './admin-billing.ts';
 import { invoiceCommand } from './admin-invoices.ts';
+import { settingsCommand } from './admin-settings.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
+import { staffCommand } from './admin-staff.ts';
 import { operationsCommand } from './admin-operations.ts';
 import { registrarMessagesCommand } from './admin-registrar-messages.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
@@ -48,12 +50,15 @@ Sub-users
   sub-users list ACCOUNT_ID [--status pending|active|inactive] [--page N] [--per-page N]
 
 Support tickets
-  tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--page N] [--per-page N]
-                  every account's tickets, newest first
+  tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--assignee me|none|STAFF_ID] [--search TEXT] [--page N] [--per-page N]
+                  every account's tickets, newest first (--assignee me: the --token's member)
   tickets show TICKET               the ticket and its thread, internal notes included
   tickets reply TICKET MESSAGE      answers the customer (status answered; the customer is notified)
   tickets note TICKET MESSAGE       an internal note, never shown to the customer
   tickets status TICKET open|in_progress|pending|closed
+  tickets assign TICKET STAFF_ID|none
+                  the member working on it (a role that answers tickets), or nobody
+  tickets close TICKET...           closes each (one transaction); reports those already closed or unknown
   tickets delete TICKET             out of every list (the thread is kept)
 
 Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers
@@ -139,6 +144,11 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
 Setup
   setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
                               IP pools, invoice settings, SMTP), each with the command that adds it
+  settings branding get       the name, logo, colour and support addresses customers see (docs/branding.md)
+  settings branding set [--name TEXT] [--logo FILE|none] [--color #RRGGBB] [--support-email EMAIL]
+                  [--support-url URL|none] [--terms-url URL|none] [--privacy-url URL|none]
+                  changes the options given (the logo: a PNG or SVG file of at most 256 KB); the panel
+                  shows it at its next load, mails and invoices from now on carry it
 
 Recurring billing
   billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
@@ -168,6 +178,23 @@ Top-up and invoices
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
                   the outbox, newest first (100 a page)
+
+Staff (docs/staff.md; members, invitations and two-factor resets need the owner role)
+  staff list [--role owner|admin|support|billing|readonly] [--status active|disabled] [--page N] [--per-page N]
+  staff get STAFF_ID
+  staff invite --email EMAIL --name NAME --role owner|admin|support|billing|readonly
+                  prints the set-password link (works once, 72 h; also queued to the member)
+  staff reinvite STAFF_ID          a new set-password link for a member who has not set a password
+  staff update STAFF_ID [--name NAME] [--role ROLE] [--status active|disabled]
+                  nobody changes their own role or status
+  staff disable STAFF_ID           ends the member's sessions and revokes its tokens
+  staff reset-2fa STAFF_ID         clears the member's two-factor; it enrols again at its next sign-in
+  staff sessions STAFF_ID          live console sessions (your own, or anyone's for an owner)
+  staff revoke-session STAFF_ID SESSION_ID
+  staff tokens STAFF_ID            live API tokens (never their secrets)
+  staff create-token STAFF_ID --name NAME [--ip IP_OR_CIDR]...
+                  a token hc_staff_… acting with the member's role (printed once); --ip: only from there
+  staff revoke-token TOKEN_ID      later use answers 401
 
 Audit
   audit-log [--actor STAFF_ID|admin_token|system] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]
@@ -414,6 +441,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   if (group === 'accounts' && action === 'reseller') return resellerCommand(conn, out, args);
   const done = await accountCommand(conn, out, group, action, args)
     || (group === 'tickets' && await ticketCommand(conn, out, action, args))
+    || (group === 'staff' && await staffCommand(conn, out, action, args))
     || (group === 'sub-users' && await subUserCommand(conn, out, action, args))
     || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))
@@ -425,6 +453,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))
+    || (group === 'settings' && await settingsCommand(conn, out, action, args))
     || await invoiceCommand(conn, out, group, action, args);
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);

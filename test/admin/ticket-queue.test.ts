@@ -59,6 +59,10 @@ test('assign: PATCH assignee_id shows {id, name} to staff; null unassigns; unkno
   assert.match(json(disabled).error.errors[0].message, /disabled/);
   assert.equal(json(await adminCall(t, 'GET', `/admin/v1/tickets/${ticket.id}`)).data.assignee.id, support.id, 'a refused change changes nothing');
 
+  const notAnswering = await as(support, 'PATCH', `/admin/v1/tickets/${ticket.id}`, { assignee_id: billing.id });
+  assert.equal(notAnswering.statusCode, 422);
+  assert.match(json(notAnswering).error.errors[0].message, /billing, a role that does not answer tickets/);
+
   const un = await as(support2, 'PATCH', `/admin/v1/tickets/${ticket.id}`, { assignee_id: null });
   assert.equal(un.statusCode, 200);
   assert.equal(json(un).data.assignee, null);
@@ -72,6 +76,23 @@ test('assign: PATCH assignee_id shows {id, name} to staff; null unassigns; unkno
   // The audit log names the member who assigned.
   const audit = json(await adminCall(t, 'GET', `/admin/v1/audit-log?target_type=ticket&target_id=${ticket.id}&action=updateStaffTicket`)).data;
   assert.ok(audit.some((e: { actor: { id: string }; changes: Record<string, unknown> }) => e.actor.id === support.id && e.changes.assignee_id === support.id));
+});
+
+test('assignees: active members of the roles that answer tickets, by name, for every role that reads tickets', async () => {
+  const res = await as(readonly, 'GET', '/admin/v1/ticket-assignees');
+  assert.equal(res.statusCode, 200, res.body);
+  const list = json(res).data as { id: string; name: string; role: string }[];
+  const byId = new Map(list.map((m) => [m.id, m]));
+  assert.equal(byId.get(support.id)?.role, 'support');
+  assert.ok(byId.has(support2.id));
+  for (const m of [billing, readonly]) assert.ok(!byId.has(m.id), m.role);
+  assert.ok(list.every((m) => ['owner', 'admin', 'support'].includes(m.role)));
+  const names = list.map((m) => m.name);
+  assert.deepEqual(names, [...names].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+  const disabled = await createStaff(t, 'support');
+  await adminCall(t, 'PATCH', `/admin/v1/staff/${disabled.id}`, { status: 'disabled' });
+  assert.ok(!json(await as(support, 'GET', '/admin/v1/ticket-assignees')).data.some((m: { id: string }) => m.id === disabled.id));
+  assert.equal((await as(support, 'GET', '/admin/v1/ticket-assignees?x=1')).statusCode, 422);
 });
 
 test('the customer never sees the assignee: v2, v1 and the events carry none', async () => {

@@ -4,10 +4,11 @@
 // and department changes, assignment to a member, bulk closes, and soft deletes.
 import { findCatalogRow } from '../../db/queries/catalog.ts';
 import { findStaffMember } from '../../db/queries/staff.ts';
-import { type TicketFilter, type TicketRow, listTicketsPage, lockTickets, updateTicket } from '../../db/queries/tickets.ts';
+import { type TicketFilter, type TicketRow, listActiveStaffOfRoles, listTicketsPage, lockTickets, updateTicket } from '../../db/queries/tickets.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid } from '../errors.ts';
 import type { StaffPrincipal } from '../staff/principal.ts';
+import { STAFF_ROLES, mayDo } from '../staff/roles.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
@@ -31,6 +32,14 @@ export async function assigneeFilter(db: Db, actor: StaffActor, value: string): 
   }
   if (!(await findStaffMember(db, value))) throw invalid('assignee', `no staff member ${value} (me, none or a member's id)`);
   return value;
+}
+
+/** The roles that answer tickets (tickets:write): only their members take a ticket. */
+const ANSWERING_ROLES = STAFF_ROLES.filter((r) => mayDo(r, 'tickets:write'));
+
+/** Who a ticket may be assigned to: active members of a role that answers tickets, by name. */
+export function listAssignees(db: Db) {
+  return listActiveStaffOfRoles(db, [...ANSWERING_ROLES]);
 }
 
 export async function listAllTickets(db: Db, filter: TicketFilter, page: PageRequest): Promise<Paged<TicketRow>> {
@@ -94,6 +103,7 @@ export async function changeTicket(db: Db, id: string, change: StaffChange, now:
       const member = await findStaffMember(trx, change.assignee_id);
       if (!member) throw invalid('assignee_id', `no staff member ${change.assignee_id} (see GET /admin/v1/staff)`);
       if (member.status !== 'active') throw invalid('assignee_id', `staff member ${change.assignee_id} is disabled`);
+      if (!mayDo(member.role, 'tickets:write')) throw invalid('assignee_id', `staff member ${change.assignee_id} is ${member.role}, a role that does not answer tickets`);
     }
     if (change.status !== undefined) await act(trx, ticket, { kind: 'staff_set', status: change.status }, null, now);
     if (change.priority !== undefined || change.department_id !== undefined || change.assignee_id !== undefined) {

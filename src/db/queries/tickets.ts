@@ -2,7 +2,7 @@
 // here: lists leave it out and lookups do not find it.
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { Ticket, TicketMessage, TicketPriority, TicketsTable, TicketStatus } from '../schema.ts';
+import type { StaffRole, Ticket, TicketMessage, TicketPriority, TicketsTable, TicketStatus } from '../schema.ts';
 
 /** A ticket with its department's name and its assignee's (null without either). */
 export interface TicketRow extends Ticket {
@@ -112,4 +112,9 @@ export function listTicketMessages(db: Db, ticketId: string, withNotes: boolean)
 /** The live tickets among `ids`, locked in number order (two bulk closes never wait on each other in a cycle). */
 export function lockTickets(db: Db, ids: string[]): Promise<Ticket[]> {
   return db.selectFrom('tickets').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).orderBy('id').forUpdate().execute();
+}
+
+/** Active staff members of these roles, by name: who a ticket may be assigned to. */
+export function listActiveStaffOfRoles(db: Db, roles: StaffRole[]): Promise<{ id: string; name: string; role: StaffRole }[]> {
+  return db.selectFrom('staff_members').select(['id', 'name', 'role']).where('status', '=', 'active').where('role', 'in', roles).orderBy('name').orderBy('id').execute();
 }

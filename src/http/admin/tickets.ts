@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { PRIORITIES, STAFF_SETTABLE, TICKET_STATUSES } from '../../core/tickets/rules.ts';
 import {
-  addNote, assigneeFilter, changeTicket, closeTickets, deleteTicket, getTicketForStaff, listAllTickets, staffReply,
+  addNote, assigneeFilter, changeTicket, closeTickets, deleteTicket, getTicketForStaff, listAllTickets, listAssignees, staffReply,
 } from '../../core/tickets/staff.ts';
 import type { TicketDetail } from '../../core/tickets/thread.ts';
 import type { TicketRow } from '../../db/queries/tickets.ts';
@@ -74,6 +74,16 @@ export function register(app: TypedApp, { db, now, config }: RouteDeps) {
     const search = q?.trim() || undefined;
     return page(request, await listAllTickets(db, { status, accountId, departmentId, priority, assigneeId, search }, pageOf(p)), staffTicketView);
   });
+
+  app.get('/ticket-assignees', {
+    config: admin,
+    schema: {
+      tags,
+      operationId: 'listTicketAssignees',
+      summary: 'Who a ticket may be assigned to: active members of a role that answers tickets, by name',
+      response: { 200: Envelope(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() }))), ...errorResponses() },
+    },
+  }, async (request) => ok(request, await listAssignees(db)));
 
   app.get('/tickets/:id', {
     config: admin,
