@@ -1,25 +1,14 @@
 // API keys: create (name, allowed IPs — required —, scopes, live or test; the secret shown once in
 // the element labelled "Secret"), list (prefix, last used, allowlist), revoke.
 import { useState } from 'preact/hooks';
+import type { PanelItem } from '../api-types.ts';
 import { panel, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
 import { useSession } from '../session.tsx';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  is_test: boolean;
-  scopes: string[] | null;
-  ip_allowlist: string[];
-  status: 'active' | 'revoked';
-  sub_user_id: number | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
+export type ApiKey = PanelItem<'GET /api-keys'>;
 
 export function ApiKeysPage() {
   const { me } = useSession();

@@ -1,23 +1,14 @@
 // Web hosting: order (domain, package, cycle), the accounts with renew and cancel, and each
 // account's own page (site, SFTP, databases: hosting-site.tsx).
 import { useState } from 'preact/hooks';
-import { type Money, v2, when } from '../api.ts';
+import type { Item } from '../api-types.ts';
+import { v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
 
-interface Hosting {
-  id: string;
-  domain: string;
-  status: string;
-  plan: { id: number; name: string };
-  billing: { amount?: string; currency?: string; cycle?: string; next_billing_at?: string } | null;
-  created_at: string;
-}
-interface HostingPackage { id: number; name: string; price?: Money; prices?: Record<string, Money>; available?: boolean }
-
 function Order({ onDone }: { onDone(): void }) {
-  const packages = useLoad(async () => (await v2.get<HostingPackage[]>('/web-hosting-packages?per_page=100')).data);
+  const packages = useLoad(async () => (await v2.get<Item<'listWebHostingPackages'>[]>('/web-hosting-packages?per_page=100')).data);
   const [domain, setDomain] = useState('');
   const [pkg, setPkg] = useState('');
   const [cycle, setCycle] = useState('monthly');
@@ -47,7 +38,7 @@ function Order({ onDone }: { onDone(): void }) {
 
 export function HostingPage() {
   const { me } = useSession();
-  const list = useLoad(async () => (await v2.get<Hosting[]>('/web-hosting?per_page=100')).data);
+  const list = useLoad(async () => (await v2.get<Item<'listWebHosting'>[]>('/web-hosting?per_page=100')).data);
   const [cancelling, setCancelling] = useState<string | null>(null);
   const a = useForm();
   const writable = can(me, 'hosting:write');
