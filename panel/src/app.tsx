@@ -58,7 +58,7 @@ function Shell() {
     await panel.post('/sign-out').catch(() => {});
     await refresh();
   }
-  const items = NAV.filter((n) => !n.scope || can(me, n.scope));
+  const items = NAV.filter((n) => (!n.scope || can(me, n.scope)) && (n.needs !== 'vdc_pool' || me.account?.has_vdc_pool));
   const current = (href: string) => (href === '/panel' ? path === '/panel' || path === '/panel/' : path === href || path.startsWith(`${href}/`));
   return (
     <div class="shell">

@@ -1009,6 +1009,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 account: {
+                                    /** @description The operator gave this account a VDC pool: the navigation shows VDC only then */
+                                    has_vdc_pool: boolean;
                                     id: string;
                                     name: string;
                                     status: string;

@@ -6,6 +6,17 @@ import { type StaticAsset, staticAsset } from '../static-asset.ts';
 
 export type PanelBundle = ClientBundle;
 
+/**
+ * The tab's icon: a white cloud on the brand's colour, inlined as a data: URL (no request, nothing
+ * fetched from elsewhere). A colour that is not plain hex keeps the default blue.
+ */
+export function faviconLink(color: string): string {
+  const fill = /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : '#1f5fbf';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${fill}"/>`
+    + '<path d="M10 22a5 5 0 0 1-.6-9.96A7 7 0 0 1 22.8 11.1 5.5 5.5 0 0 1 22.5 22z" fill="#fff"/></svg>';
+  return `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(svg)}">`;
+}
+
 /** The bundle, built once per process (a failed build is tried again on the next request). */
 export const panelBundle: () => Promise<PanelBundle> = clientBundle({
   dir: 'panel',
@@ -41,7 +52,7 @@ export function panelPage(b: PanelBundle, brand: PanelBrand): StaticAsset {
     const name = esc(brand.name);
     const html = clientPage({
       base: '/panel', title: `${name} panel`, noscript: `The ${name} panel needs JavaScript. The API (/v2) works without it.`,
-      head: `<meta name="theme-color" content="${esc(brand.primary_color)}">\n<script type="application/json" id="hc-branding">${scriptJson(brand)}</script>`,
+      head: `${faviconLink(brand.primary_color)}\n<meta name="theme-color" content="${esc(brand.primary_color)}">\n<script type="application/json" id="hc-branding">${scriptJson(brand)}</script>`,
     }, b.tags);
     lastPage = { key, asset: staticAsset(html, 'text/html; charset=utf-8', 'no-cache') };
   }
