@@ -13,13 +13,7 @@ import { fileURLToPath } from 'node:url';
 // `circular` flags cycles of any length); each pair found becomes a rule refusing its lesser
 // direction, so depcruise names every import that closes the loop. TANGLED lists the pairs not
 // untangled yet: no other pair may appear, and a listed one that is gone must leave the list.
-const TANGLED = new Set([
-  'src/core ⇄ src/providers/payments', 'src/core ⇄ src/providers/registrar',
-  'src/core/dns ⇄ src/core/domains',
-  'src/core/domains ⇄ src/providers/registrar', 'src/core/nodes ⇄ src/core/servers', 'src/core/nodes ⇄ src/core/vdc',
-  'src/core/servers ⇄ src/providers/compute', 'src/core/webhooks ⇄ src/providers/webhooks',
-  'src/http/docs ⇄ src/http/v2',
-]);
+const TANGLED = new Set([]);
 
 function twoWayFolderRules() {
   const root = path.dirname(fileURLToPath(import.meta.url));

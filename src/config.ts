@@ -858,7 +858,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'SMTP_FROM',
-    meaning: 'the From of every notification',
+    meaning: 'the From of every notification; once a branding is saved, its name is the display name before this address (docs/branding.md)',
     default: '`Hostcloud <noreply@localhost>`',
     value: 'Hostcloud <noreply@localhost>',
   },

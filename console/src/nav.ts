@@ -10,6 +10,7 @@ import { NotificationsPage } from './pages/notifications.tsx';
 import { OperationPage, OperationsPage } from './pages/operations.tsx';
 import { ServersPage, VdcVmsPage } from './pages/servers.tsx';
 import { SettingsPage } from './pages/settings.tsx';
+import { CannedRepliesPage, TicketPage, TicketsPage } from './pages/tickets.tsx';
 
 export interface ConsolePage {
   /** Under /admin; `:name` parts reach the page as props (`/admin/accounts/:id` → `id`). */
@@ -30,6 +31,9 @@ export const PAGES: ConsolePage[] = [
   { path: '/admin/nodes', label: 'Nodes', right: 'infrastructure:read', page: NodesPage },
   { path: '/admin/ip-pools', right: 'infrastructure:read', page: IpPoolsPage },
   { path: '/admin/ip-pools/:id', right: 'infrastructure:read', page: IpPoolPage },
+  { path: '/admin/tickets', label: 'Tickets', right: 'tickets:read', page: TicketsPage },
+  { path: '/admin/tickets/canned-replies', right: 'tickets:read', page: CannedRepliesPage },
+  { path: '/admin/tickets/:id', right: 'tickets:read', page: TicketPage },
   { path: '/admin/billing', label: 'Billing', right: 'billing:read', page: InvoicesPage },
   { path: '/admin/billing/payments', right: 'billing:read', page: PaymentsPage },
   { path: '/admin/billing/overdue', right: 'billing:read', page: OverduePage },

@@ -35,9 +35,16 @@ export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
 }
 
+/** What a `Dry-Run: true` request would do to the balance (the API's own computation). */
+export interface DryRun {
+  charged: Money;
+  refunded: Money;
+  balance_after: Money;
+}
+
 export interface Envelope<T> {
   data: T;
-  meta: { request_id: string; pagination?: { page: number; per_page: number; total: number; total_pages: number } };
+  meta: { request_id: string; pagination?: { page: number; per_page: number; total: number; total_pages: number }; dry_run?: DryRun };
 }
 
 async function send<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Envelope<T>> {
@@ -84,11 +91,20 @@ export function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+interface PostOptions {
+  idempotent?: boolean;
+  /** `Dry-Run: true`: run, priced and rolled back — the answer's meta.dry_run is the price. */
+  dryRun?: boolean;
+}
+
 /** The v2 API with the session: /v2/<path>. Billable creates carry an Idempotency-Key. */
 export const v2 = {
   get: <T>(path: string) => send<T>('GET', `/v2${path}`),
-  post: <T>(path: string, body?: unknown, opts: { idempotent?: boolean } = {}) =>
-    send<T>('POST', `/v2${path}`, body, opts.idempotent ? { 'Idempotency-Key': uuid() } : {}),
+  post: <T>(path: string, body?: unknown, opts: PostOptions = {}) =>
+    send<T>('POST', `/v2${path}`, body, {
+      ...(opts.idempotent && !opts.dryRun ? { 'Idempotency-Key': uuid() } : {}),
+      ...(opts.dryRun ? { 'Dry-Run': 'true' } : {}),
+    }),
   put: <T>(path: string, body: unknown) => send<T>('PUT', `/v2${path}`, body),
   patch: <T>(path: string, body: unknown) => send<T>('PATCH', `/v2${path}`, body),
   del: <T>(path: string) => send<T>('DELETE', `/v2${path}`),

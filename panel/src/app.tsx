@@ -13,6 +13,7 @@ import { SignUpPage } from './pages/sign-up.tsx';
 import { VerifyEmailPage } from './pages/verify-email.tsx';
 import { HostingLinkPage } from './pages/hosting-site.tsx';
 import { Page } from './components/data.tsx';
+import { BrandLinks, BrandMark } from './components/brand.tsx';
 import { ImpersonationBanner } from './components/impersonation-banner.tsx';
 
 /** Pages anyone may open, signed in or not (mailed links). */
@@ -57,13 +58,13 @@ function Shell() {
     await panel.post('/sign-out').catch(() => {});
     await refresh();
   }
-  const items = NAV.filter((n) => !n.scope || can(me, n.scope));
+  const items = NAV.filter((n) => (!n.scope || can(me, n.scope)) && (n.needs !== 'vdc_pool' || me.account?.has_vdc_pool));
   const current = (href: string) => (href === '/panel' ? path === '/panel' || path === '/panel/' : path === href || path.startsWith(`${href}/`));
   return (
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
-        <a class="brand" href="/panel">Hostcloud</a>
+        <BrandMark href="/panel" />
         <span class="account-name">{me.account?.name}</span>
         <button type="button" class="btn plain menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <div class="who">
@@ -104,7 +105,7 @@ function SignedOut() {
   if (hostingLink) {
     return (
       <div class="shell link-shell">
-        <header class="top"><span class="brand">Hostcloud</span></header>
+        <header class="top"><BrandMark /></header>
         <main id="main"><Router>{[<Route key="h" path="/panel/web-hosting/:id" component={HostingLinkPage} />]}</Router></main>
       </div>
     );
@@ -112,7 +113,7 @@ function SignedOut() {
   return (
     <div class="auth">
       <div class="auth-card">
-        <p class="brand">Hostcloud</p>
+        <BrandMark tag="p" />
         <main id="main">
           <Router>
             {[
@@ -124,6 +125,7 @@ function SignedOut() {
             ]}
           </Router>
         </main>
+        <BrandLinks />
       </div>
     </div>
   );

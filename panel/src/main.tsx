@@ -2,5 +2,8 @@
 import { render } from 'preact';
 import './styles.css';
 import { App } from './app.tsx';
+import { applyBrand } from './branding.ts';
+
+applyBrand();
 
 render(<App />, document.getElementById('app')!);

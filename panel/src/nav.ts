@@ -5,12 +5,14 @@ export interface NavItem {
   label: string;
   /** The permission that shows the entry; none: everyone signed in. */
   scope?: string;
+  /** Shown only to an account that has this (a VDC pool, set by the operator): an empty section is noise. */
+  needs?: 'vdc_pool';
 }
 
 export const NAV: NavItem[] = [
   { href: '/panel', label: 'Overview' },
   { href: '/panel/servers', label: 'Servers', scope: 'servers:read' },
-  { href: '/panel/vdc', label: 'VDC', scope: 'vdc:read' },
+  { href: '/panel/vdc', label: 'VDC', scope: 'vdc:read', needs: 'vdc_pool' },
   { href: '/panel/domains', label: 'Domains', scope: 'domains:read' },
   { href: '/panel/dns', label: 'DNS', scope: 'dns:read' },
   { href: '/panel/web-hosting', label: 'Web hosting', scope: 'hosting:read' },

@@ -10,7 +10,7 @@ export interface Me {
   csrf_token: string;
   sign_up_open: boolean;
   user: { email: string; role: 'owner' | 'sub_user'; sub_user_id: number | null; two_factor: boolean; permissions: string[] } | null;
-  account: { id: string; name: string; status: string } | null;
+  account: { id: string; name: string; status: string; has_vdc_pool: boolean } | null;
   session: { id: string; expires_at: string } | null;
   /** A staff member signed in as the customer: the banner shows it, with "End". */
   impersonation: { staff_name: string; reason: string; read_only: boolean } | null;

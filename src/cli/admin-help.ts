@@ -66,6 +66,11 @@ const EXAMPLES: Record<string, string[]> = {
   'billing run': ['billing run'],
   'audit-log': ['audit-log --target-type account --target-id acc_8fJ2kLmN4pQ7rS1t', 'audit-log --actor admin_token --since 2026-11-01T00:00:00Z --json'],
   setup: ['setup --url http://127.0.0.1:8080', 'setup --json'],
+  'settings branding get': ['settings branding get', 'settings branding get --json'],
+  'settings branding set': [
+    'settings branding set --name "Acme Cloud" --color "#0a7f3f" --support-email help@acme.example --logo acme.svg',
+    'settings branding set --terms-url https://acme.example/terms --privacy-url none',
+  ],
   'billing overdue': ['billing overdue'],
   'invoices list': ['invoices list', 'invoices list --account acc_3kT9wQ2mZx7Lp4Rb --kind credit_note'],
   'invoices get': ['invoices get inv_7Hq2sLk9Xw3Zp5Nb'],
@@ -164,9 +169,13 @@ function render(found: CommandHelp[]): string {
  */
 export function helpFor(commands: CommandHelp[], words: string[]): string {
   const named = (name: string) => commands.filter((c) => c.command === name);
-  if (words.length >= 2 && named(words.slice(0, 2).join(' ')).length) return render(named(words.slice(0, 2).join(' ')));
-  if (words.length >= 1 && named(words[0]!).length) return render(named(words[0]!));
-  const group = commands.filter((c) => c.command.startsWith(`${words[0]} `));
-  if (words.length === 1 && group.length) return render(group);
+  // The longest command the words start with (`settings branding set`, `accounts create`, `deposit`).
+  for (let n = Math.min(words.length, 3); n >= 1; n--) {
+    const found = named(words.slice(0, n).join(' '));
+    if (found.length) return render(found);
+  }
+  // A group: `tickets`, `settings branding`.
+  const group = commands.filter((c) => c.command.startsWith(`${words.join(' ')} `));
+  if (words.length >= 1 && words.length <= 2 && group.length) return render(group);
   throw new CliError(`unknown admin command "${words.join(' ')}"; see hostcloud admin help`);
 }

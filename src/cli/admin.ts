@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { accountCommand } from './admin-accounts.ts';
 import { billingCommand } from './admin-billing.ts';
 import { invoiceCommand } from './admin-invoices.ts';
+import { settingsCommand } from './admin-settings.ts';
 import { vdcPoolCommand } from './admin-vdc.ts';
 import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { hostingNodesCommand } from './admin-hosting-nodes.ts';
@@ -139,6 +140,11 @@ Simulated providers (PROVIDER: compute registrar hosting payments; default compu
 Setup
   setup                       what a customer cannot buy without yet (locations, plans, OS images, nodes,
                               IP pools, invoice settings, SMTP), each with the command that adds it
+  settings branding get       the name, logo, colour and support addresses customers see (docs/branding.md)
+  settings branding set [--name TEXT] [--logo FILE|none] [--color #RRGGBB] [--support-email EMAIL]
+                  [--support-url URL|none] [--terms-url URL|none] [--privacy-url URL|none]
+                  changes the options given (the logo: a PNG or SVG file of at most 256 KB); the panel
+                  shows it at its next load, mails and invoices from now on carry it
 
 Recurring billing
   billing run                 a billing pass now (the workers run one every BILLING_INTERVAL_S)
@@ -425,6 +431,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
     || (group === 'hosting-nodes' && await hostingNodesCommand(conn, out, action, args))
     || (group === 'registrar' && await registrarCommand(conn, out, action, args))
     || (group === 'billing' && await billingCommand(conn, out, action, args))
+    || (group === 'settings' && await settingsCommand(conn, out, action, args))
     || await invoiceCommand(conn, out, group, action, args);
   if (done) return;
   if (group === 'provider' && action === 'fault') return providerFault(conn, out, args);

@@ -76,6 +76,18 @@ export const COMPLETION_EVENTS: Readonly<Partial<Record<OperationType, EventType
   Object.entries(OPERATIONS as Record<string, CatalogueEntry>).flatMap(([type, entry]) => (entry.completed ? [[type, entry.completed]] : [])),
 );
 
+type Resources<F> = F extends { operationResources: infer R } ? R : never;
+type AllResources = UnionToIntersection<Resources<Family>>;
+/** What an operation acts on (`resource.type` of an operation): the families' `operationResources`. */
+export type OperationResourceType = keyof AllResources & string;
+const RESOURCES = Object.assign({}, ...FAMILIES.map((f) => ('operationResources' in f ? f.operationResources : {}))) as Record<OperationResourceType, string>;
+/** Every kind of resource an operation acts on, in catalogue order (the document's enum). */
+export const OPERATION_RESOURCE_TYPES = Object.keys(RESOURCES) as OperationResourceType[];
+/** Each kind with the operation types that act on it, as the reference describes `resource.type`. */
+export const OPERATION_RESOURCE_DESCRIPTIONS: readonly string[] = OPERATION_RESOURCE_TYPES.map((kind) => `\`${kind}\` (${RESOURCES[kind]})`);
+/** An operation's resource no family declares among its `operationResources` (the line fails to compile, naming it). */
+const _everyResourceDeclared: Unclaimed<AllOperations[OperationType]['resource'], OperationResourceType> = true;
+
 /** The areas whose scope reads some operation: the operations route admits any of them. */
 export const OPERATION_AREAS: readonly Area[] = [...new Set(Object.values(OPERATIONS as Record<string, CatalogueEntry>).map((e) => e.area))];
 

@@ -15,7 +15,12 @@ export interface FamilyManifest {
   area?: Area;
   /** The prefix of the ids its resources get (newId), when it makes any. */
   idPrefix?: string;
-  /** Its operation types (`<resource>.<verb>`), each with its runner. */
+  /**
+   * The kinds of resource its operations act on (an operation's `resource.type`), each with what the
+   * reference says of it: which operation types act on it.
+   */
+  operationResources?: Readonly<Record<string, string>>;
+  /** Its operation types (`<resource>.<verb>`), each with its runner and the kind of resource it acts on. */
   operations?: Readonly<Record<string, CatalogueEntry>>;
   /** The event types it writes (described in the event catalogue, src/core/events/catalogue.ts). */
   events?: readonly EventType[];

@@ -41,6 +41,7 @@ import * as m0160 from './migrations/0160_hosting_page.ts';
 import * as m0170 from './migrations/0170_registrar_contact_sync.ts';
 import * as m0190 from './migrations/0190_staff.ts';
 import * as m0230 from './migrations/0230_dns_outbox_serial.ts';
+import * as m0250 from './migrations/0250_ticket_assignment.ts';
 import * as m0255 from './migrations/0255_impersonation.ts';
 import * as m0260 from './migrations/0260_branding.ts';
 
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0170_registrar_contact_sync': m0170,
   '0190_staff': m0190,
   '0230_dns_outbox_serial': m0230,
+  '0250_ticket_assignment': m0250,
   '0255_impersonation': m0255,
   '0260_branding': m0260,
 };

@@ -18,6 +18,8 @@ export interface TicketsTable {
   updated_at: UpdatedAt;
   closed_at: Date | null;
   deleted_at: Date | null;
+  /** The staff member working on it (0250); staff's business, never shown to the customer. */
+  assignee_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TicketMessagesTable {
@@ -28,6 +30,18 @@ export interface TicketMessagesTable {
   internal: ColumnType<boolean, boolean | undefined, boolean>;
   body: string;
   created_at: CreatedAt;
+  /** The member who wrote a staff message (0250); null before 0250 and for ADMIN_TOKEN. */
+  staff_id: ColumnType<string | null, string | null | undefined, never>;
+}
+
+/** A support answer saved for reuse (0250); `department_id` null: offered in every department. */
+export interface CannedRepliesTable {
+  id: ColumnType<number, never, never>;
+  title: string;
+  body: string;
+  department_id: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
 
 export type SubUserStatus = 'pending' | 'active' | 'inactive';
@@ -65,6 +79,7 @@ export interface SshKeysTable {
 
 export type Ticket = Selectable<TicketsTable>;
 export type TicketMessage = Selectable<TicketMessagesTable>;
+export type CannedReply = Selectable<CannedRepliesTable>;
 export type SubUser = Selectable<SubUsersTable>;
 export type SshKey = Selectable<SshKeysTable>;
 

@@ -64,6 +64,9 @@ export interface PaymentWebhookReceiptsTable {
 export type InvoiceKind = 'invoice' | 'credit_note';
 
 /** The issuer's or the customer's details, as printed on the invoice. */
+/** The operator as an invoice prints it; `brand` (name, #rrggbb colour) is the branding saved when it was issued, absent before any. */
+export type InvoiceSeller = InvoiceParty & { footer: string; brand?: { name: string; color: string } };
+
 export interface InvoiceParty {
   name: string;
   company?: string | null;
@@ -99,7 +102,7 @@ export interface InvoicesTable {
   tax_label: string;
   description: string;
   reason: string | null;
-  seller: ColumnType<InvoiceParty & { footer: string }, string, never>;
+  seller: ColumnType<InvoiceSeller, string, never>;
   buyer: ColumnType<InvoiceParty, string, never>;
 }
 

@@ -2,7 +2,7 @@
 // schema-<family>.ts with its Selectable/Insertable aliases (a new family adds a file and its lines
 // here). Money columns are *_cents (BIGINT, parsed to a JS number: exact up to 2^53 cents).
 // `numeric` columns arrive as strings.
-import type { AccountsTable, ApiKeysTable, SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
+import type { AccountsTable, ApiKeysTable, CannedRepliesTable, SshKeysTable, SubUsersTable, TicketMessagesTable, TicketsTable } from './schema-account.ts';
 import type { BillingChargesTable, BillingNoticesTable, TransactionsTable } from './schema-billing.ts';
 import type { ColocationPackagesTable, DedicatedPackagesTable, DepartmentsTable, EmailPackagesTable, HostingPackagesTable, IpSubnetPackagesTable, LocationsTable, OperatingSystemsTable, PlansTable, ResellerTiersTable, TldPricesTable, UnitPricesTable } from './schema-catalog.ts';
 import type { DnsOutboxTable, DnsRecordsTable, DnsSettingsTable, DnsZonesTable } from './schema-dns.ts';
@@ -87,6 +87,7 @@ export interface DB {
   vdc_snapshots: VdcSnapshotsTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
+  canned_replies: CannedRepliesTable;
   sub_users: SubUsersTable;
   ssh_keys: SshKeysTable;
   domains: DomainsTable;

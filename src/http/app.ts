@@ -30,6 +30,7 @@ import { sendError } from './errors.ts';
 import { closeQueryString } from './route-conventions.ts';
 import { parseJsonBody, parseQueryString, refuseBadText, refuseMalformedUrl } from './input-text.ts';
 import { components } from './schemas.ts';
+import { registerDocs } from './docs/index.ts';
 import { type V2Options, registerV2 } from './v2/index.ts';
 import { registerV1 } from './v1/index.ts';
 import { sendV1Error } from './v1/errors.ts';
@@ -228,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerObservability(app, telemetry);
   await app.register(registerHealthRoutes, { db: deps.db });
-  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, onUndocumentedError: deps.onUndocumentedError });
+  await app.register(registerV2, { prefix: '/v2', db: deps.db, config, now, services: deps.services, operationWaits, registerDocs, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerV1, { prefix: '/v1', db: deps.db, config, now, services: deps.services, onUndocumentedError: deps.onUndocumentedError });
   await app.register(registerAdminRoutes, { prefix: '/admin/v1', db: deps.db, config, now, services: deps.services });
   await app.register(registerStaffConsole, { prefix: '/admin' });

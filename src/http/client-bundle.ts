@@ -6,12 +6,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type StaticAsset, staticAsset } from './docs/static-asset.ts';
+import { type StaticAsset, staticAsset } from './static-asset.ts';
 
 export interface ClientBundle {
   js: StaticAsset;
   css: StaticAsset;
   html: StaticAsset;
+  /** The page's asset URLs carry these (hashes of the content), for a page rendered per request (clientPage). */
+  tags: { js: string; css: string };
 }
 
 export interface ClientSpec {
@@ -38,7 +40,8 @@ function findRoot(dir: string): string {
 /** Assets change only with an upgrade, and their URLs carry a hash of their content. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
-function page(spec: ClientSpec, jsTag: string, cssTag: string): string {
+/** The client's page; `head`: markup added to its head (already escaped), e.g. a JSON data block the script reads. */
+export function clientPage(spec: Omit<ClientSpec, 'dir'> & { head?: string }, tags: ClientBundle['tags']): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,8 +49,8 @@ function page(spec: ClientSpec, jsTag: string, cssTag: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${spec.title}</title>
-<link rel="stylesheet" href="${spec.base}/assets/app.css?v=${cssTag}">
-<script type="module" src="${spec.base}/assets/app.js?v=${jsTag}"></script>
+<link rel="stylesheet" href="${spec.base}/assets/app.css?v=${tags.css}">${spec.head ? `\n${spec.head}` : ''}
+<script type="module" src="${spec.base}/assets/app.js?v=${tags.js}"></script>
 </head>
 <body>
 <div id="app"><noscript><p>${spec.noscript}</p></noscript></div>
@@ -81,8 +84,9 @@ async function bundle(spec: ClientSpec): Promise<ClientBundle> {
   const js = staticAsset(file('.js'), 'text/javascript; charset=utf-8', ASSET_CACHE);
   const css = staticAsset(file('.css'), 'text/css; charset=utf-8', ASSET_CACHE);
   const tag = (a: StaticAsset) => a.etag.slice(3, 15);
-  const html = staticAsset(page(spec, tag(js), tag(css)), 'text/html; charset=utf-8', 'no-cache');
-  return { js, css, html };
+  const tags = { js: tag(js), css: tag(css) };
+  const html = staticAsset(clientPage(spec, tags), 'text/html; charset=utf-8', 'no-cache');
+  return { js, css, html, tags };
 }
 
 /** The bundle of one client, built once per process (a failed build is tried again on the next request). */

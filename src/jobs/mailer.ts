@@ -11,6 +11,12 @@ export interface SmtpMailer extends Mailer {
   close(): void;
 }
 
+/** The address of a From such as `Hostcloud <noreply@localhost>` (SMTP_FROM), or the whole of a bare one. */
+export function addressOf(from: string): string {
+  const m = /<([^<>]+)>\s*$/.exec(from);
+  return (m ? m[1]! : from).trim();
+}
+
 export function createSmtpMailer(url: string, from: string): SmtpMailer {
   // Settings in the URL (e.g. ?pool=true) win over these defaults.
   // Loaded here, not at start: the bundle holds serve and worker alike, and most processes never mail.
@@ -18,7 +24,8 @@ export function createSmtpMailer(url: string, from: string): SmtpMailer {
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS }, { from });
   return {
     async send(m) {
-      await transport.sendMail({ to: m.to, subject: m.subject, text: m.text });
+      // The branding's name before SMTP_FROM's address (nodemailer quotes or encodes the name).
+      await transport.sendMail({ to: m.to, subject: m.subject, text: m.text, ...(m.fromName ? { from: { name: m.fromName, address: addressOf(from) } } : {}) });
     },
     close: () => transport.close(),
   };

@@ -17,6 +17,7 @@ import { WEBHOOK_DUE_CHANNEL } from '../db/names.ts';
 import { listenOn } from '../db/notify-listener.ts';
 import { type Claim, type ClaimedDelivery, claimDueDeliveries, recordAttempts } from '../db/queries/webhook-deliveries.ts';
 import type { EventRow } from '../db/schema.ts';
+import { forbiddenAddress } from '../core/webhooks/addresses.ts';
 import { type LookupFunction, createHttpTransport } from '../providers/webhooks/http.ts';
 import type { WebhookTransport } from '../providers/webhooks/types.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
@@ -56,7 +57,7 @@ export const leaseOf = (config: Pick<Config, 'webhookTimeoutS'>) => Math.max(5, 
 export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   const { db, logger, metrics, config } = deps;
   const transport = deps.transport ?? createHttpTransport({
-    allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate, connectTimeoutMs: config.webhookConnectTimeoutS * 1000,
+    allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate, forbiddenAddress, connectTimeoutMs: config.webhookConnectTimeoutS * 1000,
     // Several endpoints may share an origin (paths of one host): the agent must never queue what the sender let through.
     timeoutMs: config.webhookTimeoutS * 1000, maxSocketsPerOrigin: config.webhookConcurrency, lookup: deps.lookup,
   });

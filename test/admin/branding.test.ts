@@ -1,10 +1,14 @@
 // GET|PUT /admin/v1/settings/branding: the defaults, a whole replacement, every validation error
 // (each naming its field), the SVG checks (script, handlers, javascript: URLs, foreignObject,
 // external links), the PNG signature and the size limit; the roles; the audit row, whose logo is
-// summarised.
+// summarised; `hostcloud admin settings branding get|set`.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { parseLogo } from '../../src/core/branding/logo.ts';
+import { adminCli } from '../helpers/admin-cli.ts';
 import { adminCall, call, json, startApp } from '../helpers/app.ts';
 import { createStaff } from '../helpers/staff.ts';
 
@@ -147,4 +151,43 @@ test('roles: every role reads; only owner and admin write (settings:write)', asy
   const admin = await createStaff(t, 'admin');
   assert.equal((await call(t.app, 'PUT', '/admin/v1/settings/branding', { key: admin.token, body: valid })).statusCode, 200);
   assert.equal((await call(t.app, 'GET', '/admin/v1/settings/branding')).statusCode, 401, 'no credentials');
+});
+
+test('hostcloud admin settings branding get|set: options change what they name, a logo file is sent as a data URL, refusals in flag terms', async () => {
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hc-brand-'));
+  try {
+    await fs.writeFile(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>');
+    await fs.writeFile(path.join(dir, 'evil.svg'), '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    await fs.writeFile(path.join(dir, 'logo.png'), Buffer.from(PNG_1PX.split(',')[1]!, 'base64'));
+    await put({ ...valid, name: 'Before CLI' });
+
+    const set = await adminCli(t, url, ['settings', 'branding', 'set', '--name', 'Cli Cloud', '--color', '#123abc', '--logo', path.join(dir, 'logo.svg'), '--privacy-url', 'none']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /^branding: set\n/);
+    assert.match(set.stdout, /image\/svg\+xml \(\d+ characters; --json shows it\)/);
+    const now = json(await adminCall(t, 'GET', '/admin/v1/settings/branding')).data;
+    assert.deepEqual([now.name, now.primary_color, now.support_email, now.privacy_url, now.terms_url], ['Cli Cloud', '#123abc', valid.support_email, null, valid.terms_url]);
+    assert.match(now.logo, /^data:image\/svg\+xml;base64,/);
+
+    assert.equal((await adminCli(t, url, ['settings', 'branding', 'set', '--logo', path.join(dir, 'logo.png')])).code, 0);
+    const got = await adminCli(t, url, ['settings', 'branding', 'get', '--json']);
+    assert.equal(JSON.parse(got.stdout).data.logo, PNG_1PX);
+    assert.match((await adminCli(t, url, ['settings', 'branding', 'get'])).stdout, /name +Cli Cloud/);
+
+    const bad = await adminCli(t, url, ['settings', 'branding', 'set', '--color', 'teal', '--logo', path.join(dir, 'evil.svg')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--color must be a colour written #rrggbb/);
+    assert.match(bad.stderr, /--logo carries script: an event handler attribute/);
+    const nothing = await adminCli(t, url, ['settings', 'branding', 'set']);
+    assert.equal(nothing.code, 2);
+    assert.match(nothing.stderr, /nothing to set/);
+    const help = await adminCli(t, url, ['settings', 'branding', 'set', '--help']);
+    assert.match(help.stdout, /^Usage: hostcloud admin settings branding set \[--name TEXT\]/);
+    assert.match(help.stdout, /Examples:\n {2}hostcloud admin settings branding set --name "Acme Cloud"/);
+    const group = await adminCli(t, url, ['settings', 'branding', '--help']);
+    assert.match(group.stdout, /hostcloud admin settings branding get\n[\s\S]*hostcloud admin settings branding set/);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });

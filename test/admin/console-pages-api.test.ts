@@ -66,6 +66,10 @@ test('POST /admin/v1/servers/{id}/actions: the customer\'s own operation, run fo
   assert.equal(done.status, 'completed', done.detail);
   assert.equal(json(await call(t.app, 'GET', `/v2/servers/${sa.id}`, { key: a.key })).data.power_state, 'stopped');
   assertError(await call(t.app, 'GET', `/v2/operations/${op.id}`, { key: b.key }), 404, 'RESOURCE_NOT_FOUND');
+  // Its event is the account's, as for its own request (and the webhooks' outbox reads the same rows).
+  const events = json(await call(t.app, 'GET', `/v2/events?type=operation.completed&resource_id=${op.id}`, { key: a.key }));
+  assert.equal(events.data.length, 1, JSON.stringify(events));
+  assert.equal(json(await call(t.app, 'GET', `/v2/events?resource_id=${op.id}`, { key: b.key })).data.length, 0);
   const audit = await db.selectFrom('audit_log').selectAll().where('action', '=', 'runServerPowerAction').execute();
   assert.equal(audit.length, 1);
   assert.deepEqual([audit[0]!.target_type, audit[0]!.target_id], ['server', sa.id]);

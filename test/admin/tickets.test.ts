@@ -32,7 +32,7 @@ test('list: every account, newest first, filtered by status, account, department
   const all = json(await adminCall(t, 'GET', '/admin/v1/tickets?per_page=100'));
   const ids = all.data.map((x: { id: string }) => x.id);
   assert.ok(ids.indexOf(t3.id) < ids.indexOf(t2.id) && ids.indexOf(t2.id) < ids.indexOf(t1.id), 'newest first');
-  assert.deepEqual(Object.keys(all.data[0]).sort(), ['account_id', 'closed_at', 'created_at', 'department', 'id', 'priority', 'status', 'subject', 'updated_at']);
+  assert.deepEqual(Object.keys(all.data[0]).sort(), ['account_id', 'assignee', 'closed_at', 'created_at', 'department', 'id', 'priority', 'status', 'subject', 'updated_at']);
   const byAccount = json(await adminCall(t, 'GET', `/admin/v1/tickets?account_id=${b.accountId}`));
   assert.deepEqual(byAccount.data.map((x: { id: string }) => x.id), [t2.id]);
   assert.equal(byAccount.data[0].account_id, b.accountId);

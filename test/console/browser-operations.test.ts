@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'puppeteer-core';
-import { type BrowserStaff, consoleShot, invitedMember } from '../helpers/console-browser.ts';
+import { type BrowserStaff, consoleShot, invitedMember, navLabels } from '../helpers/console-browser.ts';
 import { PHONE, browser, evidence, heading, newPage, origin, skip, t, useBrowser } from '../helpers/panel-browser.ts';
 import { call, createCustomer, json } from '../helpers/app.ts';
 import { activeServer, serverBody } from '../helpers/servers.ts';
@@ -63,6 +63,8 @@ test('operations: a stuck create cancelled and refunded; failed power actions re
   const page = await newPage(context);
   const admin: BrowserStaff = await invitedMember(page, 'admin', 'Ops Admin');
   assert.equal(admin.role, 'admin');
+  const nav = await navLabels(page);
+  for (const label of ['Servers', 'Operations', 'Nodes', 'Billing', 'Catalog', 'Notifications', 'Settings']) assert.ok(nav.includes(label), `${label} in ${nav.join(', ')}`);
 
   // The stuck one, from the Operations page's filter in the address.
   await page.goto(`${origin}/admin/operations?status=stuck`);
@@ -136,6 +138,7 @@ test('operations: a stuck create cancelled and refunded; failed power actions re
   const ro = await browser.createBrowserContext();
   const roPage = await newPage(ro);
   await invitedMember(roPage, 'readonly', 'Read Only');
+  assert.ok(!(await navLabels(roPage)).includes('Notifications'), 'the outbox holds mailed links: not for read-only');
   await roPage.goto(`${origin}/admin/operations?status=failed`);
   await heading(roPage, 'Operations');
   await text(roPage, 'the failed cancel listed', stuckId);

@@ -19,7 +19,8 @@ test('invitation → set password → sign in → forced TOTP enrolment → reco
   const header = await page.$eval('header.top', (e) => (e as unknown as { textContent: string }).textContent);
   assert.match(header, /Ada Admin/);
   assert.match(header, /admin/);
-  assert.deepEqual(await navLabels(page), ['Dashboard']);
+  // Other pages' files add their own labels (test/console/browser-operations.test.ts checks those).
+  assert.equal((await navLabels(page))[0], 'Dashboard');
   await consoleShot(page, 'dashboard-desktop');
 
   await press(page, 'Sign out');

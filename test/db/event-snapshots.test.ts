@@ -24,6 +24,9 @@ const TABLES: Record<string, string> = {
   transaction: 'transactions', billing_charge: 'billing_charges', ticket: 'tickets', webhook: 'webhook_endpoints',
 };
 
+// Columns added since that a snapshot leaves out on purpose: a ticket's assignee is staff's business (0250).
+const LEFT_OUT: Record<string, string[]> = { ticket: ['assignee_id'] };
+
 test('every resource type reads what the single function of 0042 read, for every row', async () => {
   const c = await createCustomer(t, { deposit: '500.00' });
   await setPool(t, c.accountId, BIG_POOL);
@@ -46,7 +49,7 @@ test('every resource type reads what the single function of 0042 read, for every
   for (const [type, table] of Object.entries(TABLES)) {
     const { rows } = await sql<{ n: number; same: number; found: number }>`
       SELECT count(*)::int AS n,
-             count(*) FILTER (WHERE hc_event_snapshot(${type}, id::text) = hc_snapshot_as_0042(${type}, id::text))::int AS same,
+             count(*) FILTER (WHERE hc_event_snapshot(${type}, id::text) = hc_snapshot_as_0042(${type}, id::text) - ${LEFT_OUT[type] ?? []}::text[])::int AS same,
              count(*) FILTER (WHERE hc_event_snapshot(${type}, id::text) IS NOT NULL)::int AS found
         FROM ${sql.table(table)}`.execute(db);
     const r = rows[0]!;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
-import { defaultFirewall } from '../../src/core/servers/default-firewall.ts';
+import { defaultFirewall } from '../../src/db/default-firewall.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import * as m0070 from '../../src/db/migrations/0070_ip_pools_out_of_sim.ts';
 import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import { validate } from '@readme/openapi-parser';
-import { OPERATION_RESOURCE_TYPES } from '../../src/core/operations/service.ts';
+import { OPERATION_RESOURCE_TYPES } from '../../src/core/families.ts';
 import { introduction } from '../../src/http/docs/introduction.ts';
 import { ERROR_CODES } from '../../src/http/error-codes.ts';
 import { type TestApp, call, createCustomer, json, startApp } from '../helpers/app.ts';

@@ -41,10 +41,12 @@ test('a server created and stopped from the panel', { skip, timeout: 180_000 }, 
   await page.waitForSelector('nav[aria-label="Main"]');
   // Each page puts the focus on its heading, so the keyboard starts at the content, not the menu.
   await evidence(page, 'wait: document.activeElement?.tagName === H1', () => page.waitForFunction(() => document.activeElement?.tagName === 'H1'));
-  // The cards load after the heading takes the focus: wait for the balance before reading it.
-  await evidence(page, 'balance loaded', () => page.waitForFunction(() => document.querySelector('main a')?.textContent?.includes('USD') === true));
+  // The cards load after the heading takes the focus: wait for the balance (and, the account being
+  // new, its first steps) before reading them.
+  await evidence(page, 'balance loaded', () => page.waitForFunction(() => [...document.querySelectorAll('main a')].some((a) => a.textContent?.includes('USD'))));
+  await evidence(page, 'first steps', () => page.waitForFunction(() => document.querySelector('#first-steps') !== null));
   await page.keyboard.press('Tab');
-  assert.equal(await focused(), 'A:Balance200.00 USD', 'the next stop is the first card');
+  assert.equal(await focused(), 'A:Top up your balanceServers and domains are paid from it.', 'the next stop is the first card: a new account\'s first step');
   await page.goto(`${origin}/panel/servers`);
   await heading(page, 'Servers');
   await control(page, 'Create server', 'link').click();
@@ -53,6 +55,7 @@ test('a server created and stopped from the panel', { skip, timeout: 180_000 }, 
   await fill(page, 'Root password', 'Str0ng!Passw0rd');
   await shot(page, 'server-create-desktop');
   await press(page, 'Create server');
+  await press(page, 'Confirm and pay');
   await heading(page, 'web-1.example.com');
   // The creation's progress shows without a reload; the server becomes active and running.
   await evidence(page, 'running', () => page.waitForFunction(() => document.querySelector('[aria-label="Power state"]')?.textContent === 'running', { timeout: 90_000 }));
@@ -68,6 +71,7 @@ test('a server created and stopped from the panel', { skip, timeout: 180_000 }, 
   // A snapshot, followed to the end; the profile saved.
   await fill(page, 'Snapshot name', 'before-upgrade');
   await press(page, 'Take snapshot');
+  await press(page, 'Confirm and pay');
   await evidence(page, 'snapshot available', () => page.waitForFunction(() => [...document.querySelectorAll('table')].some((tb) => tb.textContent?.includes('before-upgrade') && tb.textContent.includes('available')), { timeout: 90_000 }));
   await page.goto(`${origin}/panel/profile`);
   await heading(page, 'Profile');

@@ -57,6 +57,7 @@ test('services from the panel: an SSH key, a ticket and its reply, a domain, web
   await fill(page, 'Domain name', domain);
   await press(page, 'Check');
   await press(page, `Register ${domain}`);
+  await press(page, 'Confirm and pay');
   await heading(page, domain);
   await shot(page, 'domain-desktop');
   assert.deepEqual((await api('/domains') as { domain: string }[]).map((d) => d.domain), [domain]);
@@ -65,6 +66,7 @@ test('services from the panel: an SSH key, a ticket and its reply, a domain, web
   await heading(page, 'Web hosting');
   await fill(page, 'Domain', `site-${domain}`);
   await press(page, 'Order hosting');
+  await press(page, 'Confirm and pay');
   await evidence(page, 'wait 4', () => page.waitForFunction((d) => document.querySelector('table')?.textContent?.includes(d), {}, `site-${domain}`));
   await shot(page, 'web-hosting-desktop');
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ResolvedMachine, extraAddresses, planServerCreate } from '../../src/core/servers/create-plan.ts';
-import { defaultFirewall } from '../../src/core/servers/default-firewall.ts';
+import { defaultFirewall } from '../../src/db/default-firewall.ts';
 import { planRegistration, type RegistrationOrder } from '../../src/core/domains/register.ts';
 import type { TldPrice } from '../../src/db/schema.ts';
 

@@ -42,7 +42,7 @@ test('at connection: the worker refuses a name resolving to one, and a literal, 
     if (options.all) callback(null, [{ address: answer, family: 6 }]);
     else callback(null, answer, 6);
   };
-  const transport = createHttpTransport({ allowHttp: true, allowPrivate: false, connectTimeoutMs: 2000, timeoutMs: 3000, maxSocketsPerOrigin: 2, lookup });
+  const transport = createHttpTransport({ allowHttp: true, allowPrivate: false, forbiddenAddress, connectTimeoutMs: 2000, timeoutMs: 3000, maxSocketsPerOrigin: 2, lookup });
   try {
     for (const a of EMBEDDING_NOT_PUBLIC) {
       answer = a;

@@ -87,13 +87,17 @@ function Machines({ kind }: { kind: Kind }) {
             ...(kind === 'servers' ? [{ name: 'plan_id', label: 'Plan', options: options(l.plans) }] : []),
           ];
           const columns: Column<Machine>[] = [
-            { label: 'Name', cell: (m) => <><strong>{m.name}</strong><br /><code class="small">{m.id}</code></> },
+            {
+              label: 'Name',
+              cell: (m) => <><strong>{m.name}</strong><br /><code class="small">{m.id}</code>
+                {may('operations:read') && <> · <a class="small" href={`/admin/operations${qs({ q: m.id })}`}>operations</a></>}</>,
+            },
             { label: 'Account', cell: (m) => <a href={`/admin/accounts/${m.account_id}`}>{m.account_email}</a> },
             { label: 'Status', cell: (m) => <><Badge value={m.status} /> <Badge value={m.power_state} /></> },
             { label: 'Node', cell: (m) => m.node_name ?? '—' },
             { label: 'Location', cell: (m) => byId(l.locations, m.location_id) },
             ...(kind === 'servers' ? [{ label: 'Plan', cell: (m: Machine) => (m.plan_id === null ? 'custom' : byId(l.plans, m.plan_id)) }] : []),
-            { label: 'Size', cell: (m) => `${m.cpu_cores} vCPU · ${Math.round(m.ram_mb / 1024)} GB · ${m.storage_gb} GB` },
+            { label: 'Size', cell: (m) => <span class="small">{m.cpu_cores} vCPU<br />{Math.round(m.ram_mb / 1024)} GB RAM<br />{m.storage_gb} GB disk</span> },
             { label: 'IPv4', cell: (m) => m.ipv4 ?? '—' },
             { label: 'Created', cell: (m) => when(m.created_at) },
             ...(mayPower || mayMigrate ? [{

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
+import { BRAND } from '../branding.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -48,7 +49,7 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'success' 
 }
 
 export function Page({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
-  useEffect(() => { document.title = `${title} · Hostcloud`; }, [title]);
+  useEffect(() => { document.title = `${title} · ${BRAND.name}`; }, [title]);
   return (
     <section class="page" aria-labelledby="page-title">
       <header class="page-head">
@@ -60,10 +61,21 @@ export function Page({ title, actions, children }: { title: string; actions?: Co
   );
 }
 
-/** A table that scrolls sideways on a phone instead of breaking the page. */
-export function Table({ caption, head, children }: { caption: string; head: string[]; children: ComponentChildren }) {
+/**
+ * A table that scrolls sideways on a phone instead of breaking the page; `stack`: on a phone each
+ * row becomes a card instead, every cell labelled with its column's heading (copied onto the
+ * cells after each render, so the rows need not repeat the headings).
+ */
+export function Table({ caption, head, children, stack }: { caption: string; head: string[]; children: ComponentChildren; stack?: boolean }) {
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!stack || !wrap.current) return;
+    for (const row of wrap.current.querySelectorAll('tbody tr')) {
+      [...row.children].forEach((cell, i) => { if (head[i]) cell.setAttribute('data-label', head[i]); });
+    }
+  });
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption}>
+    <div class={`table-wrap${stack ? ' stack' : ''}`} ref={wrap} tabIndex={0} role="region" aria-label={caption}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead><tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr></thead>

@@ -1,7 +1,7 @@
 // API keys: create (name, allowed IPs — required —, scopes, live or test; the secret shown once in
 // the element labelled "Secret"), list (prefix, last used, allowlist), revoke.
 import { useState } from 'preact/hooks';
-import { panel, when } from '../api.ts';
+import { type ApiError, panel, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
@@ -21,11 +21,41 @@ export interface ApiKey {
   created_at: string;
 }
 
+const ALLOWLIST_HINT = 'One address or range per line, e.g. 203.0.113.7 or 198.51.100.0/24; use 0.0.0.0/0 to allow every IPv4 address (::/0 every IPv6 one).';
+
+/** The allowlist's lines as typed, and each sent entry's line number (blank lines are not sent). */
+function allowlistLines(text: string): { entries: string[]; lineOf: number[] } {
+  const entries: string[] = [];
+  const lineOf: number[] = [];
+  text.split(/\r?\n/).forEach((l, i) => {
+    if (l.trim()) {
+      entries.push(l.trim());
+      lineOf.push(i + 1);
+    }
+  });
+  return { entries, lineOf };
+}
+
+/** The API names an entry by its index (`ip_allowlist[3]`); the person sees lines: each bad one by number and content, then how to write one. */
+function allowlistError(error: ApiError | null, text: string): string | undefined {
+  const bad = error?.fields.filter((e) => e.field === 'ip_allowlist' || e.field.startsWith('ip_allowlist[')) ?? [];
+  if (bad.length === 0) return undefined;
+  const { entries, lineOf } = allowlistLines(text);
+  const parts = bad.map((e) => {
+    const i = /^ip_allowlist\[(\d+)\]$/.exec(e.field)?.[1];
+    if (i === undefined) return `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}.`;
+    return `Line ${lineOf[Number(i)] ?? Number(i) + 1} ("${entries[Number(i)] ?? ''}") is not an IP address or CIDR range.`;
+  });
+  return `${parts.join(' ')} ${ALLOWLIST_HINT}`;
+}
+
 export function ApiKeysPage() {
   const { me } = useSession();
   const keys = useLoad(async () => (await panel.get<ApiKey[]>('/api-keys')).data);
   const [name, setName] = useState('');
   const [ips, setIps] = useState('');
+  // The allowlist as last sent: the API's entry indices are read against it, not against later edits.
+  const [sentIps, setSentIps] = useState('');
   const [test, setTest] = useState(false);
   const [limit, setLimit] = useState(false);
   const [scopes, setScopes] = useState<string[]>([]);
@@ -52,9 +82,10 @@ export function ApiKeysPage() {
       )}
       <h2>Create a key</h2>
       <Form label="Create API key" onSubmit={() => f.submit(async () => {
+        setSentIps(ips);
         const body = {
           name: name.trim(),
-          ip_allowlist: ips.split(/\r?\n/).map((l) => l.trim()).filter(Boolean),
+          ip_allowlist: allowlistLines(ips).entries,
           is_test: test,
           ...(limit ? { scopes } : {}),
         };
@@ -67,8 +98,8 @@ export function ApiKeysPage() {
         await keys.reload();
       })}>
         <Field label="Name" name="name" value={name} onValue={setName} error={f.field('name')} required />
-        <Field label="Allowed IPs" name="ip_allowlist" multiline rows={3} value={ips} onValue={setIps} error={f.field('ip_allowlist')}
-          hint="One address or CIDR range per line, IPv4 or IPv6, e.g. 203.0.113.7 or 198.51.100.0/24. At least one." required />
+        <Field label="Allowed IPs" name="ip_allowlist" multiline rows={3} value={ips} onValue={setIps} error={allowlistError(f.error, sentIps)}
+          hint="One address or CIDR range per line, IPv4 or IPv6, e.g. 203.0.113.7 or 198.51.100.0/24; 0.0.0.0/0 allows every IPv4 address. At least one." required />
         <Checkbox label="Test key (sandbox: nothing is stored or charged)" name="is_test" checked={test} onChecked={setTest} />
         <Checkbox label="Limit what this key may do" name="limit" checked={limit} onChecked={setLimit} />
         {limit && <ScopePicker legend="Scopes" value={scopes} onChange={setScopes} error={f.field('scopes')} />}

@@ -1,10 +1,11 @@
-// One domain: renew, nameservers, transfer lock, WHOIS privacy, and the transfer (auth) code.
+// One domain: renew (priced by the API first), nameservers, transfer lock, WHOIS privacy, and the transfer (auth) code.
 import { useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { v2, when } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
+import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 import type { Domain } from './domains.tsx';
 import { DomainDnsLink } from './dns.tsx';
 import type { Data } from '../api-types.ts';
@@ -23,6 +24,8 @@ export function DomainPage() {
   const a = useForm();
   useEffect(() => { if (domain.data) setNs(domain.data.nameservers.join('\n')); }, [domain.data]);
   const writable = can(me, 'domains:write');
+  const renew = useCharge(() => (writable && domain.data?.status === 'active' ? v2.post(`/domains/${domain.data.id}/renew`, { years: Number(years) }, { dryRun: true }) : null),
+    [domain.data, years]);
   return (
     <Page title={domain.data?.domain ?? 'Domain'}>
       <p><a href="/panel/domains">← Domains</a></p>
@@ -39,11 +42,17 @@ export function DomainPage() {
             {writable && d.status === 'active' && (
               <>
                 <h2>Renew</h2>
-                <Form label="Renew" onSubmit={() => r.submit(async () => { await v2.post(`/domains/${d.id}/renew`, { years: Number(years) }, { idempotent: true }); await domain.reload(); })}>
+                <Form label="Renew" onSubmit={() => r.submit(renew.ask)}>
                   <div class="row inline">
                     <Select label="Years to add" name="years" value={years} onValue={setYears} error={r.field('years')} options={[1, 2, 3, 5].map((y) => ({ value: String(y), label: String(y) }))} />
-                    <Button busy={r.busy}>Renew</Button>
+                    <BuyButton charge={renew} busy={r.busy}>Renew</BuyButton>
                   </div>
+                  <ConfirmCharge charge={renew} busy={r.busy} what={<>Renewing <strong>{d.domain}</strong> for {years} year{years === '1' ? '' : 's'}</>}
+                    onConfirm={() => r.submit(async () => {
+                      await v2.post(`/domains/${d.id}/renew`, { years: Number(years) }, { idempotent: true });
+                      renew.cancel();
+                      await domain.reload();
+                    })} />
                   <FormError error={r.error} fields={['years']} />
                 </Form>
                 <h2>Nameservers</h2>

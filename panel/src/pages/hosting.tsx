@@ -1,10 +1,11 @@
-// Web hosting: order (domain, package, cycle), the accounts with renew and cancel, and each
+// Web hosting: order (domain, package, cycle) and renew at the prices the API names first, the accounts with cancel, and each
 // account's own page (site, SFTP, databases: hosting-site.tsx).
 import { useState } from 'preact/hooks';
 import { type Money, v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
+import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 
 interface Hosting {
   id: string;
@@ -22,14 +23,14 @@ function Order({ onDone }: { onDone(): void }) {
   const [pkg, setPkg] = useState('');
   const [cycle, setCycle] = useState('monthly');
   const f = useForm();
+  const first = packages.data?.[0]?.id;
+  // The price depends on the package and cycle only: a stand-in domain prices it while one is typed.
+  const body = (exact: boolean) => ({ domain: exact ? domain.trim() : `price-check-${Date.now()}.example.com`, package_id: Number(pkg || first), billing_cycle: cycle });
+  const charge = useCharge((exact) => (first === undefined ? null : v2.post('/web-hosting', body(exact), { dryRun: true })), [first, pkg, cycle, domain]);
   return (
     <Loading state={packages}>
       {(list) => (
-        <Form label="Order web hosting" onSubmit={() => f.submit(async () => {
-          await v2.post('/web-hosting', { domain: domain.trim(), package_id: Number(pkg || list[0]?.id), billing_cycle: cycle }, { idempotent: true });
-          setDomain('');
-          onDone();
-        })}>
+        <Form label="Order web hosting" onSubmit={() => f.submit(charge.ask)}>
           <Field label="Domain" name="domain" value={domain} onValue={setDomain} error={f.field('domain')} hint="The site's main domain, e.g. example.com" required />
           <div class="row">
             <Select label="Package" name="package_id" value={pkg || String(list[0]?.id ?? '')} onValue={setPkg} error={f.field('package_id')}
@@ -37,11 +38,35 @@ function Order({ onDone }: { onDone(): void }) {
             <Select label="Billing cycle" name="billing_cycle" value={cycle} onValue={setCycle} error={f.field('billing_cycle')}
               options={[{ value: 'monthly', label: 'Monthly' }, { value: 'yearly', label: 'Yearly' }]} />
           </div>
+          <BuyButton charge={charge} busy={f.busy}>Order hosting</BuyButton>
+          <ConfirmCharge charge={charge} busy={f.busy} what={<>Hosting for <strong>{domain.trim()}</strong> ({list.find((p) => String(p.id) === (pkg || String(first)))?.name}, {cycle})</>}
+            onConfirm={() => f.submit(async () => {
+              await v2.post('/web-hosting', body(true), { idempotent: true });
+              charge.cancel();
+              setDomain('');
+              onDone();
+            })} />
           <FormError error={f.error} fields={['domain', 'package_id', 'billing_cycle']} />
-          <Button busy={f.busy}>Order hosting</Button>
         </Form>
       )}
     </Loading>
+  );
+}
+
+/** Renewing one account: the next cycle, its price named by the API before the confirmation. */
+function Renew({ h, onDone }: { h: Hosting; onDone(): void }) {
+  const f = useForm();
+  const charge = useCharge(() => v2.post(`/web-hosting/${h.id}/renew`, {}, { dryRun: true }), [h.id, h.billing?.next_billing_at]);
+  return (
+    <>
+      <BuyButton charge={charge} busy={f.busy} type="button" label={`Renew ${h.domain}`} onClick={() => void f.submit(charge.ask)}>Renew</BuyButton>
+      <ConfirmCharge charge={charge} busy={f.busy} what={<>Renewing hosting for <strong>{h.domain}</strong></>} onConfirm={() => f.submit(async () => {
+        await v2.post(`/web-hosting/${h.id}/renew`, {}, { idempotent: true });
+        charge.cancel();
+        onDone();
+      })} />
+      <FormError error={f.error} />
+    </>
   );
 }
 
@@ -67,7 +92,7 @@ export function HostingPage() {
                 <td>{when(h.billing?.next_billing_at)}</td>
                 <td class="actions">{(h.status === 'active' || h.status === 'suspended') && <a class="btn plain" href={`/panel/web-hosting/${h.id}`} aria-label={`Manage ${h.domain}`}>Manage</a>}
                   {writable && h.status === 'active' && <>
-                  <Button type="button" kind="plain" busy={a.busy} label={`Renew ${h.domain}`} onClick={() => a.submit(async () => { await v2.post(`/web-hosting/${h.id}/renew`, {}, { idempotent: true }); await list.reload(); })}>Renew</Button>
+                  <Renew h={h} onDone={() => void list.reload()} />
                   {cancelling === h.id
                     ? <span class="confirm">Cancel {h.domain}? <Button type="button" kind="danger" busy={a.busy} onClick={() => a.submit(async () => { await v2.post(`/web-hosting/${h.id}/cancel`, {}); setCancelling(null); await list.reload(); })}>Confirm cancel</Button>
                       <Button type="button" kind="plain" onClick={() => setCancelling(null)}>Keep</Button></span>

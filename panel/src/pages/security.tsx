@@ -129,7 +129,7 @@ function Sessions() {
       {(rows) => (
         <>
           <FormError error={f.error} />
-          <Table caption="Sessions" head={['Signed in', 'Last seen', 'Address', 'Browser', '']}>
+          <Table caption="Sessions" stack head={['Signed in', 'Last seen', 'Address', 'Browser', '']}>
             {rows.map((s) => (
               <tr key={s.id}>
                 <td>{when(s.created_at)}</td>

@@ -1,13 +1,15 @@
 // Create a server from the catalog: name, location, plan, operating system, root password, SSH
-// keys. Billable: the first month is charged now; the page then follows the creation.
+// keys. Billable: the first month, priced by the API and confirmed, is charged now; the page then
+// follows the creation.
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { v2 } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
-import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import type { Data, Item } from '../api-types.ts';
 import type { SshKey } from './ssh-keys.tsx';
 import { can, useSession } from '../session.tsx';
+import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 
 type Plan = Item<'listPlans'>;
 type Location = Item<'listLocations'>;
@@ -31,6 +33,12 @@ export function ServerCreatePage() {
   const [password, setPassword] = useState('');
   const [keys, setKeys] = useState<number[]>([]);
   const f = useForm();
+  const body = (exact: boolean) => ({
+    // The price depends on the plan and location, not on the name or password: stand-ins price it while they are typed.
+    name: exact ? name.trim() : `price-check-${Date.now()}.example.com`, password: exact ? password : 'Price-check-2026!',
+    location_id: Number(location), plan_id: Number(plan), os_version_id: Number(os), ...(keys.length && exact ? { ssh_key_ids: keys } : {}),
+  });
+  const charge = useCharge((exact) => (plan && location && os ? v2.post('/servers', body(exact), { dryRun: true }) : null), [plan, location, os, name, password, keys.join()]);
   useEffect(() => {
     const c = catalog.data;
     if (!c) return;
@@ -45,13 +53,7 @@ export function ServerCreatePage() {
         {(c) => {
           const chosen = c.plans.find((p) => String(p.id) === plan);
           return (
-            <Form label="Create server" onSubmit={() => f.submit(async () => {
-              const r = await v2.post<Data<'createServer'>>('/servers', {
-                name: name.trim(), location_id: Number(location), plan_id: Number(plan), os_version_id: Number(os), password,
-                ...(keys.length ? { ssh_key_ids: keys } : {}),
-              }, { idempotent: true });
-              route(`/panel/servers/${r.data.id}${r.data.operation ? `?operation=${r.data.operation.id}` : ''}`);
-            })}>
+            <Form label="Create server" onSubmit={() => f.submit(charge.ask)}>
               <Field label="Name" name="name" value={name} onValue={setName} error={f.field('name')} hint="A host name, e.g. web-1.example.com" required />
               <Select label="Location" name="location_id" value={location} onValue={setLocation} error={f.field('location_id')}
                 options={c.locations.map((l) => ({ value: String(l.id), label: `${l.name} (${l.country})` }))} />
@@ -70,9 +72,13 @@ export function ServerCreatePage() {
                   ))}
                 </fieldset>
               )}
-              {chosen && <p class="muted">The first month, {chosen.price.amount} {chosen.price.currency}, is charged from your balance now.</p>}
+              {chosen && <p class="muted">The first month of {chosen.name} is charged from your balance now; then {chosen.price.amount} {chosen.price.currency} a month.</p>}
+              <BuyButton charge={charge} busy={f.busy}>Create server</BuyButton>
+              <ConfirmCharge charge={charge} busy={f.busy} what={<>Server <strong>{name.trim()}</strong> ({chosen?.name})</>} onConfirm={() => f.submit(async () => {
+                const r = await v2.post<Data<'createServer'>>('/servers', body(true), { idempotent: true });
+                route(`/panel/servers/${r.data.id}${r.data.operation ? `?operation=${r.data.operation.id}` : ''}`);
+              })} />
               <FormError error={f.error} fields={['name', 'location_id', 'plan_id', 'os_version_id', 'password', 'ssh_key_ids']} />
-              <Button busy={f.busy}>Create server</Button>
             </Form>
           );
         }}

@@ -1,5 +1,6 @@
-// One server: its live state, power actions, console, resize, snapshots, addresses with reverse
-// DNS, and delete (the refund shown before confirming). Long work shows its operation's progress.
+// One server: its live state and facts, power actions, console, resize, snapshots, addresses with
+// reverse DNS (each charge priced by the API and confirmed first), and delete (the refund shown
+// before confirming). Long work shows its operation's progress.
 import { useLocation, useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { type Money, panel, v2, when } from '../api.ts';
@@ -7,6 +8,8 @@ import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { type Operation, OperationProgress, useOperation } from '../components/operation.tsx';
 import { can, useSession } from '../session.tsx';
+import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
+import { allLocations, allOperatingSystems, locationName, osName } from '../catalog.ts';
 import { type Server, price, specs } from './servers.tsx';
 import type { Data, Item } from '../api-types.ts';
 
@@ -37,20 +40,29 @@ function Resize({ s, onOperation }: { s: Server; onOperation(op: Operation): voi
   const [ram, setRam] = useState(String(s.specs.ram_mb / 1024));
   const [disk, setDisk] = useState(String(s.specs.storage_gb));
   const f = useForm();
+  const body = () => {
+    const b: Record<string, number> = {};
+    if (Number(ram) !== s.specs.ram_mb / 1024) b.ram_gb = Number(ram);
+    if (Number(disk) !== s.specs.storage_gb) b.disk_gb = Number(disk);
+    return b;
+  };
+  // Nothing changed: nothing to price (the click still asks, and the API names what is wrong).
+  const charge = useCharge((exact) => (exact || Object.keys(body()).length > 0 ? v2.post(`/servers/${s.id}/actions/resize`, body(), { dryRun: true }) : null),
+    [s.id, s.specs.ram_mb, s.specs.storage_gb, ram, disk]);
   return (
-    <Form label="Resize" onSubmit={() => f.submit(async () => {
-      const body: Record<string, number> = {};
-      if (Number(ram) !== s.specs.ram_mb / 1024) body.ram_gb = Number(ram);
-      if (Number(disk) !== s.specs.storage_gb) body.disk_gb = Number(disk);
-      onOperation((await v2.post<Data<'runServerAction'>>(`/servers/${s.id}/actions/resize`, body)).data.operation);
-    })}>
+    <Form label="Resize" onSubmit={() => f.submit(charge.ask)}>
       <div class="row">
         <Field label="RAM (GB)" name="ram_gb" inputMode="numeric" value={ram} onValue={setRam} error={f.field('ram_gb')} />
         <Field label="Disk (GB)" name="disk_gb" inputMode="numeric" value={disk} onValue={setDisk} error={f.field('disk_gb')} hint="Disks only grow" />
       </div>
       <p class="muted">The growth is charged now, prorated over the rest of the month.</p>
+      <BuyButton charge={charge} busy={f.busy} idle="Change a size to see its price">Resize</BuyButton>
+      <ConfirmCharge charge={charge} busy={f.busy} what={<>Resizing <strong>{s.name}</strong> to {ram} GB RAM and {disk} GB disk</>} onConfirm={() => f.submit(async () => {
+        const op = (await v2.post<Data<'runServerAction'>>(`/servers/${s.id}/actions/resize`, body())).data.operation;
+        charge.cancel();
+        onOperation(op);
+      })} />
       <FormError error={f.error} fields={['ram_gb', 'disk_gb']} />
-      <Button busy={f.busy}>Resize</Button>
     </Form>
   );
 }
@@ -61,18 +73,22 @@ function Snapshots({ s, writable, onOperation, version }: { s: Server; writable:
   const f = useForm();
   const a = useForm();
   const run = (op: Operation) => { onOperation(op); void list.reload(); };
+  // The fee does not depend on the name: a stand-in prices it while one is typed.
+  const charge = useCharge((exact) => (writable ? v2.post(`/servers/${s.id}/snapshots`, { name: exact ? name.trim() : 'price-check' }, { dryRun: true }) : null), [s.id, writable, name, version]);
   return (
     <>
       {writable && (
-        <Form label="Take a snapshot" onSubmit={() => f.submit(async () => {
-          const r = await v2.post<Data<'createServerSnapshot'>>(`/servers/${s.id}/snapshots`, { name: name.trim() });
-          setName('');
-          if (r.data.operation) run(r.data.operation); else await list.reload();
-        })}>
+        <Form label="Take a snapshot" onSubmit={() => f.submit(charge.ask)}>
           <div class="row inline">
             <Field label="Snapshot name" name="name" value={name} onValue={setName} error={f.field('name')} required />
-            <Button busy={f.busy}>Take snapshot</Button>
+            <BuyButton charge={charge} busy={f.busy}>Take snapshot</BuyButton>
           </div>
+          <ConfirmCharge charge={charge} busy={f.busy} what={<>Snapshot <strong>{name.trim()}</strong> of {s.name}</>} onConfirm={() => f.submit(async () => {
+            const r = await v2.post<Data<'createServerSnapshot'>>(`/servers/${s.id}/snapshots`, { name: name.trim() });
+            charge.cancel();
+            setName('');
+            if (r.data.operation) run(r.data.operation); else await list.reload();
+          })} />
           <FormError error={f.error} fields={['name']} />
         </Form>
       )}
@@ -127,6 +143,7 @@ function Addresses({ s, writable, onOperation, version }: { s: Server; writable:
   const [ipVersion, setIpVersion] = useState('4');
   const f = useForm();
   const d = useForm();
+  const charge = useCharge(() => (writable ? v2.post(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { dryRun: true }) : null), [s.id, writable, ipVersion, version]);
   return (
     <>
       <FormError error={d.error} />
@@ -153,15 +170,17 @@ function Addresses({ s, writable, onOperation, version }: { s: Server; writable:
         )}
       </Loading>
       {writable && (
-        <Form label="Add an address" onSubmit={() => f.submit(async () => {
-          // Attached before the answer (201): no operation to follow.
-          await v2.post<Data<'addServerIp'>>(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { idempotent: true });
-          await list.reload();
-        })}>
+        <Form label="Add an address" onSubmit={() => f.submit(charge.ask)}>
           <div class="row inline">
             <Select label="New address" name="version" value={ipVersion} onValue={setIpVersion} options={[{ value: '4', label: 'IPv4' }, { value: '6', label: 'IPv6' }]} />
-            <Button busy={f.busy}>Add address</Button>
+            <BuyButton charge={charge} busy={f.busy}>Add address</BuyButton>
           </div>
+          <ConfirmCharge charge={charge} busy={f.busy} what={<>An extra IPv{ipVersion} address for {s.name}</>} onConfirm={() => f.submit(async () => {
+            // Attached before the answer (201): no operation to follow.
+            await v2.post<Data<'addServerIp'>>(`/servers/${s.id}/ips`, { version: Number(ipVersion) }, { idempotent: true });
+            charge.cancel();
+            await list.reload();
+          })} />
           <p class="muted">Each extra address is billed monthly.</p>
           <FormError error={f.error} fields={['version']} />
         </Form>
@@ -205,6 +224,8 @@ export function ServerPage() {
   const id = params.id ?? '';
   const { me } = useSession();
   const server = useLoad(async () => (await v2.get<Server>(`/servers/${encodeURIComponent(id)}`)).data, [id]);
+  // Names for the location and OS (the catalog, read once per page load); the page shows ids until they come.
+  const names = useLoad(async () => ({ locations: await allLocations(), oses: await allOperatingSystems() }));
   const first = useLoad(async () => (query.operation ? (await v2.get<Operation>(`/operations/${encodeURIComponent(query.operation)}`)).data : null), [query.operation]);
   const [started, setStarted] = useState<Operation | null>(null);
   // Bumped when an operation ends: what it changed (snapshots, addresses) is read again.
@@ -224,7 +245,10 @@ export function ServerPage() {
               <div><dt>Power</dt><dd><span class={`badge ${s.power_state}`} aria-label="Power state">{s.power_state}</span></dd></div>
               <div><dt>Address</dt><dd>{s.network.ipv4?.address ?? '—'}{s.network.ipv6 ? <><br />{s.network.ipv6.address}</> : null}</dd></div>
               <div><dt>Size</dt><dd>{s.plan?.name ?? 'custom'} · {specs(s.specs)}</dd></div>
-              <div><dt>OS</dt><dd>{s.os}</dd></div>
+              <div><dt>OS</dt><dd>{osName(names.data?.oses, s.os)}</dd></div>
+              <div><dt>Location</dt><dd>{locationName(names.data?.locations, s.location_id)}</dd></div>
+              <div><dt>Created</dt><dd>{when(s.created_at)}</dd></div>
+              <div><dt>ID</dt><dd><code>{s.id}</code></dd></div>
               <div><dt>Price</dt><dd>{price(s.billing)}{s.billing ? <><br /><span class="muted">next charge {when(s.billing.next_billing_at)}</span></> : null}</dd></div>
             </dl>
             {s.status === 'pending' && <Notice>The server is being built; this page updates when it is ready.</Notice>}

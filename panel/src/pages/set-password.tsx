@@ -3,6 +3,7 @@
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { panel } from '../api.ts';
+import { BRAND } from '../branding.ts';
 import { Loading, Notice, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
 import { useSession } from '../session.tsx';
@@ -23,7 +24,7 @@ export function SetPasswordPage() {
   const [revoke, setRevoke] = useState(false);
   const [done, setDone] = useState<{ email: string; revoked: number } | null>(null);
   const f = useForm();
-  const title = link.data?.kind === 'password_reset' ? 'Set a new password' : 'Welcome to Hostcloud';
+  const title = link.data?.kind === 'password_reset' ? 'Set a new password' : `Welcome to ${BRAND.name}`;
   if (done) {
     return (
       <>

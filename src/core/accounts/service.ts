@@ -87,8 +87,8 @@ export async function updateAccount(
   }
 }
 
-/** The operator's account search: part of the email, a status, newest first. */
+/** The operator's account search: part of the email (or of the email or name, or the id's beginning: `q`), a status, newest first. */
 export async function listAccounts(db: Db, filter: AccountFilter, page: PageRequest): Promise<Paged<Account>> {
-  const { rows, total } = await listAccountsPage(db, { email: filter.email?.trim() || undefined, status: filter.status }, page.perPage, offsetOf(page));
+  const { rows, total } = await listAccountsPage(db, { email: filter.email?.trim() || undefined, q: filter.q?.trim() || undefined, status: filter.status }, page.perPage, offsetOf(page));
   return { items: rows, total, ...page };
 }

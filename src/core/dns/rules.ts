@@ -1,5 +1,5 @@
 // What a zone's name and a record's name, type and content must be. Zone names are host names
-// (IDN → punycode, as domains: ../domains/names.ts) that are not a public suffix (tldts, the
+// (IDN → punycode, as domains: ./host-names.ts) that are not a public suffix (tldts, the
 // Public Suffix List's ICANN part): `com` or `co.uk` would answer for every customer under them.
 // Record names are relative to their zone ('@' its apex) or absolute with a trailing dot; they
 // may hold underscores (_dmarc, _sip._tcp) and a leading '*' label. Contents are checked against
@@ -7,7 +7,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { getPublicSuffix } from 'tldts';
-import { parseHostName } from '../domains/names.ts';
+import { parseHostName } from './host-names.ts';
 import { invalid } from '../errors.ts';
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;

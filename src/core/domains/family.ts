@@ -8,6 +8,7 @@ import { domainCharges } from './upcoming.ts';
 export const domainsFamily = {
   name: 'domains',
   area: 'domains',
+  operationResources: { domain: '`domain.*`' },
   operations: {
     'domain.register': { resource: 'domain', area: 'domains', runner: domainRegisterRunner, completed: 'domain.registered' },
     'domain.transfer': { resource: 'domain', area: 'domains', runner: domainTransferRunner, completed: 'domain.transferred' },

@@ -9,6 +9,7 @@ import { hostingCharges } from './upcoming.ts';
 export const hostingFamily = {
   name: 'hosting',
   area: 'hosting',
+  operationResources: { web_hosting: '`hosting.*`' },
   operations: {
     'hosting.create': { resource: 'web_hosting', area: 'hosting', runner: hostingCreateRunner, completed: 'web_hosting.created' },
     'hosting.cancel': { resource: 'web_hosting', area: 'hosting', runner: hostingCancelRunner },

@@ -12,7 +12,7 @@ import { ApiError, invalid, notFound } from '../errors.ts';
 import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
-import { refuseWhileBuilding } from '../servers/guards.ts';
+import { refuseWhileBuilding } from '../machines/guards.ts';
 import { type NodeKind, fits, noCapacity, pickNode, serves, servedNodes, withCapacityCheck } from './placement.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
 

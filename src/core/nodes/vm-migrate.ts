@@ -8,7 +8,7 @@ import { ApiError, invalid, notFound } from '../errors.ts';
 import type { OperationOf } from '../operations/runner.ts';
 import { startOperation } from '../operations/service.ts';
 import type { Db } from '../types.ts';
-import { requireActiveVm } from '../vdc/guards.ts';
+import { requireActiveVm } from '../machines/guards.ts';
 import { type MigrateMode, type MigrateParams, chooseTarget, refuseUnsupportedLive } from './migrate.ts';
 import { servedNodes, withCapacityCheck } from './placement.ts';
 

@@ -3,8 +3,9 @@
 // notice is `failed` with its last error; a mail-system error never escapes a round.
 import { claimDueNotifications, markNotificationFailure, markNotificationSent } from '../../db/queries/notifications.ts';
 import type { Notification } from '../../db/schema.ts';
+import { type Branding, mailSignature, savedBranding } from '../branding/branding.ts';
 import type { Db } from '../types.ts';
-import type { Mailer } from './types.ts';
+import type { MailMessage, Mailer } from './types.ts';
 
 export interface DeliverySettings {
   /** Notices one round claims and sends at once. */
@@ -39,9 +40,19 @@ export function retryAfterS(attempt: number, s: Pick<DeliverySettings, 'maxAttem
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 1000) || 'unknown error';
 
-async function deliverOne(db: Db, mailer: Mailer, n: Notification, s: DeliverySettings): Promise<'sent' | 'retrying' | 'failed'> {
+/**
+ * The mail of a notice as it goes out: with a saved branding, From carries its name and the text
+ * ends with its signature (added at sending, so that a notice queued before a change is signed as
+ * the mail goes out); without one, as queued.
+ */
+export function mailOf(n: Pick<Notification, 'to_email' | 'subject' | 'body'>, branding: Branding | null): MailMessage {
+  if (!branding) return { to: n.to_email, subject: n.subject, text: n.body };
+  return { to: n.to_email, subject: n.subject, text: `${n.body.replace(/\n+$/, '')}\n\n${mailSignature(branding)}\n`, fromName: branding.name };
+}
+
+async function deliverOne(db: Db, mailer: Mailer, n: Notification, s: DeliverySettings, branding: Branding | null): Promise<'sent' | 'retrying' | 'failed'> {
   try {
-    await mailer.send({ to: n.to_email, subject: n.subject, text: n.body });
+    await mailer.send(mailOf(n, branding));
   } catch (e) {
     const after = retryAfterS(n.attempts, s);
     await markNotificationFailure(db, n.id, n.attempts, describe(e), after);
@@ -54,7 +65,9 @@ async function deliverOne(db: Db, mailer: Mailer, n: Notification, s: DeliverySe
 /** One round. Rejects only when the database does (the caller logs it and tries again later). */
 export async function deliverDueNotifications(db: Db, mailer: Mailer, s: DeliverySettings): Promise<RoundResult> {
   const claimed = await claimDueNotifications(db, s.batchSize, s.leaseS);
-  const outcomes = await Promise.all(claimed.map((n) => deliverOne(db, mailer, n, s)));
+  // Read once a round, and only when there is something to send.
+  const branding = claimed.length > 0 ? await savedBranding(db) : null;
+  const outcomes = await Promise.all(claimed.map((n) => deliverOne(db, mailer, n, s, branding)));
   return {
     claimed: claimed.length,
     sent: outcomes.filter((o) => o === 'sent').length,

@@ -15,6 +15,8 @@ export interface MailMessage {
   subject: string;
   /** Plain text. */
   text: string;
+  /** The From's display name (the branding's name); the mailer's own From when absent. */
+  fromName?: string;
 }
 
 /** Hands one message to the mail system; rejects when it was not accepted. */

@@ -13,15 +13,9 @@ import type { EventType } from '../events/catalogue.ts';
 import type { Area } from '../types.ts';
 import type { Runner } from './runner.ts';
 
-/**
- * What an operation acts on (`resource.type` of an operation): a server, an extra address of one
- * (attach, release), a VDC VM, a domain, a web hosting account. The document lists these.
- */
-export const OPERATION_RESOURCE_TYPES = ['server', 'server_ip', 'vdc_vm', 'domain', 'web_hosting'] as const;
-export type OperationResourceType = (typeof OPERATION_RESOURCE_TYPES)[number];
-
 export interface CatalogueEntry {
-  resource: OperationResourceType;
+  /** What it acts on (`resource.type` of an operation), one of its family's `operationResources`. */
+  resource: string;
   /** The API area whose `<area>:read` scope reads the operation. */
   area: Area;
   /** Runner<never>: any runner; the table's literal type keeps each one's own params. */

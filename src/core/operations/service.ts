@@ -12,7 +12,6 @@ import { type OperationType, type ParamsOf, entryOf, requireEntry } from './cata
 import type { NoParams, OperationOf } from './runner.ts';
 import { readSandboxOperationId, sandboxOperationId } from './sandbox-ids.ts';
 
-export { OPERATION_RESOURCE_TYPES, type OperationResourceType } from './catalogue.ts';
 
 /** An operation of type T to start (of any type, without T); its resource type is the catalogue's (catalogue.ts). */
 export type StartOperation<T extends OperationType = OperationType> = T extends OperationType ? StartOf<T> : never;

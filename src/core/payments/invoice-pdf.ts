@@ -11,8 +11,19 @@ export function renderInvoicePdf(inv: Invoice, creditedNumber: string | null): P
   return renderPdf({ title: `${title} ${inv.number}`, createdAt: inv.issued_at }, (doc) => {
     const seller = inv.seller;
     const buyer = inv.buyer;
-    at(doc, seller.name || 'Hostcloud', MARGIN, MARGIN, { bold: true, size: 14 });
-    block(doc, [seller.address, seller.tax_id ? `Tax ID: ${seller.tax_id}` : null], MARGIN, MARGIN + 20);
+    // The brand (saved branding at issue) heads the page in its colour; the legal seller follows.
+    let top = MARGIN;
+    if (seller.brand) {
+      doc.fillColor(seller.brand.color);
+      at(doc, seller.brand.name, MARGIN, MARGIN, { bold: true, size: 18, width: 280 });
+      doc.fillColor('#000000');
+      top += 26;
+    }
+    if (!seller.brand || seller.name !== seller.brand.name) {
+      at(doc, seller.name || 'Hostcloud', MARGIN, top, seller.brand ? { bold: true, size: 10 } : { bold: true, size: 14 });
+      top += seller.brand ? 14 : 20;
+    }
+    block(doc, [seller.address, seller.tax_id ? `Tax ID: ${seller.tax_id}` : null], MARGIN, top);
 
     at(doc, title.toUpperCase(), 0, MARGIN, { right: RIGHT, width: 200, bold: true, size: 16 });
     at(doc, `Number: ${inv.number}`, 0, MARGIN + 22, { right: RIGHT, width: 240 });

@@ -8,7 +8,8 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import {
   type InvoiceFilter, findBillingDetails, findInvoice, getInvoiceSettingsRow, insertInvoice, listInvoicesPage, nextInvoiceNumber,
 } from '../../db/queries/invoices.ts';
-import type { Invoice, InvoiceKind, InvoiceParty, Payment, Transaction } from '../../db/schema.ts';
+import type { Invoice, InvoiceKind, InvoiceParty, InvoiceSeller, Payment, Transaction } from '../../db/schema.ts';
+import { savedBranding } from '../branding/branding.ts';
 import { notFound } from '../errors.ts';
 import { base62 } from '../ids.ts';
 import type { Cents } from '../money.ts';
@@ -24,12 +25,16 @@ export function invoiceNumber(prefix: string, kind: InvoiceKind, year: number, s
 }
 
 /** The operator's details and the customer's, as they stand now (inside the issuing transaction). */
-async function parties(db: Db, accountId: string): Promise<{ prefix: string; seller: InvoiceParty & { footer: string }; buyer: InvoiceParty }> {
-  const [s, account, details] = await Promise.all([getInvoiceSettingsRow(db), findAccount(db, accountId), findBillingDetails(db, accountId)]);
+async function parties(db: Db, accountId: string): Promise<{ prefix: string; seller: InvoiceSeller; buyer: InvoiceParty }> {
+  const [s, account, details, branding] = await Promise.all([getInvoiceSettingsRow(db), findAccount(db, accountId), findBillingDetails(db, accountId), savedBranding(db)]);
   if (!account) throw notFound('Account');
   return {
     prefix: s.invoice_prefix,
-    seller: { name: s.company_name, address: s.address, tax_id: s.tax_id, footer: s.footer },
+    seller: {
+      name: s.company_name, address: s.address, tax_id: s.tax_id, footer: s.footer,
+      // The brand as it is at issue, like the rest: an invoice never changes afterwards.
+      ...(branding ? { brand: { name: branding.name, color: branding.primary_color } } : {}),
+    },
     buyer: {
       name: account.name, company: account.company, email: account.email, country: account.country,
       address: details?.address ?? '', tax_id: details?.tax_id ?? '',

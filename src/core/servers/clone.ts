@@ -12,7 +12,7 @@ import type { Db } from '../types.ts';
 import type { ActionInput, ActionResult } from './action-types.ts';
 import { payServerCharge, quoteServerCharge } from './charge.ts';
 import { insertServerChecked } from './create.ts';
-import { defaultFirewall } from './default-firewall.ts';
+import { defaultFirewall } from '../../db/default-firewall.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { findOsSlug } from '../../db/queries/servers.ts';
 import { baseMonthlyCents, lockServer, refuseWhileBuilding, requireActive } from './guards.ts';

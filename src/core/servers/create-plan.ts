@@ -13,7 +13,7 @@ import type { MachineSpec } from '../../providers/compute/types.ts';
 import type { Cents } from '../money.ts';
 import type { StartOperation } from '../operations/service.ts';
 import { type ServerQuote, quoteAt } from './charge.ts';
-import { defaultFirewall } from './default-firewall.ts';
+import { defaultFirewall } from '../../db/default-firewall.ts';
 import { extraIpsPriceAt } from './pricing.ts';
 import { addMonth } from './rules.ts';
 import { type TrafficSummary, allowanceOf } from './telemetry.ts';

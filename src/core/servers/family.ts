@@ -22,6 +22,10 @@ export const serversFamily = {
   name: 'servers',
   area: 'servers',
   idPrefix: 'srv',
+  operationResources: {
+    server: '`server.*` but address changes',
+    server_ip: '`server.ip_attach`, `server.ip_release`: an extra address, `id` its number',
+  },
   operations: {
     'server.create': { resource: 'server', area: 'servers', runner: serverCreateRunner, completed: 'server.created' },
     'server.delete': { resource: 'server', area: 'servers', runner: serverDeleteRunner, retry: true },

@@ -1,7 +1,6 @@
 // State checks shared by every write on an existing server. Each write locks the server row first,
 // so two requests on one server see each other's committed result rather than racing; the unique
 // index on unfinished operations still has the last word on "one operation at a time".
-import { findUnfinishedOperation } from '../../db/queries/operations.ts';
 import { extraIpsMonthlyCents, findServerById, lockAccountServer, updateServerRow } from '../../db/queries/servers.ts';
 import type { Server } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/compute/types.ts';
@@ -9,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { suspendedConflict } from '../billing/suspension.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { MachineRows } from '../machines/runners.ts';
+export { refuseWhileBuilding } from '../machines/guards.ts';
 import type { Cents } from '../money.ts';
 import type { Db } from '../types.ts';
 import { cycleHours } from './rules.ts';
@@ -18,18 +18,6 @@ export async function lockServer(ctx: Ctx, trx: Db, id: string): Promise<Server>
   const server = await lockAccountServer(trx, ctx.accountId, id);
   if (!server) throw notFound('Server');
   return server;
-}
-
-/**
- * A pending server is being built by an operation (create or clone): a 409 names it. Call before
- * requireActive (which, being an assertion, cannot look it up).
- */
-export async function refuseWhileBuilding(trx: Db, server: Server): Promise<void> {
-  if (server.status !== 'pending') return;
-  const running = await findUnfinishedOperation(trx, 'server', server.id);
-  if (running) {
-    throw new ApiError('STATE_CONFLICT', `Server ${server.id} is still being built by operation ${running.id} (${running.type}); retry once it has finished (GET /v2/operations/${running.id})`);
-  }
 }
 
 /** Actions need a provisioned, active server (a pending one is still being built). */

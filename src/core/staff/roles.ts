@@ -50,7 +50,7 @@ export const RIGHT_MEANING: Record<AdminRight, string> = {
   billing: 'money: deposits, refunds, invoices, payments, tax rates, invoice settings, billing runs',
   services: 'servers, VDC VMs, VDC pools, web hosting, domains across accounts',
   power: 'power actions on customers\' machines',
-  tickets: 'tickets: replies, notes, status',
+  tickets: 'tickets: replies, notes, status, assignment; canned replies',
   catalog: 'plans, locations, OS images, TLD prices, hosting packages, departments, reseller tiers, unit prices',
   infrastructure: 'nodes, IP pools, hosting nodes, DNS resync, provider faults, migrations',
   operations: 'operations: list, cancel, retry',

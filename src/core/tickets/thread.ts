@@ -1,8 +1,8 @@
 // What the customer's side and the staff's side of tickets share: finding a ticket with its
 // thread, and taking one action on it under the ticket's row lock — the state machine's verdict,
 // the message written, the new state stored, together.
-import { type TicketRow, findTicket, insertTicketMessage, listTicketMessages, lockTicket, updateTicket } from '../../db/queries/tickets.ts';
-import type { Ticket, TicketMessage } from '../../db/schema.ts';
+import { type TicketMessageRow, type TicketRow, findTicket, insertTicketMessage, listTicketMessages, lockTicket, updateTicket } from '../../db/queries/tickets.ts';
+import type { Ticket } from '../../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { recordEvent } from '../events/record.ts';
 import type { Db } from '../types.ts';
@@ -11,7 +11,7 @@ import { type TicketAction, type TicketStatus, transition } from './rules.ts';
 export interface TicketDetail {
   ticket: TicketRow;
   /** Oldest first; internal notes only in the staff's view. */
-  messages: TicketMessage[];
+  messages: TicketMessageRow[];
 }
 
 export const ticketNotFound = (id: string) => new ApiError('RESOURCE_NOT_FOUND', `Ticket ${id} not found`);
@@ -33,6 +33,8 @@ export interface Message {
   author: 'customer' | 'staff';
   internal: boolean;
   body: string;
+  /** The member who wrote a staff message (null: ADMIN_TOKEN). */
+  staff_id?: string | null;
 }
 
 /** Applies `action` to a locked ticket: 409 when the state machine refuses it, else the message and the new state. */

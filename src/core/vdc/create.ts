@@ -16,7 +16,7 @@ import { newId } from '../ids.ts';
 import { placeMachine, servedNodes } from '../nodes/placement.ts';
 import { startOperation } from '../operations/service.ts';
 import { checkUserData } from '../servers/create.ts';
-import { defaultFirewall } from '../servers/default-firewall.ts';
+import { defaultFirewall } from '../../db/default-firewall.ts';
 import { newMachineId, reserveAddresses } from '../ip-pools/reserve-addresses.ts';
 import { checkHostname, checkPassword } from '../servers/rules.ts';
 import type { Db } from '../types.ts';

@@ -17,6 +17,7 @@ export const vdcFamily = {
   name: 'vdc',
   area: 'vdc',
   idPrefix: 'vm',
+  operationResources: { vdc_vm: '`vdc_vm.*`' },
   operations: {
     'vdc_vm.create': { resource: 'vdc_vm', area: 'vdc', runner: vmCreateRunner, completed: 'vdc_vm.created' },
     'vdc_vm.delete': { resource: 'vdc_vm', area: 'vdc', runner: vmDeleteRunner, retry: true },

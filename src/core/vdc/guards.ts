@@ -1,13 +1,13 @@
 // State checks shared by every write on an existing VDC VM, and the VM rows as the runners every
 // machine kind shares see them. Each write locks the VM row first (then, if it changes what the VM
 // holds, the pool row: always in that order, so no two writes deadlock).
-import { findUnfinishedOperation } from '../../db/queries/operations.ts';
 import { findAccountVdcVm, findVdcVmById, lockAccountVdcVm, updateVdcVmRow } from '../../db/queries/vdc-vms.ts';
 import type { VdcVm } from '../../db/schema.ts';
 import { ProviderError } from '../../providers/compute/types.ts';
 import type { Ctx } from '../context.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { MachineRows } from '../machines/runners.ts';
+export { requireActiveVm } from '../machines/guards.ts';
 import type { Db } from '../types.ts';
 
 /** The operations' resource type of a VM (`vdc_vm.<verb>` operations). */
@@ -25,23 +25,6 @@ export async function lockVm(ctx: Ctx, trx: Db, id: string): Promise<VdcVm> {
   const vm = await lockAccountVdcVm(trx, ctx.accountId, id);
   if (!vm) throw notFound('VM');
   return vm;
-}
-
-/**
- * Actions need a provisioned, active VM: one still being created is 409 naming its operation, one
- * whose creation failed is 409 too (delete it).
- */
-export async function requireActiveVm(trx: Db, vm: VdcVm): Promise<VdcVm & { provider_ref: string }> {
-  if (vm.status === 'pending') {
-    const running = await findUnfinishedOperation(trx, VM_RESOURCE, vm.id);
-    throw new ApiError('STATE_CONFLICT', running
-      ? `VM ${vm.id} is still being created by operation ${running.id} (${running.type}); retry once it has finished (GET /v2/operations/${running.id})`
-      : `VM ${vm.id} is still being created`);
-  }
-  if (vm.status !== 'active' || vm.provider_ref === null) {
-    throw new ApiError('STATE_CONFLICT', `VM ${vm.id} is ${vm.status}${vm.status === 'failed' ? ' (its creation failed; delete it)' : ''}; this needs an active VM`);
-  }
-  return vm as VdcVm & { provider_ref: string };
 }
 
 /** For runners: the platform's id of the VM's machine (actions wait for the create, so a missing one is final). */

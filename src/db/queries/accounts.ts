@@ -26,6 +26,8 @@ export function updateAccountRow(db: Db, id: string, patch: AccountUpdate): Prom
 export interface AccountFilter {
   /** Part of the email, any case. */
   email?: string;
+  /** Part of the email or name (any case), or the id's beginning. */
+  q?: string;
   status?: Account['status'];
 }
 
@@ -34,6 +36,10 @@ export async function listAccountsPage(db: Db, filter: AccountFilter, limit: num
   let q = db.selectFrom('accounts');
   // LIKE's own wildcards in the search text are matched literally.
   if (filter.email) q = q.where('email', 'ilike', `%${filter.email.replace(/[\\%_]/g, '\\$&')}%`);
+  if (filter.q) {
+    const like = filter.q.replace(/[\\%_]/g, '\\$&');
+    q = q.where((eb) => eb.or([eb('email', 'ilike', `%${like}%`), eb('name', 'ilike', `%${like}%`), eb('id', 'like', `${like}%`)]));
+  }
   if (filter.status) q = q.where('status', '=', filter.status);
   const rows = await q.selectAll()
     .select(sql<number>`count(*) OVER ()`.as('full_count'))

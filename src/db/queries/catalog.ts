@@ -1,7 +1,8 @@
 // Catalog tables share one shape of access: paged reads, lookup by key, insert, patch.
-import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
+import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { DB } from '../schema.ts';
+import { takeTurn } from '../take-turn.ts';
 
 /** Catalog tables keyed by a serial `id`. */
 export type CatalogTable =
@@ -61,7 +62,7 @@ const WRITES_IN_TURN: ReadonlySet<CatalogTable> = new Set(['reseller_tiers']);
 function inTurn<R>(db: Db, table: CatalogTable, write: (db: Db) => Promise<R>): Promise<R> {
   if (!WRITES_IN_TURN.has(table)) return write(db);
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`catalog:${table}`}, 0))`.execute(trx);
+    await takeTurn(trx, `catalog:${table}`);
     return write(trx);
   });
 }

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { IpPool } from '../schema.ts';
+import { takeTurn } from '../take-turn.ts';
 
 // --- pools -----------------------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ export function insertPoolUnlessOverlapping(
   db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }, alongside?: (trx: Db, pool: IpPool) => Promise<unknown>,
 ): Promise<{ pool: IpPool } | { clash: IpPool }> {
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended('ip_pools:add', 0))`.execute(trx);
+    await takeTurn(trx, 'ip_pools:add');
     const clash = await findOverlappingPool(trx, row.cidr);
     if (clash) return { clash };
     const pool = await insertPool(trx, row);

@@ -21,7 +21,7 @@ export interface MachineReservation {
   v4: number;
   v6: number;
   primaryV6: boolean;
-  /** The rules the machine's firewall starts with (core/servers/default-firewall.ts). */
+  /** The rules the machine's firewall starts with (db/default-firewall.ts). */
   firewall: SimFirewallRuleValue[];
 }
 

@@ -2,11 +2,17 @@
 // here: lists leave it out and lookups do not find it.
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
-import type { Ticket, TicketMessage, TicketPriority, TicketsTable, TicketStatus } from '../schema.ts';
+import type { StaffRole, Ticket, TicketMessage, TicketPriority, TicketsTable, TicketStatus } from '../schema.ts';
 
-/** A ticket with its department's name (null without a department). */
+/** A ticket with its department's name and its assignee's (null without either). */
 export interface TicketRow extends Ticket {
   department_name: string | null;
+  assignee_name: string | null;
+}
+
+/** A message with the name of the member who wrote it (null: the customer, or no member). */
+export interface TicketMessageRow extends TicketMessage {
+  staff_name: string | null;
 }
 
 export type NewTicket = Required<Pick<Insertable<TicketsTable>, 'id' | 'account_id' | 'subject' | 'department_id' | 'priority' | 'created_at' | 'updated_at'>>;
@@ -16,7 +22,7 @@ export function insertTicket(db: Db, row: NewTicket): Promise<Ticket | undefined
   return db.insertInto('tickets').values(row).onConflict((oc) => oc.column('id').doNothing()).returningAll().executeTakeFirst();
 }
 
-export async function insertTicketMessage(db: Db, row: { ticket_id: string; author: 'customer' | 'staff'; internal: boolean; body: string; created_at: Date }): Promise<TicketMessage> {
+export async function insertTicketMessage(db: Db, row: { ticket_id: string; author: 'customer' | 'staff'; internal: boolean; body: string; created_at: Date; staff_id?: string | null }): Promise<TicketMessage> {
   return db.insertInto('ticket_messages').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -30,8 +36,9 @@ const ticketById = (db: Db, id: string) => db.selectFrom('tickets').selectAll().
 function withDepartment(db: Db, id?: string) {
   return (id === undefined ? db.selectFrom('tickets as t') : db.selectFrom(ticketById(db, id).as('t')))
     .leftJoin('departments as d', 'd.id', 't.department_id')
+    .leftJoin('staff_members as sm', 'sm.id', 't.assignee_id')
     .selectAll('t')
-    .select('d.name as department_name')
+    .select(['d.name as department_name', 'sm.name as assignee_name'])
     .where('t.deleted_at', 'is', null);
 }
 
@@ -55,6 +62,7 @@ export interface TicketPatch {
   department_id?: number | null;
   closed_at?: Date | null;
   deleted_at?: Date;
+  assignee_id?: string | null;
 }
 
 export async function updateTicket(db: Db, id: string, patch: TicketPatch, at: Date): Promise<void> {
@@ -66,6 +74,10 @@ export interface TicketFilter {
   status?: TicketStatus;
   departmentId?: number;
   priority?: TicketPriority;
+  /** A member's id, or null: nobody's tickets. */
+  assigneeId?: string | null;
+  /** A ticket number, or words of the subject (case-insensitive). */
+  search?: string;
 }
 
 /** One page, newest first, with the total. */
@@ -75,6 +87,13 @@ export async function listTicketsPage(db: Db, f: TicketFilter, limit: number, of
   if (f.status !== undefined) q = q.where('t.status', '=', f.status);
   if (f.departmentId !== undefined) q = q.where('t.department_id', '=', f.departmentId);
   if (f.priority !== undefined) q = q.where('t.priority', '=', f.priority);
+  if (f.assigneeId === null) q = q.where('t.assignee_id', 'is', null);
+  else if (f.assigneeId !== undefined) q = q.where('t.assignee_id', '=', f.assigneeId);
+  if (f.search !== undefined) {
+    const like = `%${f.search.replace(/[\\%_]/g, '\\$&')}%`;
+    const search = f.search;
+    q = q.where((eb) => eb.or([eb('t.id', '=', search), eb('t.subject', 'ilike', like)]));
+  }
   const [rows, count] = await Promise.all([
     q.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(limit).offset(offset).execute(),
     q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
@@ -83,8 +102,19 @@ export async function listTicketsPage(db: Db, f: TicketFilter, limit: number, of
 }
 
 /** The thread in order; internal notes only when asked for (staff). */
-export function listTicketMessages(db: Db, ticketId: string, withNotes: boolean): Promise<TicketMessage[]> {
-  let q = db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId);
-  if (!withNotes) q = q.where('internal', '=', false);
-  return q.orderBy('id').execute();
+export function listTicketMessages(db: Db, ticketId: string, withNotes: boolean): Promise<TicketMessageRow[]> {
+  let q = db.selectFrom('ticket_messages as m').leftJoin('staff_members as sm', 'sm.id', 'm.staff_id')
+    .selectAll('m').select('sm.name as staff_name').where('m.ticket_id', '=', ticketId);
+  if (!withNotes) q = q.where('m.internal', '=', false);
+  return q.orderBy('m.id').execute();
+}
+
+/** The live tickets among `ids`, locked in number order (two bulk closes never wait on each other in a cycle). */
+export function lockTickets(db: Db, ids: string[]): Promise<Ticket[]> {
+  return db.selectFrom('tickets').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).orderBy('id').forUpdate().execute();
+}
+
+/** Active staff members of these roles, by name: who a ticket may be assigned to. */
+export function listActiveStaffOfRoles(db: Db, roles: StaffRole[]): Promise<{ id: string; name: string; role: StaffRole }[]> {
+  return db.selectFrom('staff_members').select(['id', 'name', 'role']).where('status', '=', 'active').where('role', 'in', roles).orderBy('name').orderBy('id').execute();
 }

@@ -3,10 +3,11 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookEndpointsTable } from '../schema.ts';
+import { takeTurn } from '../take-turn.ts';
 
 /** Serialises the account's webhook writes for the rest of the transaction (the per-account limit is counted under it). */
 export async function lockAccountWebhooks(trx: Db, accountId: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${accountId}`}, 0))`.execute(trx);
+  await takeTurn(trx, `webhooks:${accountId}`);
 }
 
 export async function countAccountWebhooks(db: Db, accountId: string): Promise<number> {

@@ -19,17 +19,18 @@ export function register(app: TypedApp, { db }: RouteDeps) {
     schema: {
       tags,
       operationId: 'listAccounts',
-      summary: 'Accounts, newest first; search by part of the email and filter by status',
+      summary: 'Accounts, newest first; search by part of the email or name, or by id, and filter by status',
       querystring: Type.Object({
         email: Type.Optional(Type.String({ maxLength: 254, description: 'Part of the email, any case' })),
+        q: Type.Optional(Type.String({ maxLength: 254, description: 'Part of the email or name (any case), or the beginning of the id' })),
         status: Type.Optional(StringEnum(['active', 'suspended', 'closed'] as const)),
         ...PageQuery(),
       }, { additionalProperties: false }),
       response: { 200: ListEnvelope(AccountSchema), ...errorResponses() },
     },
   }, async (request) => {
-    const { email, status, ...p } = request.query;
-    return page(request, await listAccounts(db, { email, status }, pageOf(p)), accountView);
+    const { email, q, status, ...p } = request.query;
+    return page(request, await listAccounts(db, { email, q, status }, pageOf(p)), accountView);
   });
 
   app.get('/accounts/:id/api-keys', {

@@ -5,6 +5,7 @@ import { applyRouteConventions } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import * as accountLists from './account-lists.ts';
 import * as accounts from './accounts.ts';
+import * as accountTimeline from './account-timeline.ts';
 import * as apiKeys from './api-keys.ts';
 import * as billing from './billing.ts';
 import * as branding from './branding.ts';
@@ -31,6 +32,7 @@ import * as setup from './setup.ts';
 import * as vdcPools from './vdc-pools.ts';
 import * as subUsers from './sub-users.ts';
 import * as tickets from './tickets.ts';
+import * as cannedReplies from './canned-replies.ts';
 import * as staff from './staff.ts';
 import * as audit from './audit.ts';
 import { auditWrites } from './audit.ts';
@@ -44,6 +46,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: RouteDeps)
     if (route.config?.auth === 'admin' && !route.config.right) throw new Error(`${[route.method].flat().join(',')} ${route.url}: an admin route must name its right (config.right)`);
     auditWrites(route, deps.db);
   });
-  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
+  for (const r of [accounts, accountLists, apiKeys, catalog, ipPools, providerFaults, notifications, vdcPools, tickets, cannedReplies, subUsers, hosting, hostingNodes, registrar, registrarMessages, nodes, machines, power, billing, invoices, invoiceSettings, payments, panelInvitations, operations, setup, branding, dns, staff, staffSession, audit, dashboard]) r.register(app as TypedApp, deps);
   impersonation.register(app as TypedApp, deps);
+  accountTimeline.register(app as TypedApp, deps);
 }

@@ -1,8 +1,8 @@
 // The simulated registrar's registry (its fault switch is in provider-faults.ts, shared with the
 // other providers): names held at other registrars, seeded with their auth codes so customers can
-// transfer them in, and the list of every name the registry holds. Rules: src/providers/registrar/simulated/admin.ts.
+// transfer them in, and the list of every name the registry holds. Rules: src/providers/simulated/registrar-admin.ts.
 import { Type } from '@sinclair/typebox';
-import { addRegistryName, listRegistryNames } from '../../providers/registrar/simulated/admin.ts';
+import { addRegistryName, listRegistryNames } from '../../providers/simulated/registrar-admin.ts';
 import { ts } from '../../core/time.ts';
 import { US } from '../../db/queries/sim-registrar.ts';
 import type { SimRegistryDomain } from '../../db/schema.ts';

@@ -21,8 +21,27 @@ export function xtermAssets(): { js: string; css: string } {
 export const CONSOLE_SCRIPT = `(function () {
   var el = document.getElementById('terminal');
   var status = document.getElementById('status');
-  var term = new Terminal({ cursorBlink: true, convertEol: false, fontFamily: 'monospace', fontSize: 15 });
+  // A phone gets a smaller font; either way the terminal takes as many columns and rows as fit the
+  // window (and follows it when it turns or is resized), so the page never scrolls sideways.
+  var size = window.innerWidth < 600 ? 12 : 15;
+  var term = new Terminal({ cursorBlink: true, convertEol: false, fontFamily: 'monospace', fontSize: size });
   term.open(el);
+  function fit() {
+    var probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;font-family:monospace;font-size:' + size + 'px';
+    probe.textContent = 'WWWWWWWWWWWWWWWWWWWW';
+    document.body.appendChild(probe);
+    var box = probe.getBoundingClientRect();
+    document.body.removeChild(probe);
+    var cell = box.width / 20;
+    var line = Math.ceil(size * 1.2);
+    var cols = Math.max(20, Math.floor((document.documentElement.clientWidth - 16) / cell) - 1);
+    var rows = Math.max(5, Math.floor((window.innerHeight - el.getBoundingClientRect().top - 16) / line));
+    if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+  }
+  fit();
+  var fitting;
+  window.addEventListener('resize', function () { clearTimeout(fitting); fitting = setTimeout(fit, 100); });
   term.focus();
   var url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + el.getAttribute('data-socket');
   var ws = new WebSocket(url);
@@ -59,6 +78,6 @@ export function consolePage(opts: { socket: string | null; assetBase: string }):
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>Server console</title>
 <link rel="stylesheet" href="${escape(opts.assetBase)}/xterm.css">
-<style>body{margin:0;background:#111;color:#ddd;font-family:sans-serif}#status{margin:.4em .8em;font-size:.85em}#terminal{padding:.4em}</style>
+<style>body{margin:0;background:#111;color:#ddd;font-family:sans-serif}#status{margin:.4em .8em;font-size:.85em}#terminal{padding:.4em;overflow:hidden;max-width:100vw;box-sizing:border-box}</style>
 </head><body>${body}</body></html>`;
 }

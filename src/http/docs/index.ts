@@ -5,10 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swagger from '@fastify/swagger';
 import type { FastifyReply } from 'fastify';
+import { savedBranding } from '../../core/branding/branding.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { openapiOptions } from './openapi.ts';
 import { REFERENCE_CSP, REFERENCE_INIT_JS, renderReferencePage } from './reference-page.ts';
-import { DOCUMENT_CACHE, SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from './static-asset.ts';
+import { DOCUMENT_CACHE, SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../static-asset.ts';
 
 const JS = 'text/javascript; charset=utf-8';
 
@@ -22,7 +23,7 @@ function html(reply: FastifyReply, body: string, csp: string) {
   return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', csp).header('X-Content-Type-Options', 'nosniff').send(body);
 }
 
-export async function registerDocs(app: TypedApp, { config }: RouteDeps): Promise<void> {
+export async function registerDocs(app: TypedApp, { config, db }: RouteDeps): Promise<void> {
   await app.register(swagger, openapiOptions(config));
 
   // Read, or rendered, on the first request that needs them and kept: the Redoc bundle is 1 MB
@@ -42,7 +43,8 @@ export async function registerDocs(app: TypedApp, { config }: RouteDeps): Promis
   const hidden = { hide: true };
 
   app.get('/openapi.json', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, loadOpenapi()));
-  app.get('/docs', { config: pub, schema: hidden }, async (_req, reply) => html(reply, renderReferencePage(), REFERENCE_CSP));
+  // Rendered per request (a few hundred bytes): a branding saved since shows at once.
+  app.get('/docs', { config: pub, schema: hidden }, async (_req, reply) => html(reply, renderReferencePage((await savedBranding(db))?.name ?? null), REFERENCE_CSP));
   app.get('/docs/redoc.standalone.js', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, await loadRedoc()));
   app.get('/docs/reference.js', { config: pub, schema: hidden }, async (req, reply) => sendAsset(req, reply, referenceJs));
   const textPageCsp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

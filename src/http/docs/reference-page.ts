@@ -33,10 +33,11 @@ Redoc.init('openapi.json', {
 }, document.getElementById('reference'));
 `;
 
-export function renderReferencePage(): string {
+/** `brand`: the saved branding's name, which the title then carries instead of the API's. */
+export function renderReferencePage(brand: string | null = null): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(TITLE)}</title>
+<title>${esc(brand ? `${brand} API v2 — reference` : TITLE)}</title>
 <style>body{margin:0}</style>
 </head><body>
 <div id="reference"></div>

@@ -4,11 +4,12 @@
 // (auth.ts). One file per endpoint below; the page's own structure is in panel/src.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
-import { sendAsset } from '../docs/static-asset.ts';
+import { sendAsset } from '../static-asset.ts';
 import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import type { RateLimiter } from '../rate-limit.ts';
-import { panelBundle } from './assets.ts';
+import { panelBundle, panelPage } from './assets.ts';
+import { panelBrand, registerLogo } from './branding.ts';
 import { CLIENT_PAGE_HEADERS } from '../client-bundle.ts';
 import type { PanelDeps } from './deps.ts';
 import { sessionSettings } from './session-auth.ts';
@@ -74,10 +75,13 @@ export async function registerPanel(app: FastifyInstance, opts: PanelOptions): P
 
   app.get('/assets/app.js', { config: { rateLimit: false } }, async (request, reply) => sendAsset(request, reply, (await panelBundle()).js));
   app.get('/assets/app.css', { config: { rateLimit: false } }, async (request, reply) => sendAsset(request, reply, (await panelBundle()).css));
-  // Every other path under /panel is a page of the panel: the same document, which routes itself.
+  registerLogo(app, opts.db);
+  // Every other path under /panel is a page of the panel: the same document, which routes itself,
+  // with the branding as it is now.
   const servePage = async (request: Parameters<typeof sendAsset>[0], reply: Parameters<typeof sendAsset>[1]) => {
     reply.headers(PAGE_HEADERS);
-    return sendAsset(request, reply, (await panelBundle()).html);
+    const [bundle, brand] = await Promise.all([panelBundle(), panelBrand(opts.db)]);
+    return sendAsset(request, reply, panelPage(bundle, brand));
   };
   app.get('/', { config: { rateLimit: false } }, servePage);
   app.get('/*', { config: { rateLimit: false } }, servePage);

@@ -8,6 +8,7 @@
 // as with a hosted checkout link.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { type Branding, getBranding } from '../../core/branding/branding.ts';
 import { confirmFromProvider } from '../../core/payments/confirm.ts';
 import { formatCents } from '../../core/money.ts';
 import { findSimPayment, settleSimPayment } from '../../db/queries/sim-payments.ts';
@@ -24,13 +25,17 @@ const Form = Type.Object({
   confirmation: Type.Optional(StringEnum(['now', 'twice', 'late'] as const)),
 }, { additionalProperties: false });
 
-function html(reply: FastifyReply, status: number, title: string, body: string, formTarget: string) {
+function html(reply: FastifyReply, status: number, title: string, body: string, formTarget: string, brand: Branding) {
+  // The brand heads the page in its colour (primary_color is #rrggbb, checked when saved).
+  const head = `<header class="brand">${brand.logo ? `<img src="${esc(brand.logo)}" alt="" height="32">` : ''}<span>${esc(brand.name)}</span></header>`;
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
+<title>${esc(title)} · ${esc(brand.name)}</title><style>:root{--brand:${brand.primary_color}}body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
+.brand{display:flex;align-items:center;gap:.6rem;font-weight:700;font-size:1.2rem;color:var(--brand);margin-bottom:1.5rem}
 .amount{font-size:2rem;font-weight:600}.note{color:#666;font-size:.9rem}button{font-size:1rem;padding:.5rem 1.2rem;margin-right:.5rem}
-label{display:block;margin:1rem 0 .3rem}select{font-size:1rem}</style></head><body>${body}</body></html>`;
+button[value=pay]{background:var(--brand);color:#fff;border:1px solid var(--brand);border-radius:4px}
+label{display:block;margin:1rem 0 .3rem}select{font-size:1rem}</style></head><body>${head}${body}</body></html>`;
   return reply.code(status).type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTarget}; base-uri 'none'; frame-ancestors 'none'`)
+    .header('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' ${formTarget}; base-uri 'none'; frame-ancestors 'none'`)
     .header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send(page);
 }
 
@@ -55,12 +60,12 @@ export function register(app: TypedApp, deps: RouteDeps) {
     for (const t of late) clearTimeout(t);
     done();
   });
-  const notFoundPage = (reply: FastifyReply) => html(reply, 404, 'Checkout not found', '<h1>Checkout not found</h1><p>This checkout link is not valid.</p>', origin);
+  const notFoundPage = async (reply: FastifyReply) => html(reply, 404, 'Checkout not found', '<h1>Checkout not found</h1><p>This checkout link is not valid.</p>', origin, await getBranding(deps.db));
 
   app.get('/simulated/checkout/:id', { config: { auth: 'none' }, schema: { hide: true, params: Id } }, async (request, reply) => {
     const s = await findSimPayment(deps.db, request.params.id);
     if (!s) return notFoundPage(reply);
-    return html(reply, 200, 'Simulated checkout', checkoutPage(s, deps.now()), origin);
+    return html(reply, 200, 'Simulated checkout', checkoutPage(s, deps.now()), origin, await getBranding(deps.db));
   });
 
   app.post('/simulated/checkout/:id', { config: { auth: 'none' }, schema: { hide: true, params: Id, body: Form } }, async (request, reply) => {

@@ -3,7 +3,7 @@
 // unknown API path answers the API's 404, or 405 when another method exists).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_PAGE_HEADERS } from '../client-bundle.ts';
-import { sendAsset } from '../docs/static-asset.ts';
+import { sendAsset } from '../static-asset.ts';
 import { consoleBundle } from './assets.ts';
 
 const API = /^\/admin\/v1(?:[/?]|$)/;

@@ -7,7 +7,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '../../core/errors.ts';
 import type { UndocumentedError } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
-import { DOCUMENT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../docs/static-asset.ts';
+import { DOCUMENT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../static-asset.ts';
 import { sendV1Error } from './errors.ts';
 import { v1Document } from './openapi.ts';
 import * as listServers from './servers/list-servers.ts';

@@ -2,7 +2,6 @@
 // operation, named after its operationId). The route conventions come first, then the docs, so
 // that the OpenAPI generator (scoped to /v2) sees every route registered after it, conventions applied.
 import type { FastifyInstance } from 'fastify';
-import { registerDocs } from '../docs/index.ts';
 import { type UndocumentedError, applyRouteConventions, checkDocumentedErrors } from '../route-conventions.ts';
 import type { RouteDeps, TypedApp } from '../route-types.ts';
 import { routes as servers } from './servers/index.ts';
@@ -28,6 +27,11 @@ const ROUTES: { register(app: TypedApp, deps: RouteDeps): void }[] = [
 ];
 
 export interface V2Options extends RouteDeps {
+  /**
+   * Registers the reference and the OpenAPI generator, before any route (src/http/docs, handed in by
+   * app.ts: the docs read the v2 routes' schemas, so v2 imports nothing of them).
+   */
+  registerDocs(app: TypedApp, deps: RouteDeps): Promise<void>;
   /** Tests: told of every error response whose code the route does not declare (route-conventions.ts). */
   onUndocumentedError?: (e: UndocumentedError) => void;
 }
@@ -35,6 +39,6 @@ export interface V2Options extends RouteDeps {
 export async function registerV2(app: FastifyInstance, deps: V2Options): Promise<void> {
   app.addHook('onRoute', applyRouteConventions);
   if (deps.onUndocumentedError) checkDocumentedErrors(app, deps.onUndocumentedError);
-  await registerDocs(app as TypedApp, deps);
+  await deps.registerDocs(app as TypedApp, deps);
   for (const r of ROUTES) r.register(app as TypedApp, deps);
 }

@@ -4,7 +4,7 @@
 // pays or declines at a click. Like a real provider it keeps its own state, expires sessions after
 // a day, refunds at most what was paid (once per idempotency key), takes SIM_DELAY_MS per call and
 // obeys its fault switch (`PUT /admin/v1/providers/payments/fault`).
-import { base62 } from '../../core/ids.ts';
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import { findSimPayment, insertSimPayment, refundSimPayment } from '../../db/queries/sim-payments.ts';
 import type { SimPayment } from '../../db/schema.ts';
@@ -46,7 +46,7 @@ export function createSimulatedPayments(opts: SimulatedPaymentsOptions): Payment
       await obeyFault(db, 'payments', 'createCheckout', opts.delayMs);
       await step();
       const s = await insertSimPayment(db, {
-        id: `cs_sim_${base62(24)}`, amount_cents: req.amountCents, currency: req.currency, description: req.description, reference: req.paymentId,
+        id: `cs_sim_${randomBytes(18).toString('base64url')}`, amount_cents: req.amountCents, currency: req.currency, description: req.description, reference: req.paymentId,
         success_url: req.successUrl, cancel_url: req.cancelUrl, expires_at: new Date(now().getTime() + SIM_CHECKOUT_TTL_MS),
       });
       return { ref: s.id, url: checkoutPageUrl(opts.publicUrl, s.id) };

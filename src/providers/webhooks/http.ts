@@ -10,8 +10,7 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
-import { forbiddenAddress, hostAddress, isIpLiteral } from '../../core/webhooks/addresses.ts';
+import { type Socket, isIP } from 'node:net';
 import { type WebhookAnswer, type WebhookRequest, WebhookSendError, type WebhookTransport } from './types.ts';
 
 /** dns.lookup's shape, as node:net calls a connection's `lookup`. */
@@ -20,6 +19,11 @@ export type LookupFunction = (hostname: string, options: LookupOptions, callback
 export interface HttpTransportOptions {
   allowHttp: boolean;
   allowPrivate: boolean;
+  /**
+   * Why an address may not be called (a private network, the metadata service: SSRF), or null: the
+   * core's rule (core/webhooks/addresses.ts), handed in so that the transport imports no core.
+   */
+  forbiddenAddress: (address: string) => string | null;
   /** The TCP connection must be up within this. */
   connectTimeoutMs: number;
   /** The answer (status and body) must be in within this, from the start. */
@@ -38,7 +42,10 @@ const DRAIN_MAX_BYTES = 64 * 1024;
 
 const refused = (message: string) => new WebhookSendError('refused', message);
 
-function guardedLookup(base: LookupFunction, allowPrivate: boolean): LookupFunction {
+/** A URL's (WHATWG-parsed) hostname as an address: IPv6 without its brackets. */
+const hostAddress = (hostname: string) => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+
+function guardedLookup(base: LookupFunction, allowPrivate: boolean, forbiddenAddress: (address: string) => string | null): LookupFunction {
   return (hostname, options, callback) => {
     base(hostname, { ...options, all: true }, (err, found) => {
       if (err) return callback(err, '');
@@ -57,7 +64,7 @@ function guardedLookup(base: LookupFunction, allowPrivate: boolean): LookupFunct
 }
 
 export function createHttpTransport(opts: HttpTransportOptions): WebhookTransport {
-  const lookup = guardedLookup(opts.lookup ?? (dns.lookup as unknown as LookupFunction), opts.allowPrivate);
+  const lookup = guardedLookup(opts.lookup ?? (dns.lookup as unknown as LookupFunction), opts.allowPrivate, opts.forbiddenAddress);
   const agentOptions = { keepAlive: true, maxSockets: opts.maxSocketsPerOrigin, maxFreeSockets: Math.min(opts.maxSocketsPerOrigin, 256), scheduling: 'lifo' as const };
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
@@ -69,8 +76,8 @@ export function createHttpTransport(opts: HttpTransportOptions): WebhookTranspor
       return reject(refused('refused: the URL is not valid'));
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowHttp)) return reject(refused(`refused: ${url.protocol} URLs are not delivered to (https only)`));
-    if (!opts.allowPrivate && isIpLiteral(url.hostname)) {
-      const why = forbiddenAddress(hostAddress(url.hostname));
+    if (!opts.allowPrivate && isIP(hostAddress(url.hostname)) !== 0) {
+      const why = opts.forbiddenAddress(hostAddress(url.hostname));
       if (why) return reject(refused(`refused: ${url.hostname} is ${why}`));
     }
     const body = Buffer.from(request.body);
@@ -96,7 +103,7 @@ export function createHttpTransport(opts: HttpTransportOptions): WebhookTranspor
       const connect = setTimeout(() => fail(new WebhookSendError('timeout', `could not connect within ${opts.connectTimeoutMs / 1000} s`)), opts.connectTimeoutMs);
       socket.once('connect', () => {
         clearTimeout(connect);
-        const why = opts.allowPrivate || !socket.remoteAddress ? null : forbiddenAddress(socket.remoteAddress);
+        const why = opts.allowPrivate || !socket.remoteAddress ? null : opts.forbiddenAddress(socket.remoteAddress);
         if (why) fail(refused(`refused: connected to ${socket.remoteAddress}, ${why}`));
       });
       socket.once('close', () => clearTimeout(connect));

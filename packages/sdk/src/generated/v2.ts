@@ -2898,7 +2898,7 @@ export interface components {
             /** @example op_4Kq9vX2mLp8RtY1z */
             id: string;
             /**
-             * @description `server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach, ip_release, snapshot_delete, restore; `vdc_vm.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, delete; `domain.<verb>`: register, transfer, renew; `hosting.create`, `hosting.cancel`; recurring billing: `server.suspend`, `server.resume`, `server.cancel`, `hosting.suspend`, `hosting.unsuspend`.
+             * @description `server.<verb>`: create, delete, start, stop, reboot, reset_password, reinstall, resize, clone, upgrade, snapshot, snapshot_delete, restore, migrate, ip_attach, ip_release, suspend, resume, cancel; `vdc_vm.<verb>`: create, delete, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, migrate; `domain.<verb>`: register, transfer, renew; `hosting.<verb>`: create, cancel, suspend, unsuspend (recurring billing's suspensions and the operator's migrations included).
              * @example server.create
              */
             type: string;

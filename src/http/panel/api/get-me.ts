@@ -2,6 +2,7 @@
 // page's writes. The page asks this first; it answers 200 signed in or not.
 import { Type } from '@sinclair/typebox';
 import { getAccount } from '../../../core/accounts/service.ts';
+import { getAccountPool } from '../../../core/vdc/pool.ts';
 import { ALL_SCOPES } from '../../../core/types.ts';
 import { ok } from '../../reply.ts';
 import type { TypedApp } from '../../route-types.ts';
@@ -23,7 +24,10 @@ const Me = Type.Object({
     two_factor: Type.Boolean(),
     permissions: Type.Array(Type.String(), { description: 'The scopes this person holds: every scope for the owner' }),
   })),
-  account: Nullable(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
+  account: Nullable(Type.Object({
+    id: Type.String(), name: Type.String(), status: Type.String(),
+    has_vdc_pool: Type.Boolean({ description: 'The operator gave this account a VDC pool: the navigation shows VDC only then' }),
+  })),
   session: Nullable(Type.Object({ id: Type.String(), expires_at: Type.String() })),
   impersonation: Nullable(Type.Object({
     staff_name: Type.String({ description: 'The staff member signed in as the customer' }),
@@ -49,7 +53,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
       usable = false;
     }
     if (!identity || !usable) return ok(request, { ...base, signed_in: false, stage: null, user: null, account: null, session: null, impersonation: null });
-    const account = await getAccount(deps.db, identity.accountId);
+    const [account, pool] = await Promise.all([getAccount(deps.db, identity.accountId), getAccountPool(deps.db, identity.accountId)]);
     return ok(request, {
       ...base,
       signed_in: identity.stage === 'full',
@@ -61,7 +65,7 @@ export function register(app: TypedApp, deps: PanelDeps) {
         two_factor: identity.totpEnabled,
         permissions: [...(scopes ?? ALL_SCOPES)],
       },
-      account: identity.stage === 'full' ? { id: account.id, name: account.name, status: account.status } : null,
+      account: identity.stage === 'full' ? { id: account.id, name: account.name, status: account.status, has_vdc_pool: pool.hasPool } : null,
       session: { id: identity.publicId, expires_at: identity.expiresAt.toISOString() },
       impersonation: identity.impersonation
         ? { staff_name: identity.impersonation.staffName, reason: identity.impersonation.reason, read_only: identity.impersonation.readOnly }

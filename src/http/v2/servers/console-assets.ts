@@ -1,7 +1,7 @@
 // The web console's scripts and stylesheet (xterm.js from its npm package, and our glue), public
 // and cached like the documentation's: the terminal page (open-console-link.ts) loads them.
 import { CONSOLE_SCRIPT, xtermAssets } from '../../console/page.ts';
-import { SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../../docs/static-asset.ts';
+import { SCRIPT_CACHE, type StaticAsset, sendAsset, staticAsset } from '../../static-asset.ts';
 import type { RouteDeps, TypedApp } from '../../route-types.ts';
 
 const JS = 'text/javascript; charset=utf-8';

@@ -1,7 +1,8 @@
 // Server and operation resources of v2, shared by the server route files.
 import { Type } from '@sinclair/typebox';
 import { CURRENCY, formatCents } from '../../../core/money.ts';
-import { OPERATION_RESOURCE_TYPES, type OperationResourceType, operationDetail } from '../../../core/operations/service.ts';
+import { OPERATIONS, OPERATION_RESOURCE_DESCRIPTIONS, OPERATION_RESOURCE_TYPES, type OperationResourceType } from '../../../core/families.ts';
+import { operationDetail } from '../../../core/operations/service.ts';
 import type { ServerListEntry, ServerView } from '../../../core/servers/read.ts';
 import { ts } from '../../../core/time.ts';
 import type { Operation, Server } from '../../../db/schema.ts';
@@ -32,20 +33,26 @@ const Billing = Type.Object({
   next_billing_at: Timestamp,
 });
 
+/** `server.<verb>`: create, start, …; one group a prefix, from the catalogue. */
+function operationTypesByFamily(): string {
+  const verbs = new Map<string, string[]>();
+  for (const type of Object.keys(OPERATIONS)) {
+    const [prefix, verb] = type.split('.') as [string, string];
+    verbs.set(prefix, [...(verbs.get(prefix) ?? []), verb]);
+  }
+  return [...verbs].map(([prefix, list]) => `\`${prefix}.<verb>\`: ${list.join(', ')}`).join('; ');
+}
+
 export const OperationSchema = component('Operation', Type.Object({
   id: Type.String({ examples: ['op_4Kq9vX2mLp8RtY1z'] }),
   type: Type.String({
-    description: '`server.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, clone, snapshot, upgrade, delete, ip_attach, ip_release, snapshot_delete, restore; '
-      + '`vdc_vm.<verb>`: create, start, stop, reboot, reset_password, reinstall, resize, snapshot, snapshot_delete, restore, delete; '
-      + '`domain.<verb>`: register, transfer, renew; `hosting.create`, `hosting.cancel`; recurring billing: `server.suspend`, `server.resume`, '
-      + '`server.cancel`, `hosting.suspend`, `hosting.unsuspend`.',
+    description: `${operationTypesByFamily()} (recurring billing's suspensions and the operator's migrations included).`,
     examples: ['server.create'],
   }),
   status: StringEnum(['queued', 'running', 'completed', 'failed'] as const, { description: 'queued → running → completed, or failed (see `detail`).' }),
   resource: Type.Object({
     type: StringEnum(OPERATION_RESOURCE_TYPES, {
-      description: 'What the operation acts on: `server` (`server.*` but address changes), `server_ip` (`server.ip_attach`, `server.ip_release`: '
-        + 'an extra address, `id` its number), `vdc_vm` (`vdc_vm.*`), `domain` (`domain.*`), `web_hosting` (`hosting.*`).',
+      description: `What the operation acts on: ${OPERATION_RESOURCE_DESCRIPTIONS.join(', ')}.`,
     }),
     id: Type.String({ description: 'The id of that resource: `srv_…`, `vm_…`, `dom_…`, `wh_…`, or an address\'s number.', examples: ['srv_8fJ2kLmN4pQ7rS1t'] }),
   }),

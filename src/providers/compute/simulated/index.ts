@@ -22,7 +22,7 @@ import { leaseAddresses } from './allocate.ts';
 import { simulatedShell } from './shell.ts';
 import { parseAddress } from '../../../core/ip-pools/ip-math.ts';
 import { machineOf } from './machine.ts';
-import { defaultFirewall } from '../../../core/servers/default-firewall.ts';
+import { defaultFirewall } from '../../../db/default-firewall.ts';
 import { metricsOf, monthBounds, trafficOf } from './telemetry.ts';
 
 export interface SimulatedComputeOptions {

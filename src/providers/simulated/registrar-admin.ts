@@ -1,15 +1,16 @@
-// The operator's controls of the simulated registrar: names "registered at another registrar",
+// The operator's controls of the simulated registrar (beside the simulators' fault switch, so that the
+// registrar's folder imports nothing of the core): names "registered at another registrar",
 // with the auth code a customer needs to transfer them in, and the registry's list (its fault
 // switch is the shared one, src/providers/simulated/fault-switch.ts). Rules here; storage in
 // src/db/queries/sim-registrar.ts; the admin API and CLI adapt.
 import { randomBytes } from 'node:crypto';
-import { US, findRegistryDomain, insertRegistryDomain, listRegistryPage } from '../../../db/queries/sim-registrar.ts';
-import type { SimRegistryDomain } from '../../../db/schema.ts';
-import { resolveDomainName } from '../../../core/domains/names.ts';
-import { checkNameservers } from '../../../core/domains/rules.ts';
-import { ApiError, invalid } from '../../../core/errors.ts';
-import { type PageRequest, type Paged, offsetOf } from '../../../core/pagination.ts';
-import type { Db } from '../../../core/types.ts';
+import { US, findRegistryDomain, insertRegistryDomain, listRegistryPage } from '../../db/queries/sim-registrar.ts';
+import type { SimRegistryDomain } from '../../db/schema.ts';
+import { resolveDomainName } from '../../core/domains/names.ts';
+import { checkNameservers } from '../../core/domains/rules.ts';
+import { ApiError, invalid } from '../../core/errors.ts';
+import { type PageRequest, type Paged, offsetOf } from '../../core/pagination.ts';
+import type { Db } from '../../core/types.ts';
 
 export const OTHER_REGISTRAR = 'Other Registrar Inc.';
 const OTHER_NAMESERVERS = ['ns1.other-registrar.example', 'ns2.other-registrar.example'];

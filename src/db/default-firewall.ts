@@ -1,7 +1,8 @@
 // The firewall every new machine starts with, whatever the platform: SSH, web and ping from
 // anywhere, everything else inbound dropped — per address family the machine has. Written with the
-// machine's record in the create's own transaction (db/queries/machine-reservation.ts).
-import type { SimFirewallRuleValue as FirewallRule } from '../../db/schema.ts';
+// machine's record in the create's own transaction (db/queries/machine-reservation.ts); here, below
+// the core and the drivers, because both write it (a simulated machine made without a reservation).
+import type { SimFirewallRuleValue as FirewallRule } from './schema.ts';
 
 export function defaultFirewall(ipv6: boolean): FirewallRule[] {
   const rules: Omit<FirewallRule, 'position'>[] = [];
