@@ -134,7 +134,7 @@ function Root() {
 
 export function App() {
   return (
-    <LocationProvider scope="/admin">
+    <LocationProvider scope={/^\/admin(?!\/v1(?:\/|$))/}>
       <Root />
     </LocationProvider>
   );

@@ -64,6 +64,18 @@ const EXAMPLES: Record<string, string[]> = {
   'registrar list': ['registrar list --registrar other'],
   'registrar messages': ['registrar messages --kind transfer --domain shop.example.com', 'registrar messages --since 2026-11-01T00:00:00Z --json'],
   'billing run': ['billing run'],
+  'staff list': ['staff list', 'staff list --role support --status active'],
+  'staff get': ['staff get stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff invite': ['staff invite --email grace@example.com --name "Grace Hopper" --role support'],
+  'staff reinvite': ['staff reinvite stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff update': ['staff update stf_3kT9wQ2mZx7Lp4Rb --role billing', 'staff update stf_3kT9wQ2mZx7Lp4Rb --status active'],
+  'staff disable': ['staff disable stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff reset-2fa': ['staff reset-2fa stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff sessions': ['staff sessions stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff revoke-session': ['staff revoke-session stf_3kT9wQ2mZx7Lp4Rb ses_5Fq8nWc2Lz6Tr1Ya'],
+  'staff tokens': ['staff tokens stf_3kT9wQ2mZx7Lp4Rb'],
+  'staff create-token': ['staff create-token stf_3kT9wQ2mZx7Lp4Rb --name deploy --ip 203.0.113.7'],
+  'staff revoke-token': ['staff revoke-token stt_8fJ2kLmN4pQ7rS1t'],
   'audit-log': ['audit-log --target-type account --target-id acc_8fJ2kLmN4pQ7rS1t', 'audit-log --actor admin_token --since 2026-11-01T00:00:00Z --json'],
   setup: ['setup --url http://127.0.0.1:8080', 'setup --json'],
   'settings branding get': ['settings branding get', 'settings branding get --json'],
@@ -100,7 +112,7 @@ export interface CommandHelp {
 function commandOf(spec: string): string {
   const words: string[] = [];
   for (const [i, w] of spec.split(/\s+/).entries()) {
-    if (!/^[a-z][a-z-]*$/.test(w) && !(i === 0 && w === 'TABLE')) break;
+    if (!/^[a-z][a-z0-9-]*$/.test(w) && !(i === 0 && w === 'TABLE')) break;
     words.push(w);
   }
   return words.join(' ');

@@ -10,6 +10,7 @@ import { nodesCommand, serversCommand } from './admin-nodes.ts';
 import { hostingNodesCommand } from './admin-hosting-nodes.ts';
 import { resellerCommand, subUserCommand } from './admin-sub-users.ts';
 import { ticketCommand } from './admin-tickets.ts';
+import { staffCommand } from './admin-staff.ts';
 import { operationsCommand } from './admin-operations.ts';
 import { registrarMessagesCommand } from './admin-registrar-messages.ts';
 import { type Io, type Out, outTo, parse, positionals, refuse } from './admin-args.ts';
@@ -174,6 +175,23 @@ Top-up and invoices
 Notifications
   notifications list [--account ID] [--status queued|sent|failed] [--kind K] [--page N]
                   the outbox, newest first (100 a page)
+
+Staff (docs/staff.md; members, invitations and two-factor resets need the owner role)
+  staff list [--role owner|admin|support|billing|readonly] [--status active|disabled] [--page N] [--per-page N]
+  staff get STAFF_ID
+  staff invite --email EMAIL --name NAME --role owner|admin|support|billing|readonly
+                  prints the set-password link (works once, 72 h; also queued to the member)
+  staff reinvite STAFF_ID          a new set-password link for a member who has not set a password
+  staff update STAFF_ID [--name NAME] [--role ROLE] [--status active|disabled]
+                  nobody changes their own role or status
+  staff disable STAFF_ID           ends the member's sessions and revokes its tokens
+  staff reset-2fa STAFF_ID         clears the member's two-factor; it enrols again at its next sign-in
+  staff sessions STAFF_ID          live console sessions (your own, or anyone's for an owner)
+  staff revoke-session STAFF_ID SESSION_ID
+  staff tokens STAFF_ID            live API tokens (never their secrets)
+  staff create-token STAFF_ID --name NAME [--ip IP_OR_CIDR]...
+                  a token hc_staff_… acting with the member's role (printed once); --ip: only from there
+  staff revoke-token TOKEN_ID      later use answers 401
 
 Audit
   audit-log [--actor STAFF_ID|admin_token|system] [--target-type T] [--target-id ID] [--action A] [--since T] [--until T] [--page N]
@@ -420,6 +438,7 @@ export async function admin(argv: string[], io: Io = processIo): Promise<void> {
   if (group === 'accounts' && action === 'reseller') return resellerCommand(conn, out, args);
   const done = await accountCommand(conn, out, group, action, args)
     || (group === 'tickets' && await ticketCommand(conn, out, action, args))
+    || (group === 'staff' && await staffCommand(conn, out, action, args))
     || (group === 'sub-users' && await subUserCommand(conn, out, action, args))
     || (CATALOG.includes(group) && await catalogCommand(conn, out, group, action, args))
     || (group === 'unit-prices' && await unitPrices(conn, out, action, args))

@@ -10,6 +10,7 @@
 // link signs under a label of its own, so a ticket of one kind is never accepted as another.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findOrCreateSecret } from '../db/queries/app-secrets.ts';
+import { withoutCompanion } from '../db/transaction.ts';
 import { ApiError } from './errors.ts';
 import type { Db } from './types.ts';
 
@@ -24,7 +25,8 @@ const keys = new WeakMap<Db, Promise<Buffer>>();
 export function linkSigningKey(db: Db): Promise<Buffer> {
   let key = keys.get(db);
   if (!key) {
-    key = findOrCreateSecret(db, KEY_NAME, randomBytes(32).toString('hex')).then((hex) => Buffer.from(hex, 'hex'));
+    // Made once per installation, whatever becomes of the request that needed it first: not part of its audit row's transaction.
+    key = withoutCompanion(() => findOrCreateSecret(db, KEY_NAME, randomBytes(32).toString('hex'))).then((hex) => Buffer.from(hex, 'hex'));
     key.catch(() => keys.delete(db));
     keys.set(db, key);
   }

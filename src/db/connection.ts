@@ -3,6 +3,7 @@ import pg from 'pg';
 import { AuthWritesPlugin } from './auth-writes.ts';
 import { markConnectFailure } from './failures.ts';
 import { nameStatements } from './prepared.ts';
+import { CompanionGuardPlugin } from './transaction.ts';
 import type { DB } from './schema.ts';
 
 // BIGINT (cents, ids) as numbers: exact up to 2^53, far beyond any balance we hold.
@@ -75,7 +76,7 @@ export function connect(url: string, opts: PoolOptions = {}): Database {
     connect: () => pool.connect().catch((e: unknown) => { throw markConnectFailure(e); }),
     end: () => pool.end(),
   };
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connecting }), plugins: [new AuthWritesPlugin()] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: connecting }), plugins: [new AuthWritesPlugin(), new CompanionGuardPlugin()] });
   pools.set(db, pool);
   let closed = false;
   return {

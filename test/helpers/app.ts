@@ -8,6 +8,7 @@ import { type Database, connect } from '../../src/db/connection.ts';
 import { dropDatabase, ensureDatabase } from '../../src/db/create-database.ts';
 import { setIpCooldown } from '../../src/db/queries/ip-pools.ts';
 import { setDnsNameservers } from '../../src/db/queries/dns.ts';
+import { setStrayWritePolicy } from '../../src/db/transaction.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { RateLimiter } from '../../src/http/rate-limit.ts';
@@ -49,6 +50,9 @@ function refuseMixedWorkers(cfg: Config): void {
     throw new Error(`an embedded worker with COMPUTE_DRIVER=${other} still runs on this file's database and would take this ${cfg.computeDriver} app's operations too: stopWorkers() it first`);
   }
 }
+
+// An admin write outside the transaction of its audit row fails the test that makes it (500).
+setStrayWritePolicy('refuse');
 
 const adminUrl = () => {
   const url = process.env.HC_TEST_ADMIN_URL;

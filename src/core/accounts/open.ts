@@ -2,7 +2,7 @@
 // API key, in one transaction. Every input is checked before anything is written, and a failure
 // of any step (a taken email) rolls back the others: never a half-made account.
 import type { Account, ApiKey, Transaction } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import { createApiKey } from '../api-keys/service.ts';
 import { deposit } from '../billing/ledger.ts';
 import { ApiError } from '../errors.ts';
@@ -23,6 +23,7 @@ export async function openAccount(db: Db, input: OpenAccountInput & { profile: A
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   return inTransaction(db, async (trx) => {
     const account = await createAccount(trx, input.profile);
+    setCompanionTarget('account', account.id);
     let tx: Transaction | null = null;
     if (input.deposit) {
       const amount = depositCents(input.deposit.amount) as { cents: number };

@@ -4,7 +4,7 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import { findApiKey, insertApiKey, listAccountKeysPage, listSubUserKeysPage, revokeAccountKeyRow, revokeApiKeyRow } from '../../db/queries/api-keys.ts';
 import { lockAccountSubUser } from '../../db/queries/sub-users.ts';
 import type { ApiKey } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import type { Db } from '../types.ts';
 import { checkKeyInput } from './rules.ts';
@@ -44,14 +44,17 @@ export async function createApiKey(db: Db, accountId: string, input: CreateKeyIn
       ip_allowlist: entries,
       sub_user_id: input.subUserId ?? null,
     });
+    setCompanionTarget('api_key', key.id);
     return { key, secret };
   });
 }
 
 export async function revokeApiKey(db: Db, id: string): Promise<ApiKey> {
-  const key = await revokeApiKeyRow(db, id);
-  if (!key) throw notFound('API key');
-  return key;
+  return inTransaction(db, async (trx) => {
+    const key = await revokeApiKeyRow(trx, id);
+    if (!key) throw notFound('API key');
+    return key;
+  });
 }
 
 export async function getApiKey(db: Db, id: string): Promise<ApiKey> {

@@ -8,6 +8,7 @@ import {
 import type { DB, TldPrice } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { constraintError } from './constraints.ts';
 import { checkCatalogValues } from './rules.ts';
@@ -42,7 +43,11 @@ export async function getCatalogRow<T extends CatalogTable>(db: Db, table: T, id
 export async function createCatalogRow<T extends CatalogTable>(db: Db, table: T, values: Insertable<DB[T]>): Promise<Selectable<DB[T]>> {
   const checked = checkCatalogValues(values);
   try {
-    return await insertCatalogRow(db, table, checked);
+    return await inTransaction(db, async (trx) => {
+      const row = await insertCatalogRow(trx, table, checked);
+      setCompanionTarget(table.replace(/s$/, ''), (row as { id: number }).id);
+      return row;
+    });
   } catch (e) {
     constraintError(e, table, LABEL[table]);
   }
@@ -51,14 +56,15 @@ export async function createCatalogRow<T extends CatalogTable>(db: Db, table: T,
 export async function patchCatalogRow<T extends CatalogTable>(db: Db, table: T, id: number, patch: Updateable<DB[T]>): Promise<Selectable<DB[T]>> {
   if (Object.keys(patch).length === 0) return getCatalogRow(db, table, id);
   const checked = checkCatalogValues(patch);
-  let row: Selectable<DB[T]> | undefined;
   try {
-    row = await updateCatalogRow(db, table, id, checked);
+    return await inTransaction(db, async (trx) => {
+      const row = await updateCatalogRow(trx, table, id, checked);
+      if (!row) throw notFound(LABEL[table]);
+      return row;
+    });
   } catch (e) {
     constraintError(e, table, LABEL[table]);
   }
-  if (!row) throw notFound(LABEL[table]);
-  return row;
 }
 
 /** ".COM", "com" and ".com" all name the TLD ".com". */
@@ -81,7 +87,11 @@ export async function getTldPrice(db: Db, tld: string): Promise<TldPrice> {
 export async function createTldPrice(db: Db, values: Insertable<DB['tld_prices']>): Promise<TldPrice> {
   const checked = checkCatalogValues({ ...values, tld: normaliseTld(values.tld) });
   try {
-    return await insertTldPrice(db, checked);
+    return await inTransaction(db, async (trx) => {
+      const row = await insertTldPrice(trx, checked);
+      setCompanionTarget('tld_price', row.tld.replace(/^\./, ''));
+      return row;
+    });
   } catch (e) {
     constraintError(e, 'tld_prices', 'TLD price');
   }
@@ -91,12 +101,15 @@ export async function patchTldPrice(db: Db, tld: string, patch: Updateable<DB['t
   if (Object.keys(patch).length === 0) return getTldPrice(db, tld);
   // A rename is spelled like a new TLD ("Shop" → ".shop"), or it would miss the CHECK or a lookup.
   const checked = checkCatalogValues(patch.tld === undefined ? patch : { ...patch, tld: normaliseTld(String(patch.tld)) });
-  let row: TldPrice | undefined;
+  let row: TldPrice;
   try {
-    row = await updateTldPrice(db, normaliseTld(tld), checked);
+    row = await inTransaction(db, async (trx) => {
+      const updated = await updateTldPrice(trx, normaliseTld(tld), checked);
+      if (!updated) throw notFound('TLD');
+      return updated;
+    });
   } catch (e) {
     constraintError(e, 'tld_prices', 'TLD price');
   }
-  if (!row) throw notFound('TLD');
   return row;
 }

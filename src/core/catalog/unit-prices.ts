@@ -5,6 +5,7 @@ import type { UnitPrice } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
 import type { Cents } from '../money.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { constraintError } from './constraints.ts';
 import { checkCatalogValues } from './rules.ts';
@@ -32,7 +33,7 @@ export async function setUnitPrice(db: Db, unit: string, cents: Cents): Promise<
   if (!isUnit(unit)) throw notFound('Unit price');
   const { price_cents } = checkCatalogValues({ price_cents: cents });
   try {
-    return await upsertUnitPrice(db, unit, price_cents);
+    return await inTransaction(db, (trx) => upsertUnitPrice(trx, unit, price_cents));
   } catch (e) {
     constraintError(e, 'unit_prices', 'unit price');
   }

@@ -13,6 +13,7 @@ import {
   claimZonePush, finishPush, findZoneByName, listZoneRecords, listZonesForResync, markSynced, postponePush, queueDnsPush,
 } from '../../db/queries/dns.ts';
 import { type DnsProvider, DnsZoneMissing } from '../../providers/dns/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { rrsetKey, zoneRrsets } from './render.ts';
 
@@ -81,6 +82,6 @@ export async function pushNextZone(db: Db, provider: DnsProvider, opts: { maxWai
 /** Queues a whole-zone push of every zone (or the one named); how many were queued. */
 export async function queueResync(db: Db, zoneName?: string): Promise<number> {
   const zones = await listZonesForResync(db, zoneName);
-  await queueDnsPush(db, zones.map((z) => ({ zone_id: z.id, zone_name: z.name, action: 'sync' as const })));
+  await inTransaction(db, (trx) => queueDnsPush(trx, zones.map((z) => ({ zone_id: z.id, zone_name: z.name, action: 'sync' as const }))));
   return zones.length;
 }

@@ -10,6 +10,7 @@ import type { HostingNodeStatus } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/refusals.ts';
 import { type HostingNodeTools, type HostingPanel, ProviderError, hostingNodeTools } from '../../providers/hosting/types.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 
 export const HOSTING_NODE_NAME = /^[a-z0-9][a-z0-9.-]{0,62}$/;
@@ -72,15 +73,20 @@ export async function addHostingNode(db: Db, panel: HostingPanel, input: AddHost
   const seen = await t.inspectNode({ ...target, hostKey: null }, INSPECT_TIMEOUT_MS).catch((e: unknown) => unreachable(input.name, e));
   let id: number;
   try {
-    ({ id } = await insertHostingNode(db, {
-      name: input.name, location_id: input.location_id ?? null, host: target.host, port: target.port, ssh_user: target.user,
-      http_port: input.http_port ?? 80, host_key: seen.hostKey, max_accounts: input.max_accounts ?? 500, config: target.config,
-    }));
+    // The node and its first check commit together (with an admin write's audit row).
+    id = await inTransaction(db, async (trx) => {
+      const { id: made } = await insertHostingNode(trx, {
+        name: input.name, location_id: input.location_id ?? null, host: target.host, port: target.port, ssh_user: target.user,
+        http_port: input.http_port ?? 80, host_key: seen.hostKey, max_accounts: input.max_accounts ?? 500, config: target.config,
+      });
+      setCompanionTarget('hosting_node', made);
+      await recordHostingNodeCheck(trx, made, seen, now);
+      return made;
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken(input.name);
     throw e;
   }
-  await recordHostingNodeCheck(db, id, seen, now);
   return getHostingNode(db, id);
 }
 
@@ -92,11 +98,13 @@ export async function checkHostingNode(db: Db, panel: HostingPanel, id: number, 
   const node = await getHostingNode(db, id);
   const seen = await t.inspectNode({ name: node.name, host: node.host, port: node.port, user: node.ssh_user, hostKey: node.host_key, config: node.config }, INSPECT_TIMEOUT_MS)
     .catch((e: unknown) => unreachable(node.name, e));
-  await recordHostingNodeCheck(db, id, seen, now);
+  await inTransaction(db, (trx) => recordHostingNodeCheck(trx, id, seen, now));
   return getHostingNode(db, id);
 }
 
 export async function setHostingNodeEnabled(db: Db, id: number, status: HostingNodeStatus, now: Date): Promise<HostingNodeUsage> {
-  if (!(await setHostingNodeStatus(db, id, status, now))) throw notFound('Hosting node');
+  await inTransaction(db, async (trx) => {
+    if (!(await setHostingNodeStatus(trx, id, status, now))) throw notFound('Hosting node');
+  });
   return getHostingNode(db, id);
 }

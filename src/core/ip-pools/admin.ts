@@ -11,6 +11,7 @@ import type { IpPool } from '../../db/schema.ts';
 import { leasableCount, parseBlock } from './ip-math.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { type PoolInput, checkPool } from './pool-rules.ts';
 
@@ -53,11 +54,19 @@ const overlapError = (other: string) => invalid('cidr', `overlaps the pool ${oth
 export async function addIpPool(db: Db, locationId: number, input: PoolInput): Promise<PoolView> {
   const checked = checkPool(input);
   await requireLocation(db, locationId);
-  let added: Awaited<ReturnType<typeof insertPoolUnlessOverlapping>>;
+  let added: IpPool;
   try {
     // The pool and its reverse zones (core/dns/reverse.ts) commit together.
-    added = await insertPoolUnlessOverlapping(db, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway },
-      (trx, pool) => ensurePoolZones(trx, pool, new Date()));
+    added = await inTransaction(db, async (trx) => {
+      const outcome = await insertPoolUnlessOverlapping(trx, { location_id: locationId, version: checked.version, cidr: checked.cidr, gateway: checked.gateway },
+        (t, pool) => {
+          setCompanionTarget('ip_pool', pool.id);
+          return ensurePoolZones(t, pool, new Date());
+        });
+      // Inside the transaction: an admin write's audit row must not commit with a refusal.
+      if ('clash' in outcome) throw overlapError(outcome.clash.cidr);
+      return outcome.pool;
+    });
   } catch (e) {
     // A pool written by another way at the same time (a seed, a migration): the exclusion
     // constraint refuses the second.
@@ -65,17 +74,19 @@ export async function addIpPool(db: Db, locationId: number, input: PoolInput): P
     if (refused === 'overlap' || refused === 'duplicate') throw overlapError('added at the same time');
     throw e;
   }
-  if ('clash' in added) throw overlapError(added.clash.cidr);
-  return viewOf(added.pool, 0);
+  return viewOf(added, 0);
 }
 
 /** Deletes a pool none of whose addresses is leased; returns it as it was. */
 export async function deleteIpPool(db: Db, id: number): Promise<PoolView> {
-  const { pool, leased } = await deletePoolUnlessLeased(db, id);
-  if (!pool) throw notFound('IP pool');
-  if (leased > 0) {
-    throw new ApiError('STATE_CONFLICT', `The pool ${pool.cidr} has ${leased} leased address${leased === 1 ? '' : 'es'}; release them first`);
-  }
-  return viewOf(pool, 0);
+  // Refusals throw inside the transaction, so an admin write's audit row never commits with them.
+  return inTransaction(db, async (trx) => {
+    const { pool, leased } = await deletePoolUnlessLeased(trx, id);
+    if (!pool) throw notFound('IP pool');
+    if (leased > 0) {
+      throw new ApiError('STATE_CONFLICT', `The pool ${pool.cidr} has ${leased} leased address${leased === 1 ? '' : 'es'}; release them first`);
+    }
+    return viewOf(pool, 0);
+  });
 }
 

@@ -5,6 +5,7 @@ import { deleteLocationRow, deleteNodeRow } from '../../db/queries/placement-del
 import { type NodeUsageRow, findNodeWithUsage } from '../../db/queries/nodes.ts';
 import type { Location } from '../../db/schema.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 
 const USERS: Record<string, string> = {
@@ -25,16 +26,21 @@ function inUse(what: string, table: string): ApiError {
 export async function deleteNode(db: Db, id: number): Promise<NodeUsageRow> {
   const before = await findNodeWithUsage(db, id);
   if (!before) throw notFound('Node');
-  const outcome = await deleteNodeRow(db, id);
-  if (!outcome) throw notFound('Node');
-  if ('usedBy' in outcome) throw inUse(`Node ${before.name}`, outcome.usedBy);
+  // A refusal throws inside the transaction: the failed statement leaves nothing to commit.
+  await inTransaction(db, async (trx) => {
+    const outcome = await deleteNodeRow(trx, id);
+    if (!outcome) throw notFound('Node');
+    if ('usedBy' in outcome) throw inUse(`Node ${before.name}`, outcome.usedBy);
+  });
   return before;
 }
 
 /** Deletes a location nothing refers to; the deleted row. */
 export async function deleteLocation(db: Db, id: number): Promise<Location> {
-  const outcome = await deleteLocationRow(db, id);
-  if (!outcome) throw notFound('Location');
-  if ('usedBy' in outcome) throw inUse(`Location ${id}`, outcome.usedBy);
-  return outcome.row;
+  return inTransaction(db, async (trx) => {
+    const outcome = await deleteLocationRow(trx, id);
+    if (!outcome) throw notFound('Location');
+    if ('usedBy' in outcome) throw inUse(`Location ${id}`, outcome.usedBy);
+    return outcome.row;
+  });
 }

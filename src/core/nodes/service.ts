@@ -9,7 +9,7 @@ import { findNodeWithUsage, insertNode, listNodesWithUsage, type NodeUsageRow, s
 import { lockAccountVdcVm } from '../../db/queries/vdc-vms.ts';
 import { findServerReferences } from '../../db/queries/servers.ts';
 import type { CpuVendor, NodeStatus, Operation } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import type { Ctx, Services } from '../context.ts';
 import { type ComputeProvider, type NodeFacts, ProviderError } from '../../providers/compute/types.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
@@ -82,10 +82,16 @@ export async function addNode(db: Db, input: AddNodeInput, compute?: ComputeProv
   if (!facts && missing.length) throw invalid(missing[0]!, 'is required for a node without an endpoint');
   const cpuVendor = input.cpu_vendor ?? facts?.cpuVendor;
   if (!cpuVendor) throw invalid('cpu_vendor', 'the node does not say its CPU vendor: give intel or amd');
-  const node = await insertNode(db, {
-    location_id: input.location_id, name: input.name, cpu_vendor: cpuVendor,
-    cpu_cores: input.cpu_cores ?? facts!.cpuCores, ram_mb: input.ram_mb ?? facts!.ramMb, storage_gb: input.storage_gb ?? facts!.storageGb,
-    endpoint: input.endpoint ?? null, fingerprint: facts?.fingerprint ?? null,
+  const node = await inTransaction(db, async (trx) => {
+    const row = await insertNode(trx, {
+      location_id: input.location_id, name: input.name, cpu_vendor: cpuVendor,
+      cpu_cores: input.cpu_cores ?? facts!.cpuCores, ram_mb: input.ram_mb ?? facts!.ramMb, storage_gb: input.storage_gb ?? facts!.storageGb,
+      endpoint: input.endpoint ?? null, fingerprint: facts?.fingerprint ?? null,
+    });
+    // A refusal throws inside: an admin write's audit row must not commit with it.
+    if (!row) throw new ApiError('STATE_CONFLICT', `A node named ${input.name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another node has this name' }]);
+    setCompanionTarget('node', row.id);
+    return row;
   });
   if (!node) throw new ApiError('STATE_CONFLICT', `A node named ${input.name} already exists`, [{ field: 'name', code: 'INVALID', message: 'another node has this name' }]);
   return getNode(db, node.id);
@@ -100,7 +106,10 @@ export interface DrainReport {
 }
 
 export async function updateNodeStatus(deps: OperatorDeps, id: number, status: NodeStatus): Promise<{ node: NodeUsageRow; drain: DrainReport | null }> {
-  if (!(await setNodeStatus(deps.db, id, status))) throw notFound('Node');
+  // The status commits alone (with an admin write's audit row); each move of a drain is an operation of its own.
+  await inTransaction(deps.db, async (trx) => {
+    if (!(await setNodeStatus(trx, id, status))) throw notFound('Node');
+  });
   const drain = status === 'draining' ? await drainNode(deps, id) : null;
   return { node: await getNode(deps.db, id), drain };
 }

@@ -9,6 +9,7 @@ import {
 import { DEMO_SELLER } from '../../db/seed.ts';
 import type { AccountBillingDetails, InvoiceSettings, TaxRate } from '../../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { parseRate } from './tax.ts';
 
@@ -30,7 +31,7 @@ export function updateInvoiceSettings(db: Db, patch: InvoiceSettingsPatch, now: 
   }
   if (patch.company_name !== undefined && patch.company_name.trim() === '') throw invalid('company_name', 'must not be blank: every invoice names the seller');
   if (patch.address !== undefined && patch.address.trim() === '') throw invalid('address', "must not be blank: every invoice prints the seller's address");
-  return updateInvoiceSettingsRow(db, patch, now);
+  return inTransaction(db, (trx) => updateInvoiceSettingsRow(trx, patch, now));
 }
 
 /** The seller is still the demo one a new database starts with (db/seed.ts). */
@@ -72,11 +73,15 @@ function countryOf(text: string): string {
 export function setTaxRate(db: Db, country: string, input: { rate: string; label?: string }, now: Date): Promise<TaxRate> {
   const rateBp = parseRate(input.rate);
   if (rateBp === null) throw invalid('rate', 'must be a percentage from 0 to 100 with at most two decimals, such as "19.00"');
-  return upsertTaxRate(db, { country: countryOf(country), rate_bp: rateBp, label: input.label ?? 'Tax' }, now);
+  const row = { country: countryOf(country), rate_bp: rateBp, label: input.label ?? 'Tax' };
+  return inTransaction(db, (trx) => upsertTaxRate(trx, row, now));
 }
 
 export async function removeTaxRate(db: Db, country: string): Promise<void> {
-  if (!(await deleteTaxRate(db, countryOf(country)))) throw notFound('Tax rate');
+  const code = countryOf(country);
+  await inTransaction(db, async (trx) => {
+    if (!(await deleteTaxRate(trx, code))) throw notFound('Tax rate');
+  });
 }
 
 /** The rate a customer of `country` pays: the table's, or none. */
@@ -93,6 +98,6 @@ export async function getBillingDetails(db: Db, accountId: string): Promise<{ ad
 
 export async function setBillingDetails(db: Db, accountId: string, patch: { address?: string; tax_id?: string }, now: Date): Promise<{ address: string; tax_id: string }> {
   if (!(await findAccount(db, accountId))) throw notFound('Account');
-  const row = await upsertBillingDetails(db, accountId, patch, now);
+  const row = await inTransaction(db, (trx) => upsertBillingDetails(trx, accountId, patch, now));
   return { address: row.address, tax_id: row.tax_id };
 }

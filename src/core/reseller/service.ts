@@ -5,6 +5,7 @@
 import { findStanding, listTiers, setResellerFlag } from '../../db/queries/reseller.ts';
 import type { ResellerTier } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { DISCOUNT_TYPE, type Tier, basisPoints } from './discount.ts';
 
@@ -46,6 +47,8 @@ export async function resellerTiers(db: Db, accountId: string): Promise<TierLadd
 
 /** The operator's switch. `discount_type` has one value today, `percentage`. */
 export async function setReseller(db: Db, accountId: string, isReseller: boolean, discountType: string, now: Date): Promise<Standing> {
-  if (!(await setResellerFlag(db, accountId, isReseller, discountType, now))) throw notFound('Account');
+  await inTransaction(db, async (trx) => {
+    if (!(await setResellerFlag(trx, accountId, isReseller, discountType, now))) throw notFound('Account');
+  });
   return resellerStanding(db, accountId);
 }

@@ -7,7 +7,7 @@ import {
 } from '../../db/queries/staff.ts';
 import { revokeMemberTokens } from '../../db/queries/staff-tokens.ts';
 import type { StaffMember, StaffRole, StaffStatus } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import { base62 } from '../ids.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { queueNotification } from '../notifications/queue.ts';
@@ -46,6 +46,7 @@ export async function inviteStaff(db: Db, input: { email: string; name: string; 
   return inTransaction(db, async (trx) => {
     const member = await insertStaffMember(trx, { id: `stf_${base62(16)}`, email: input.email.trim(), name: input.name.trim(), role: input.role });
     if (!member) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', [{ field: 'email', code: 'INVALID', message: 'a staff member with this email already exists' }]);
+    setCompanionTarget('staff', member.id);
     return { member, link: await issueLink(trx, member, consoleUrl, now) };
   });
 }

@@ -134,5 +134,7 @@ export function listStaffSessions(db: Db, staffId: string, now: Date, s: Session
 }
 
 export async function revokeStaffSession(db: Db, staffId: string, publicId: string, now: Date): Promise<void> {
-  if (!(await revokeMemberSession(db, staffId, publicId, now))) throw new ApiError('RESOURCE_NOT_FOUND', `Session ${publicId} not found`);
+  await inTransaction(db, async (trx) => {
+    if (!(await revokeMemberSession(trx, staffId, publicId, now))) throw new ApiError('RESOURCE_NOT_FOUND', `Session ${publicId} not found`);
+  });
 }

@@ -9,6 +9,7 @@ import { MAX_ALLOWLIST_ENTRIES } from '../api-keys/rules.ts';
 import { hashSecret } from '../api-keys/secret.ts';
 import { ApiError, type FieldError, notFound } from '../errors.ts';
 import { base62 } from '../ids.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import type { Db } from '../types.ts';
 import { type StaffPrincipal, mayActOn } from './principal.ts';
 
@@ -34,8 +35,12 @@ export async function createStaffToken(db: Db, actor: StaffPrincipal, staffId: s
   if (input.name.trim() === '') errors.push({ field: 'name', code: 'INVALID', message: 'must not be blank' });
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   const secret = `hc_staff_${base62(40)}`;
-  const token = await insertStaffToken(db, {
-    id: `stt_${base62(16)}`, staff_id: staffId, name: input.name.trim(), prefix: secret.slice(0, 13), token_hash: hashSecret(secret), ip_allowlist: entries,
+  const token = await inTransaction(db, async (trx) => {
+    const row = await insertStaffToken(trx, {
+      id: `stt_${base62(16)}`, staff_id: staffId, name: input.name.trim(), prefix: secret.slice(0, 13), token_hash: hashSecret(secret), ip_allowlist: entries,
+    });
+    setCompanionTarget('staff_token', row.id);
+    return row;
   });
   return { token, secret };
 }
@@ -50,7 +55,7 @@ export async function revokeStaffToken(db: Db, actor: StaffPrincipal, id: string
   const token = await findStaffToken(db, id);
   // Another member's token is not found for a non-owner: its id says nothing about it.
   if (!token || (actor.role !== 'owner' && actor.id !== token.staff_id)) throw notFound('Staff token');
-  return (await revokeStaffTokenRow(db, id, now))!;
+  return (await inTransaction(db, (trx) => revokeStaffTokenRow(trx, id, now)))!;
 }
 
 /**

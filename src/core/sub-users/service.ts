@@ -9,7 +9,7 @@ import {
   type SubUserPatch, findAccountSubUser, insertSubUser, listSubUsersPage, lockAccountSubUser, markSubUserDeleted, updateSubUserRow,
 } from '../../db/queries/sub-users.ts';
 import type { SubUser, SubUserStatus } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 import { ApiError, type FieldError, notFound } from '../errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../pagination.ts';
 import { checkPassword } from '../servers/rules.ts';
@@ -47,14 +47,19 @@ export async function createSubUser(db: Db, accountId: string, input: InviteInpu
   if (errors.length) failed(errors);
   if (input.password !== undefined) checkPassword(input.password);
   if (!(await findAccount(db, accountId))) throw notFound('Account');
-  const row = await insertSubUser(db, {
-    account_id: accountId,
-    email: input.email.trim(),
-    first_name: input.first_name.trim(),
-    last_name: input.last_name.trim(),
-    password_hash: input.password === undefined ? null : await hashPassword(input.password),
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const row = await inTransaction(db, async (trx) => {
+    const made = await insertSubUser(trx, {
+      account_id: accountId,
+      email: input.email.trim(),
+      first_name: input.first_name.trim(),
+      last_name: input.last_name.trim(),
+      password_hash: passwordHash,
+    });
+    if (!made) failed([{ field: 'email', code: 'INVALID', message: 'a sub-user of this account already has this email' }]);
+    setCompanionTarget('sub_user', made.id);
+    return made;
   });
-  if (!row) failed([{ field: 'email', code: 'INVALID', message: 'a sub-user of this account already has this email' }]);
   return row;
 }
 

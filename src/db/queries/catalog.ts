@@ -3,6 +3,7 @@ import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { DB } from '../schema.ts';
 import { takeTurn } from '../take-turn.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** Catalog tables keyed by a serial `id`. */
 export type CatalogTable =
@@ -61,7 +62,7 @@ const WRITES_IN_TURN: ReadonlySet<CatalogTable> = new Set(['reseller_tiers']);
 
 function inTurn<R>(db: Db, table: CatalogTable, write: (db: Db) => Promise<R>): Promise<R> {
   if (!WRITES_IN_TURN.has(table)) return write(db);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await takeTurn(trx, `catalog:${table}`);
     return write(trx);
   });

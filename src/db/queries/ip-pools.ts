@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import type { IpPool } from '../schema.ts';
 import { takeTurn } from '../take-turn.ts';
+import { inTransaction } from '../transaction.ts';
 
 // --- pools -----------------------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ export function insertPool(db: Db, row: { location_id: number; version: 4 | 6; c
 export function insertPoolUnlessOverlapping(
   db: Db, row: { location_id: number; version: 4 | 6; cidr: string; gateway: string }, alongside?: (trx: Db, pool: IpPool) => Promise<unknown>,
 ): Promise<{ pool: IpPool } | { clash: IpPool }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await takeTurn(trx, 'ip_pools:add');
     const clash = await findOverlappingPool(trx, row.cidr);
     if (clash) return { clash };
@@ -68,7 +69,7 @@ export function insertPoolUnlessOverlapping(
  * Released addresses go with it. The pool row is locked first, so no allocation slips in between.
  */
 export function deletePoolUnlessLeased(db: Db, id: number): Promise<{ pool: IpPool | undefined; leased: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const pool = await trx.selectFrom('ip_pools').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!pool) return { pool, leased: 0 };
     const { n } = await trx.selectFrom('ip_addresses').where('pool_id', '=', id).where('vm_id', 'is not', null)

@@ -1,7 +1,8 @@
 // Every admin write is audited: its handler runs with the audit row as the companion of the first
 // transaction it commits (db/transaction.ts), so the row commits with the write or not at all. A
-// write that opens no transaction of its own (one statement) gets the row right after it, in a
-// transaction of its own. GET /admin/v1/audit-log reads the trail.
+// write statement outside such a transaction is refused in tests and logged in production (the
+// guard of db/transaction.ts); a write that changed nothing in the database (a check that found
+// nothing new) gets its row alone. GET /admin/v1/audit-log reads the trail.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { listAudit, recordAudit } from '../../core/staff/audit.ts';
@@ -30,7 +31,7 @@ function targetOf(route: RouteOptions, request: FastifyRequest, reply: FastifyRe
     const params = request.params as Record<string, string>;
     return { type: singular(segments[i - 1]!), id: params[segments[i]!.slice(1)] ?? null };
   }
-  // A create: what its Location names, once the handler set it.
+  // A create whose core did not name what it made (setCompanionTarget): what its Location names, if already set.
   const location = reply.getHeader('location');
   return { type: singular(segments[0]!), id: typeof location === 'string' ? decodeURIComponent(location.split('/').pop()!) : null };
 }
@@ -43,13 +44,19 @@ export function auditWrites(route: RouteOptions, db: Db): void {
   route.handler = async function audited(this: unknown, request: FastifyRequest, reply: FastifyReply) {
     const companion: Companion = {
       written: false,
+      label: action,
       write: (trx) => recordAudit(trx, {
-        actor: request.staff, ip: request.ip, action, target: targetOf(route, request, reply),
+        actor: request.staff, ip: request.ip, action, target: companion.target ?? targetOf(route, request, reply),
         changes: request.body ?? {}, requestId: request.id,
       }),
+      stray: (statement) => request.log.error({ action, statement: statement.slice(0, 200) }, 'an admin write ran outside the transaction of its audit row'),
     };
     const result = await withCompanion(companion, () => (handler as (this: unknown, q: FastifyRequest, r: FastifyReply) => Promise<unknown>).call(this, request, reply));
-    if (!companion.written) await inTransaction(db, companion.write);
+    // Nothing the handler wrote took the row: it wrote nothing (the guard saw every write), so the row stands alone.
+    if (!companion.written) {
+      await inTransaction(db, companion.write);
+      companion.written = true;
+    }
     return result;
   } as RouteOptions['handler'];
 }

@@ -7,6 +7,7 @@ import { PROVIDER_CALLS, PROVIDERS, type ProviderName, isProviderName } from '..
 import { FAULT_MODES } from './fault.ts';
 import { ApiError, type FieldError, invalid } from '../../core/errors.ts';
 import type { Db } from '../../core/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 const OFF: SimFault = { mode: 'none', remaining: null, calls: [] };
 
@@ -33,7 +34,8 @@ export interface FaultInput {
 export async function setFaultSwitch(db: Db, provider: ProviderName, input: FaultInput): Promise<SimFault> {
   if (!(FAULT_MODES as readonly string[]).includes(input.mode)) throw invalid('mode', `must be one of ${FAULT_MODES.join(', ')}`);
   const mode = input.mode as SimFaultMode;
-  if (mode === 'none') return saveFault(db, provider, OFF);
+  // In a transaction: an operator's switch commits with its audit row (db/transaction.ts).
+  if (mode === 'none') return inTransaction(db, (trx) => saveFault(trx, provider, OFF));
   const remaining = input.remaining ?? null;
   if (remaining !== null && (!Number.isInteger(remaining) || remaining < 1 || remaining > 1_000_000)) {
     throw invalid('remaining', 'must be a whole number from 1 to 1000000, or null for "until cleared"');
@@ -43,5 +45,5 @@ export async function setFaultSwitch(db: Db, provider: ProviderName, input: Faul
     field: `calls[${i}]`, code: 'INVALID', message: `"${c.slice(0, 64)}" is not a ${provider} call; calls are ${known.join(', ')}`,
   }]));
   if (wrong.length > 0) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', wrong);
-  return saveFault(db, provider, { mode, remaining, calls: [...new Set(input.calls ?? [])] });
+  return inTransaction(db, (trx) => saveFault(trx, provider, { mode, remaining, calls: [...new Set(input.calls ?? [])] }));
 }

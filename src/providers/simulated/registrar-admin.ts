@@ -11,6 +11,7 @@ import { checkNameservers } from '../../core/domains/rules.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { type PageRequest, type Paged, offsetOf } from '../../core/pagination.ts';
 import type { Db } from '../../core/types.ts';
+import { inTransaction, setCompanionTarget } from '../../db/transaction.ts';
 
 export const OTHER_REGISTRAR = 'Other Registrar Inc.';
 const OTHER_NAMESERVERS = ['ns1.other-registrar.example', 'ns2.other-registrar.example'];
@@ -33,14 +34,20 @@ export async function addRegistryName(db: Db, input: RegistryNameInput, now: Dat
   if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime()) throw invalid('expires_at', 'must be a time in the future, such as 2027-01-15T00:00:00Z');
   const sponsor = input.registrar?.trim() || OTHER_REGISTRAR;
   if (sponsor.toLowerCase() === US) throw invalid('registrar', `"${US}" names this installation; give the other registrar's name`);
-  const row = await insertRegistryDomain(db, {
-    name: domain.name, sponsor, roid: `SIM${randomBytes(6).toString('hex').toUpperCase()}-EXT`, auth_code: input.auth_code,
-    nameservers: input.nameservers ? checkNameservers(input.nameservers) : OTHER_NAMESERVERS,
-    transfer_lock: false, whois_privacy: false, created_by: null, expires_at: expiresAt,
+  const nameservers = input.nameservers ? checkNameservers(input.nameservers) : OTHER_NAMESERVERS;
+  return inTransaction(db, async (trx) => {
+    const added = await insertRegistryDomain(trx, {
+      name: domain.name, sponsor, roid: `SIM${randomBytes(6).toString('hex').toUpperCase()}-EXT`, auth_code: input.auth_code,
+      nameservers, transfer_lock: false, whois_privacy: false, created_by: null, expires_at: expiresAt,
+    });
+    if (added) {
+      setCompanionTarget('registry_domain', added.name);
+      return added;
+    }
+    // The refusal throws inside: an admin write's audit row must not commit with it.
+    const held = await findRegistryDomain(trx, domain.name);
+    throw new ApiError('STATE_CONFLICT', `${domain.name} is already in the registry (${held?.sponsor === US ? 'registered with us' : `at ${held?.sponsor}`})`);
   });
-  if (row) return row;
-  const held = await findRegistryDomain(db, domain.name);
-  throw new ApiError('STATE_CONFLICT', `${domain.name} is already in the registry (${held?.sponsor === US ? 'registered with us' : `at ${held?.sponsor}`})`);
 }
 
 /** The registry's names; `sponsor` 'us' for ours, 'other' for other registrars'. */
