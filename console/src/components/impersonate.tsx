@@ -11,12 +11,13 @@ import { Button, Field, fieldError } from './form.tsx';
 
 interface Started { url: string; expires_at: string; read_only: boolean }
 
-export function ImpersonateButton({ accountId, status }: { accountId: string; status?: string }) {
+// (The account as the page's actions slot, account-actions.tsx, hands it; not imported from there: a cycle.)
+export function ImpersonateButton({ account }: { account: { id: string; status: string } }) {
   const may = useCan();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [blocked, setBlocked] = useState<Started | null>(null);
-  if (!may('accounts:read') || (status !== undefined && status !== 'active')) return null;
+  if (!may('accounts:read') || account.status !== 'active') return null;
   return (
     <>
       <Button type="button" kind="plain" onClick={() => { setReason(''); setBlocked(null); setOpen(true); }}>Sign in as the customer</Button>
@@ -24,7 +25,7 @@ export function ImpersonateButton({ accountId, status }: { accountId: string; st
         onConfirm={async () => {
           const why = reason.trim();
           if (why.length < 3 || why.length > 500) throw fieldError('reason', 'say why in 3 to 500 characters');
-          const started = (await admin.post<Started>(`/accounts/${encodeURIComponent(accountId)}/impersonation`, { reason: why })).data;
+          const started = (await admin.post<Started>(`/accounts/${encodeURIComponent(account.id)}/impersonation`, { reason: why })).data;
           const tab = window.open(started.url, '_blank');
           if (tab) tab.opener = null;
           else setBlocked(started);
