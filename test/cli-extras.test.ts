@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { runAdmin } from '../src/cli/admin.ts';
 import { type Customer, type TestApp, adminCall, call, createCustomer, json, startApp } from './helpers/app.ts';
+import { createStaff } from './helpers/staff.ts';
 
 let t: TestApp;
 let url: string;
@@ -45,8 +46,8 @@ test('tickets list: a table of every account\'s tickets with filters, or JSON', 
   const r = await cli(['tickets', 'list', '--account', c.accountId]);
   assert.equal(r.code, 0, r.stderr);
   const [header, ...rows] = r.stdout.trim().split('\n');
-  assert.match(header!, /^ID +ACCOUNT_ID +STATUS +PRIORITY +DEPARTMENT +SUBJECT +CREATED_AT$/);
-  assert.ok(rows.some((l) => l.startsWith(id) && /open +high +Technical Support +Disk full/.test(l)), r.stdout);
+  assert.match(header!, /^ID +ACCOUNT_ID +STATUS +PRIORITY +DEPARTMENT +ASSIGNEE +SUBJECT +CREATED_AT$/);
+  assert.ok(rows.some((l) => l.startsWith(id) && /open +high +Technical Support +- +Disk full/.test(l)), r.stdout);
   assert.match(r.stdout, /page 1 of 1 \(\d+ tickets?\)\n$/);
   const j = await cli(['tickets', 'list', '--status', 'open', '--priority', 'high', '--department', '1', '--json']);
   assert.equal(j.code, 0, j.stderr);
@@ -176,11 +177,46 @@ test('accounts reseller --on|--off', async () => {
 test('help lists the new commands', async () => {
   const help = await cli(['help']);
   for (const line of [
-    'tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--page N] [--per-page N]',
+    'tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--assignee me|none|STAFF_ID] [--search TEXT] [--page N] [--per-page N]',
+    'tickets assign TICKET STAFF_ID|none', 'tickets close TICKET...',
     'tickets show TICKET', 'tickets reply TICKET MESSAGE', 'tickets note TICKET MESSAGE',
     'tickets status TICKET open|in_progress|pending|closed', 'tickets delete TICKET',
     'sub-users create ACCOUNT_ID --email EMAIL --first-name NAME --last-name NAME',
     'sub-users list ACCOUNT_ID [--status pending|active|inactive] [--page N] [--per-page N]',
     'accounts reseller ACCOUNT_ID --on|--off', '[--sub-user SUB_USER_ID]',
   ]) assert.ok(help.stdout.includes(line), line);
+});
+
+test('tickets assign, list --assignee/--search, close: as a staff token, me is its member', async () => {
+  const member = await createStaff(t, 'support');
+  const id = await openTicket('Assign me please');
+  const other = await openTicket('Close me please');
+  const assigned = await cli(['tickets', 'assign', id, member.id]);
+  assert.equal(assigned.code, 0, assigned.stderr);
+  assert.match(assigned.stdout, new RegExp(`^Ticket ${id} is assigned to Staff \\d+\\n$`));
+  let out = '';
+  const mine = await runAdmin(['--url', url, '--token', member.token, 'tickets', 'list', '--assignee', 'me', '--json'], { stdout: (s) => { out += s; }, stderr: () => {} });
+  assert.equal(mine, 0);
+  assert.deepEqual(JSON.parse(out).data.map((x: { id: string }) => x.id), [id]);
+  const table = await cli(['tickets', 'list', '--assignee', member.id, '--search', 'assign me']);
+  assert.equal(table.code, 0, table.stderr);
+  assert.ok(table.stdout.split('\n').some((l) => l.startsWith(id) && / Staff \d+ +Assign me please/.test(l)), table.stdout);
+  const adminMe = await cli(['tickets', 'list', '--assignee', 'me']);
+  assert.notEqual(adminMe.code, 0);
+  assert.match(adminMe.stderr, /ADMIN_TOKEN is no staff member/);
+  const unknown = await cli(['tickets', 'assign', id, 'stf_nobody']);
+  assert.match(unknown.stderr, /STAFF_ID: no staff member stf_nobody/);
+  assert.match((await cli(['tickets', 'assign', id, 'none'])).stdout, new RegExp(`^Ticket ${id} is assigned to nobody\\n$`));
+
+  const closed = await cli(['tickets', 'close', id, other, '999999999']);
+  assert.equal(closed.code, 0, closed.stderr);
+  assert.equal(closed.stdout, `Closed 2 of 3: ${[id, other].join(', ')}\nNot found: 999999999\n`);
+  assert.match((await cli(['tickets', 'close', id])).stdout, new RegExp(`Closed 0 of 1\\nAlready closed: ${id}\\n`));
+  const none = await cli(['tickets', 'close'], { url: NOWHERE });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /TICKET is missing/);
+  const blank = await cli(['tickets', 'list', '--search', ' ', '--assignee', ''], { url: NOWHERE });
+  assert.equal(blank.code, 2);
+  assert.match(blank.stderr, /--assignee must be me, none or a staff member's id/);
+  assert.match(blank.stderr, /--search must not be blank/);
 });

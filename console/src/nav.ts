@@ -3,12 +3,17 @@
 // and the page explains; the API refuses anyway). A page is one file under pages/. Order = nav order.
 import type { AnyComponent } from 'preact';
 import { DashboardPage } from './pages/dashboard.tsx';
+import { AccountsPage } from './pages/accounts.tsx';
+import { AccountPage } from './pages/account.tsx';
+import { AuditLogPage } from './pages/audit.tsx';
+import { StaffMemberPage, StaffPage } from './pages/staff.tsx';
 import { InvoiceSettingsPage, InvoicesPage, OverduePage, PaymentsPage, TaxRatesPage } from './pages/billing.tsx';
 import { CatalogPage } from './pages/catalog.tsx';
 import { IpPoolPage, IpPoolsPage, NodesPage } from './pages/nodes.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
 import { OperationPage, OperationsPage } from './pages/operations.tsx';
 import { ServersPage, VdcVmsPage } from './pages/servers.tsx';
+import { BrandingPage } from './pages/branding.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { CannedRepliesPage, TicketPage, TicketsPage } from './pages/tickets.tsx';
 
@@ -24,6 +29,8 @@ export interface ConsolePage {
 
 export const PAGES: ConsolePage[] = [
   { path: '/admin', label: 'Dashboard', right: 'settings:read', page: DashboardPage },
+  { path: '/admin/accounts', label: 'Accounts', right: 'accounts:read', page: AccountsPage },
+  { path: '/admin/accounts/:id', right: 'accounts:read', page: AccountPage },
   { path: '/admin/servers', label: 'Servers', right: 'services:read', page: ServersPage },
   { path: '/admin/vdc-vms', right: 'services:read', page: VdcVmsPage },
   { path: '/admin/operations', label: 'Operations', right: 'operations:read', page: OperationsPage },
@@ -43,4 +50,8 @@ export const PAGES: ConsolePage[] = [
   { path: '/admin/catalog/:family', right: 'catalog:read', page: CatalogPage },
   { path: '/admin/notifications', label: 'Notifications', right: 'notifications:read', page: NotificationsPage },
   { path: '/admin/settings', label: 'Settings', right: 'settings:read', page: SettingsPage },
+  { path: '/admin/settings/branding', right: 'settings:read', page: BrandingPage },
+  { path: '/admin/staff', label: 'Staff', right: 'staff:read', page: StaffPage },
+  { path: '/admin/staff/:id', right: 'staff:read', page: StaffMemberPage },
+  { path: '/admin/audit-log', label: 'Audit log', right: 'audit:read', page: AuditLogPage },
 ];

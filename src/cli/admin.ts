@@ -50,12 +50,15 @@ Sub-users
   sub-users list ACCOUNT_ID [--status pending|active|inactive] [--page N] [--per-page N]
 
 Support tickets
-  tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--page N] [--per-page N]
-                  every account's tickets, newest first
+  tickets list [--status STATUS] [--account ACCOUNT_ID] [--department ID] [--priority P] [--assignee me|none|STAFF_ID] [--search TEXT] [--page N] [--per-page N]
+                  every account's tickets, newest first (--assignee me: the --token's member)
   tickets show TICKET               the ticket and its thread, internal notes included
   tickets reply TICKET MESSAGE      answers the customer (status answered; the customer is notified)
   tickets note TICKET MESSAGE       an internal note, never shown to the customer
   tickets status TICKET open|in_progress|pending|closed
+  tickets assign TICKET STAFF_ID|none
+                  the member working on it (a role that answers tickets), or nobody
+  tickets close TICKET...           closes each (one transaction); reports those already closed or unknown
   tickets delete TICKET             out of every list (the thread is kept)
 
 Catalog (TABLE: plans locations operating-systems tld-prices hosting-packages departments reseller-tiers

@@ -1,5 +1,5 @@
 // The console's writes beyond operations, in Chromium, each checked through the admin API after:
-// a plan added and withdrawn in bulk (Catalog), a tax rate set and deleted and the invoice settings
+// a plan added, its price edited and the plan withdrawn in bulk (Catalog), a tax rate set and deleted and the invoice settings
 // saved (Billing), a failed notice resent (Notifications), a node disabled and enabled again and an
 // address pool added (Nodes, IP pools). No script error, no request off 127.0.0.1.
 import assert from 'node:assert/strict';
@@ -52,6 +52,16 @@ test('catalog, billing, notifications, nodes and pools: writes from the console'
   assert.ok(plan && plan.price === '64.00' && plan.available, JSON.stringify(plan));
   await page.goto(`${origin}/admin/catalog/plans?q=console%20plan`);
   await text(page, 'the search finds it', 'Console Plan XL');
+  await button(page, 'Edit Console Plan XL');
+  await evidence(page, 'the edit dialog', () => page.waitForSelector('dialog[open] input[name="price"]'));
+  await evidence(page, 'a new price', async () => {
+    const price = (await page.$('dialog[open] input[name="price"]'))!;
+    await price.click({ count: 3 });
+    await price.type('70.00');
+  });
+  await confirmDialog(page, 'save the edit');
+  await text(page, 'saved', 'Console Plan XL saved.');
+  assert.equal(json(await adminCall(t, 'GET', `/admin/v1/plans/${plan.id}`)).data.price, '70.00');
   await evidence(page, 'choose it', () => control(page, 'Select Console Plan XL', 'checkbox').click());
   await evidence(page, 'withdraw', () => page.locator('div[aria-label="Bulk actions"] ::-p-text(Withdraw)').click());
   await confirmDialog(page, 'confirm the withdrawal');

@@ -6,9 +6,9 @@
 // create charged once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reportFault, startLoad, until } from '../../scripts/chaos/load.ts';
+import { reportFault, until } from '../../scripts/chaos/load.ts';
 import { call, createCustomer, json, startApp } from '../helpers/app.ts';
-import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend } from '../helpers/faults.ts';
+import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend, startTestLoad } from '../helpers/faults.ts';
 
 test('refuse connections, then allow them: 503 with Retry-After during, 200 after; /readyz follows; the worker pauses and resumes', { timeout: 120_000 }, async () => {
   // The production wait for a connection (test apps wait longer): what an outage's answers are bound by.
@@ -16,7 +16,7 @@ test('refuse connections, then allow them: 503 with Retry-After during, 200 afte
   const c = await createCustomer(t, { deposit: '1000.00' });
   const { db, fault } = faultsFor(t);
 
-  const load = startLoad({ send: injectSend(t, c.key), clients: 4, createEvery: 8, createBody: CREATE_BODY });
+  const load = startTestLoad({ send: injectSend(t, c.key), clients: 4, createEvery: 8, createBody: CREATE_BODY });
   await until('the load to warm up', 20_000, () => load.samples.length >= 40);
   // Operations in flight when the database goes away.
   const inFlight: string[] = [];

@@ -13,11 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Send, countByStatus, reportFault, startLoad, until } from '../../scripts/chaos/load.ts';
+import { type Send, countByStatus, reportFault, until } from '../../scripts/chaos/load.ts';
 import { connect } from '../../src/db/connection.ts';
 import { ensureDatabase } from '../../src/db/create-database.ts';
 import { type EmbeddedServer, startEmbedded } from '../../src/db/embedded.ts';
-import { CREATE_BODY, assertOnly503s, assertSettled } from '../helpers/faults.ts';
+import { CREATE_BODY, assertOnly503s, assertSettled, startTestLoad } from '../helpers/faults.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -128,7 +128,7 @@ function assertLivedThrough(serve: Drill['serve']): void {
 test('stop and restart PostgreSQL under a running hostcloud serve: it lives, answers 503 while down, recovers within seconds, its worker resumes', { timeout: 420_000 }, async () => {
   const d = await drillServer();
   const port = Number(new URL(d.pg.adminUrl).port);
-  const load = startLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
+  const load = startTestLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
   await until('the load to warm up', 60_000, () => load.samples.length >= 40);
   const inFlight = await createsInFlight(d.customer, 3);
 
@@ -179,7 +179,7 @@ function serverProcesses(dir: string): number[] {
 
 test('a frozen PostgreSQL (SIGSTOP): every answer is a 503 within the statement timeout, never a hang; after SIGCONT, 200 again', { timeout: 420_000 }, async () => {
   const d = await drillServer({ DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_CONNECT_TIMEOUT_MS: '1000' });
-  const load = startLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
+  const load = startTestLoad({ send: d.customer, clients: 4, createEvery: 8, createBody: CREATE_BODY });
   await until('the load to warm up', 60_000, () => load.samples.length >= 40);
   const inFlight = await createsInFlight(d.customer, 2);
 

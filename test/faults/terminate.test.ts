@@ -5,16 +5,16 @@
 // charged once; queued operations finish. Once with the API alone, once with the embedded worker.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countByStatus, reportFault, startLoad, until } from '../../scripts/chaos/load.ts';
+import { countByStatus, reportFault, until } from '../../scripts/chaos/load.ts';
 import { call, createCustomer, startApp } from '../helpers/app.ts';
-import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend } from '../helpers/faults.ts';
+import { CREATE_BODY, assertOnly503s, assertSettled, faultsFor, injectSend, startTestLoad } from '../helpers/faults.ts';
 
 async function drill(label: string, worker: 'off' | 'embedded') {
   // The production wait for a connection (test apps wait longer): what an outage's answers are bound by.
   const t = await startApp({ worker, simDelayMs: 100, operationLeaseS: 3, jobMaintenanceS: 1, databaseConnectTimeoutMs: 5_000 });
   const c = await createCustomer(t, { deposit: '1000.00' });
   const { db, fault } = faultsFor(t);
-  const load = startLoad({ send: injectSend(t, c.key), clients: 6, createEvery: 6, createBody: CREATE_BODY });
+  const load = startTestLoad({ send: injectSend(t, c.key), clients: 6, createEvery: 6, createBody: CREATE_BODY });
   await until('the load to warm up', 20_000, () => load.samples.length >= 60);
 
   let terminated = 0;

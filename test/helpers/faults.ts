@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { sql } from 'kysely';
 import { type FaultConnection, databaseOf, faultConnection } from '../../scripts/chaos/faults.ts';
-import type { Sample, Send } from '../../scripts/chaos/load.ts';
+import { type Load, type LoadOptions, type Sample, type Send, startLoad } from '../../scripts/chaos/load.ts';
 import { ledgerSumCents } from '../../src/db/queries/transactions.ts';
 import type { Db } from '../../src/db/connection.ts';
 import type { TestApp } from './app.ts';
@@ -14,7 +14,20 @@ import { CLOUD_S, FRA, PASSWORD, UBUNTU } from './servers.ts';
 export const CREATE_BODY = { location_id: FRA, plan_id: CLOUD_S, os_version_id: UBUNTU, password: PASSWORD };
 
 let faults: FaultConnection | undefined;
-after(async () => { await faults?.close(); });
+// A drill that failed half-way left its load running: its clients looped on the closed app and
+// the file's process lived until the run's 15-minute file timeout. Every load ends with its file.
+const loads: Load[] = [];
+after(async () => {
+  for (const l of loads) l.abort();
+  await faults?.close();
+});
+
+/** startLoad, aborted when the file ends whatever happened (stop() it as the drill says). */
+export function startTestLoad(opts: LoadOptions): Load {
+  const load = startLoad(opts);
+  loads.push(load);
+  return load;
+}
 
 /** Faults on the test file's database, through the run's maintenance database. */
 export function faultsFor(t: TestApp): { db: string; fault: FaultConnection } {

@@ -64,7 +64,11 @@ export interface TestNode {
   startSshd(opts?: { newHostKey?: boolean }): Promise<void>;
 }
 
-async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
+// Daemons start in well under a second on a quiet machine; at a load of 30 nginx took more than
+// 10 s to listen. A daemon that exits is reported at once instead (startHostingNode checks).
+const START_WAIT_MS = 90_000;
+
+async function waitFor(what: string, check: () => boolean, ms = START_WAIT_MS): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error(`${what} did not come up within ${ms} ms`);
@@ -72,9 +76,10 @@ async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise
   }
 }
 
-async function tcpOpen(port: number, ms = 10_000): Promise<void> {
+async function tcpOpen(port: number, ms = START_WAIT_MS, alive: () => void = () => {}): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
+    alive();
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1');
       s.once('connect', () => { s.destroy(); resolve(true); });
@@ -86,7 +91,18 @@ async function tcpOpen(port: number, ms = 10_000): Promise<void> {
   }
 }
 
+/** A node on free ports; tried again on new ones when a daemon found its port taken meanwhile. */
 export async function startHostingNode(): Promise<TestNode> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startHostingNodeOnce();
+    } catch (e) {
+      if (attempt >= 3 || !/Address already in use/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startHostingNodeOnce(): Promise<TestNode> {
   const prefix = `hct${Array.from({ length: 3 }, () => String.fromCharCode(97 + randomInt(26))).join('')}`;
   const dir = path.join(ROOT_DIR, `${prefix}-${randomBytes(3).toString('hex')}`);
   // sshd's chroot rule: every directory above a home is root's and writable by no one else.
@@ -137,18 +153,34 @@ export async function startHostingNode(): Promise<TestNode> {
 
   execFileSync('groupadd', ['-f', sftpGroup]);
   const children: ChildProcess[] = [];
+  const errors = new Map<ChildProcess, string>();
   const start = (cmd: string, args: string[]) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr?.on('data', () => undefined);
+    child.stderr?.on('data', (d: Buffer) => { errors.set(child, ((errors.get(child) ?? '') + d.toString()).slice(-600)); });
     children.push(child);
     return child;
   };
   let sshd = start('/usr/sbin/sshd', ['-D', '-e', '-f', sshdConfig]);
   start('nginx', [...nginxArgs, '-g', 'daemon off;']);
   start(PHP_FPM, ['--nodaemonize', '-y', fpmConf]);
-  await tcpOpen(sshPort);
-  await tcpOpen(httpPort);
-  await waitFor('php-fpm', () => fs.existsSync(`${p}/php-fpm.pid`));
+  const stopChildren = async () => {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null));
+  };
+  const alive = () => {
+    const dead = children.find((c) => c.exitCode !== null || c.signalCode !== null);
+    if (dead) throw new Error(`${dead.spawnfile} exited (${dead.exitCode ?? dead.signalCode}) before it was ready: ${errors.get(dead) ?? ''}`);
+  };
+  try {
+    await tcpOpen(sshPort, START_WAIT_MS, alive);
+    await tcpOpen(httpPort, START_WAIT_MS, alive);
+    await waitFor('php-fpm', () => { alive(); return fs.existsSync(`${p}/php-fpm.pid`); });
+  } catch (e) {
+    // Left running, the daemons' pipes kept the test file's process alive until the run's file
+    // timeout (15 minutes) instead of failing it now.
+    await stopChildren();
+    throw e;
+  }
 
   const mysql = (sql: string) => execFileSync('mysql', ['--protocol=socket', `--socket=${MYSQL_SOCKET}`, '-uroot', '--batch', '--skip-column-names'], { input: sql, encoding: 'utf8' });
 
@@ -156,8 +188,7 @@ export async function startHostingNode(): Promise<TestNode> {
   return {
     dir, sshPort, httpPort, keyFile, prefix, mysql,
     async stop() {
-      for (const c of children) c.kill('SIGTERM');
-      await Promise.all(children.map((c) => c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null));
+      await stopChildren();
       cleanUp(prefix, dir, mysql);
     },
     config: {

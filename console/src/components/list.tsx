@@ -49,6 +49,11 @@ export interface ListProps<T> {
   filters?: Filter[];
   bulk?: BulkAction<T>[];
   empty?: ComponentChildren;
+  /**
+   * Two lists on one page: each names its parameters `<scope>_page`, `<scope>_q`… (the loader still
+   * gets `page`, `q`…). Parameters of the address that are not the list's (a tab) are kept.
+   */
+  scope?: string;
 }
 
 export const LIST_PARAMS = ['q', 'page'];
@@ -57,8 +62,11 @@ export function ListView<T>(p: ListProps<T>) {
   const { path, query, route } = useLocation();
   const may = useCan();
   const names = [...LIST_PARAMS, ...(p.filters ?? []).map((f) => f.name)];
+  const inUrl = (n: string) => (p.scope ? `${p.scope}_${n}` : n);
   const params: Record<string, string> = {};
-  for (const n of names) if (query[n]) params[n] = query[n]!;
+  for (const n of names) if (query[inUrl(n)]) params[n] = query[inUrl(n)]!;
+  const others: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) if (!names.some((n) => inUrl(n) === k)) others[k] = v;
   const key = JSON.stringify(params);
   const state = useLoad(() => p.load(params), [key]);
   const [draft, setDraft] = useState<Record<string, string>>(params);
@@ -67,7 +75,12 @@ export function ListView<T>(p: ListProps<T>) {
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => { setDraft(params); setChosen(new Set()); }, [key]);
 
-  const go = (next: Record<string, string | undefined>) => route(`${path}${qs(next)}`);
+  const href = (next: Record<string, string | number | undefined>) => {
+    const own: Record<string, string | number | undefined> = {};
+    for (const [k, v] of Object.entries(next)) own[inUrl(k)] = v;
+    return `${path}${qs({ ...others, ...own })}`;
+  };
+  const go = (next: Record<string, string | undefined>) => route(href(next));
   const apply = (values: Record<string, string>) => go({ ...values, page: undefined });
   const rows = state.data?.data ?? [];
   const pagination = state.data?.meta.pagination;
@@ -80,7 +93,7 @@ export function ListView<T>(p: ListProps<T>) {
     if (on) n.add(k); else n.delete(k);
     setChosen(n);
   };
-  const pageHref = (n: number) => `${path}${qs({ ...params, page: n > 1 ? n : undefined })}`;
+  const pageHref = (n: number) => href({ ...params, page: n > 1 ? n : undefined });
 
   return (
     <div class="list">
@@ -95,7 +108,7 @@ export function ListView<T>(p: ListProps<T>) {
                 onValue={(v) => setDraft({ ...draft, [f.name]: v })} />))}
           <div class="filter-buttons">
             <Button>Apply</Button>
-            {Object.keys(params).some((k) => k !== 'page') && <a class="btn plain" href={path}>Clear</a>}
+            {Object.keys(params).some((k) => k !== 'page') && <a class="btn plain" href={href({})}>Clear</a>}
           </div>
         </Form>
       )}

@@ -1,10 +1,11 @@
 // The catalog (right catalog): plans, locations, OS images, TLD prices, hosting packages and
 // departments, each a tab (/admin/catalog/<family>) over GET /admin/v1/<family>: searched in the
-// address, offered or withdrawn (PATCH available/active, in bulk too), and a row added.
+// address, edited, offered or withdrawn (PATCH available/active, in bulk too), and a row added.
 import { useState } from 'preact/hooks';
 import { type Envelope, admin, qs } from '../api.ts';
 import { SubNav, eachRow } from '../components/actions.tsx';
 import { Notice, Page } from '../components/data.tsx';
+import { ConfirmDialog } from '../components/dialog.tsx';
 import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
@@ -78,7 +79,7 @@ function AddRow({ path, family, onAdded }: { path: string; family: Family; onAdd
         for (const i of family.inputs) {
           const x = v[i.name] ?? '';
           if (x === '' && i.optional) continue;
-          body[i.name] = i.kind === 'number' && /^\d+$/.test(x) ? Number(x) : x;
+          body[i.name] = valueOf(i, x);
         }
         if (family.flag) body[family.flag] = offer;
         onAdded((await admin.post<Row>(`/${path}`, body)).data);
@@ -96,16 +97,41 @@ function AddRow({ path, family, onAdded }: { path: string; family: Family; onAdd
   );
 }
 
+/** The body of an input's text: a whole number for a number field, the text otherwise. */
+const valueOf = (i: Input, x: string) => (i.kind === 'number' && /^\d+$/.test(x) ? Number(x) : x);
+
+function EditDialog({ path, family, row, onClose, onDone }: { path: string; family: Family; row: Row; onClose(): void; onDone(msg: string): void }) {
+  const start = Object.fromEntries(family.inputs.map((i) => [i.name, row[i.name] === null || row[i.name] === undefined ? '' : String(row[i.name])]));
+  const [v, setV] = useState<Record<string, string>>(start);
+  return (
+    <ConfirmDialog open title={`Edit ${family.name(row)}`} confirm="Save changes" onClose={onClose}
+      onConfirm={async () => {
+        const body: Row = {};
+        for (const i of family.inputs) if (v[i.name] !== start[i.name]) body[i.name] = v[i.name] === '' && i.optional ? null : valueOf(i, v[i.name] ?? '');
+        if (Object.keys(body).length === 0) return onDone('Nothing changed.');
+        const saved = (await admin.patch<Row>(`/${path}/${encodeURIComponent(family.key(row))}`, body)).data;
+        onDone(`${family.name(saved)} saved.`);
+      }}>
+      {family.inputs.map((i) => (
+        <Field key={i.name} label={i.label} name={i.name} value={v[i.name] ?? ''} hint={i.hint} inputMode={i.kind === 'number' ? 'numeric' : undefined}
+          onValue={(x) => setV({ ...v, [i.name]: x })} />
+      ))}
+    </ConfirmDialog>
+  );
+}
+
 export function CatalogPage({ family: given }: { family?: string }) {
   const may = useCan();
   const path = given && FAMILIES[given] ? given : 'plans';
   const family = FAMILIES[path]!;
   const [version, setVersion] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Row | null>(null);
   const write = may('catalog:write');
   const columns: Column<Row>[] = [
     ...family.columns.map((c) => ({ label: c.replace(/_/g, ' '), cell: (r: Row) => show(r[c]) })),
     ...(family.flag ? [{ label: 'offered', cell: (r: Row) => <span class={`badge ${r[family.flag!] ? 'available' : 'disabled'}`}>{r[family.flag!] ? 'offered' : 'withdrawn'}</span> }] : []),
+    ...(write ? [{ label: 'Actions', cell: (r: Row) => <Button type="button" kind="plain" label={`Edit ${family.name(r)}`} onClick={() => setEditing(r)}>Edit</Button> }] : []),
   ];
   const setFlag = (on: boolean) => (rows: Row[]) => eachRow(rows, family.name, on ? 'Offered' : 'Withdrawn',
     (r) => admin.patch(`/${path}/${encodeURIComponent(family.key(r))}`, { [family.flag!]: on }));
@@ -120,6 +146,8 @@ export function CatalogPage({ family: given }: { family?: string }) {
           { label: 'Withdraw', right: 'catalog:write', danger: true, describe: (rows) => <p>Withdraw {rows.map(family.name).join(', ')}? Customers can no longer choose them; what they hold stays.</p>, run: setFlag(false) },
         ] : []}
         empty="Nothing here yet." />
+      {editing && <EditDialog key={family.key(editing)} path={path} family={family} row={editing} onClose={() => setEditing(null)}
+        onDone={(msg) => { setNotice(msg); setEditing(null); setVersion((x) => x + 1); }} />}
       {write && <AddRow key={path} path={path} family={family} onAdded={(r) => { setNotice(`${family.name(r)} added.`); setVersion((x) => x + 1); }} />}
     </Page>
   );
