@@ -1,4 +1,5 @@
 // `npm run sdk:types`: regenerates packages/sdk/src/generated/v2.ts from the server's own
+// (and the panel's panel/src/generated/panel-api.ts: scripts/panel-types.ts)
 // /v2/openapi.json with openapi-typescript. The document is read from an app built in this
 // process (no database is opened: the document is made from the route schemas alone), so the
 // script needs no running server. `--check` only compares, and exits 1 when the file is stale
@@ -12,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect } from 'kysely';
 import openapiTS, { astToString } from 'openapi-typescript';
+import type { RouteEntry } from '../src/http/app.ts';
+import { PANEL_TYPES_FILE, panelTypesFrom } from './panel-types.ts';
 
 export const SDK_TYPES_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/sdk/src/generated/v2.ts');
 
@@ -40,10 +43,10 @@ export async function sdkTypesFrom(document: unknown): Promise<string> {
   return HEADER + astToString(ast);
 }
 
-/** /v2/openapi.json of an app built here, with a database handle that is never connected. */
-async function currentDocument(): Promise<unknown> {
+/** /v2/openapi.json of an app built here, with a database handle that is never connected, and the app's routes. */
+async function currentDocument(): Promise<{ document: unknown; routes: RouteEntry[] }> {
   const { loadConfig } = await import('../src/config.ts');
-  const { buildApp } = await import('../src/http/app.ts');
+  const { buildApp, routesOf } = await import('../src/http/app.ts');
   const { rateLimiterFor, servicesFor } = await import('../src/runtime.ts');
   const config = { ...loadConfig({}), logLevel: 'silent' };
   const nowhere = { connect: () => Promise.reject(new Error('sdk:types opens no database')), end: async () => {} };
@@ -54,30 +57,37 @@ async function currentDocument(): Promise<unknown> {
   try {
     const res = await app.inject({ method: 'GET', url: '/v2/openapi.json' });
     if (res.statusCode !== 200) throw new Error(`GET /v2/openapi.json answered ${res.statusCode}`);
-    return JSON.parse(res.body);
+    return { document: JSON.parse(res.body), routes: routesOf(app) };
   } finally {
     await app.close();
     await rateLimiter.close();
   }
 }
 
-async function main(): Promise<number> {
-  const wanted = await sdkTypesFrom(await currentDocument());
-  const current = await fs.readFile(SDK_TYPES_FILE, 'utf8').catch(() => '');
-  const rel = path.relative(process.cwd(), SDK_TYPES_FILE);
+/** Writes (or with --check only compares) one generated file; 1 when --check finds it stale. */
+async function refresh(file: string, wanted: string, source: string): Promise<number> {
+  const current = await fs.readFile(file, 'utf8').catch(() => '');
+  const rel = path.relative(process.cwd(), file);
   if (process.argv.includes('--check')) {
     if (current === wanted) return 0;
-    process.stderr.write(`${rel} differs from /v2/openapi.json: run npm run sdk:types and commit the result\n`);
+    process.stderr.write(`${rel} differs from ${source}: run npm run sdk:types and commit the result\n`);
     return 1;
   }
   if (current === wanted) {
     process.stdout.write(`${rel} is up to date\n`);
     return 0;
   }
-  await fs.mkdir(path.dirname(SDK_TYPES_FILE), { recursive: true });
-  await fs.writeFile(SDK_TYPES_FILE, wanted);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, wanted);
   process.stdout.write(`wrote ${rel}\n`);
   return 0;
+}
+
+async function main(): Promise<number> {
+  const { document, routes } = await currentDocument();
+  const sdk = await refresh(SDK_TYPES_FILE, await sdkTypesFrom(document), '/v2/openapi.json');
+  const panel = await refresh(PANEL_TYPES_FILE, await panelTypesFrom(routes), 'the /panel/api route schemas');
+  return Math.max(sdk, panel);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -4,6 +4,7 @@ import type { AnyComponent } from 'preact';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { admin, whenSignedOut } from './api.ts';
+import { BrandingProvider, ConsoleBrand } from './branding.tsx';
 import { Page } from './components/data.tsx';
 import { type ConsolePage, PAGES } from './nav.ts';
 import { SetPasswordPage } from './pages/set-password.tsx';
@@ -58,7 +59,7 @@ function Shell() {
     <div class="shell">
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
-        <a class="brand" href="/admin">Hostcloud console</a>
+        <ConsoleBrand />
         <button type="button" class="btn plain menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <div class="who">
           <span><span class="member-name">{member.name}</span> <span class="role-badge">{member.role}</span></span>
@@ -127,7 +128,7 @@ function Root() {
   if (!session) return <p class="muted" role="status">Loading…</p>;
   return (
     <SessionContext.Provider value={{ session, refresh }}>
-      {session.stage === 'full' ? <Shell /> : <SignedOut />}
+      {session.stage === 'full' ? <BrandingProvider><Shell /></BrandingProvider> : <SignedOut />}
     </SessionContext.Provider>
   );
 }

@@ -13,6 +13,7 @@ import { IpPoolPage, IpPoolsPage, NodesPage } from './pages/nodes.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
 import { OperationPage, OperationsPage } from './pages/operations.tsx';
 import { ServersPage, VdcVmsPage } from './pages/servers.tsx';
+import { BrandingPage } from './pages/branding.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { CannedRepliesPage, TicketPage, TicketsPage } from './pages/tickets.tsx';
 
@@ -49,6 +50,7 @@ export const PAGES: ConsolePage[] = [
   { path: '/admin/catalog/:family', right: 'catalog:read', page: CatalogPage },
   { path: '/admin/notifications', label: 'Notifications', right: 'notifications:read', page: NotificationsPage },
   { path: '/admin/settings', label: 'Settings', right: 'settings:read', page: SettingsPage },
+  { path: '/admin/settings/branding', right: 'settings:read', page: BrandingPage },
   { path: '/admin/staff', label: 'Staff', right: 'staff:read', page: StaffPage },
   { path: '/admin/staff/:id', right: 'staff:read', page: StaffMemberPage },
   { path: '/admin/audit-log', label: 'Audit log', right: 'audit:read', page: AuditLogPage },

@@ -72,6 +72,8 @@ export interface RouteEntry {
   url: string;
   bodySchema: unknown;
   querySchema: unknown;
+  /** The answers' schemas by status (the panel's generated types read them: scripts/panel-types.ts). */
+  responseSchema?: unknown;
   /** Who may call it and the scope it needs (auth.ts reads the same config). */
   config: RouteAccess;
 }
@@ -174,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     for (const method of ([] as string[]).concat(r.method)) {
       const m = method.toUpperCase() as HTTPMethod;
       if (!METHODS.includes(m)) continue;
-      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring, config: r.config ?? {} });
+      if (m !== 'HEAD') table.push({ method: m, url: r.url, bodySchema: r.schema?.body, querySchema: r.schema?.querystring, responseSchema: r.schema?.response, config: r.config ?? {} });
       try {
         routes.on(m, r.url, () => {});
       } catch {

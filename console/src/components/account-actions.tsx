@@ -2,6 +2,7 @@
 // (the impersonation's "Sign in as the customer"): one component per entry, each given the account
 // and deciding itself whether the member's role may see it.
 import type { ComponentType } from 'preact';
+import { ImpersonateButton } from './impersonate.tsx';
 
 export interface AccountSummary {
   id: string;
@@ -11,7 +12,7 @@ export interface AccountSummary {
 }
 
 /** Add a line here to put a button in the account page's header. */
-export const ACCOUNT_ACTIONS: ComponentType<{ account: AccountSummary }>[] = [];
+export const ACCOUNT_ACTIONS: ComponentType<{ account: AccountSummary }>[] = [ImpersonateButton];
 
 export function AccountActions({ account }: { account: AccountSummary }) {
   return <>{ACCOUNT_ACTIONS.map((A, i) => <A key={i} account={account} />)}</>;

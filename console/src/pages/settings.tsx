@@ -39,6 +39,7 @@ export function SettingsPage() {
       </Loading>
       <h2>Elsewhere</h2>
       <ul>
+        <li><a href="/admin/settings/branding">Branding</a>: the name, logo and colour customers see</li>
         {may('billing:read') && <li><a href="/admin/billing/invoice-settings">Invoice settings</a>: what invoices print about you</li>}
         {may('billing:read') && <li><a href="/admin/billing/tax-rates">Tax rates</a></li>}
         {may('catalog:read') && <li><a href="/admin/catalog">Catalog</a>: plans, locations, OS images, prices</li>}

@@ -1,25 +1,14 @@
 // API keys: create (name, allowed IPs — required —, scopes, live or test; the secret shown once in
 // the element labelled "Secret"), list (prefix, last used, allowlist), revoke.
 import { useState } from 'preact/hooks';
+import type { PanelItem } from '../api-types.ts';
 import { type ApiError, panel, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
 import { useSession } from '../session.tsx';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  is_test: boolean;
-  scopes: string[] | null;
-  ip_allowlist: string[];
-  status: 'active' | 'revoked';
-  sub_user_id: number | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
+export type ApiKey = PanelItem<'GET /api-keys'>;
 
 const ALLOWLIST_HINT = 'One address or range per line, e.g. 203.0.113.7 or 198.51.100.0/24; use 0.0.0.0/0 to allow every IPv4 address (::/0 every IPv6 one).';
 

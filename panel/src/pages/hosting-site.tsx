@@ -6,25 +6,15 @@
 // Read-only for whoever may only read hosting: the buttons that change things are not shown.
 import { useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
+import type { Data, PanelData } from '../api-types.ts';
 import { ApiError, panel, setCsrf, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
 
-interface Site {
-  id: string;
-  status: string;
-  domain: string;
-  site_url: string;
-  document_root: string;
-  php_version: string;
-  sftp: { host: string; port: number; username: string };
-  disk_usage: { used_mb: number; quota_mb: number; enforced: boolean };
-  databases: { name: string; size_mb: number }[];
-  database_limit: number;
-}
+type Site = Data<'getWebHostingSite'>;
 
-interface LinkSession { hosting_id: string; access: 'read' | 'write'; csrf_token: string; expires_at: string }
+type LinkSession = PanelData<'GET /hosting-page/{id}'>;
 
 /** The link session this browser holds for the account, or null (404: none). */
 async function linkSession(id: string): Promise<LinkSession | null> {

@@ -1,24 +1,17 @@
 // Web hosting: order (domain, package, cycle) and renew at the prices the API names first, the accounts with cancel, and each
 // account's own page (site, SFTP, databases: hosting-site.tsx).
 import { useState } from 'preact/hooks';
-import { type Money, v2, when } from '../api.ts';
+import type { Item } from '../api-types.ts';
+import { v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
 import { can, useSession } from '../session.tsx';
 import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 
-interface Hosting {
-  id: string;
-  domain: string;
-  status: string;
-  plan: { id: number; name: string };
-  billing: { amount?: string; currency?: string; cycle?: string; next_billing_at?: string } | null;
-  created_at: string;
-}
-interface HostingPackage { id: number; name: string; price?: Money; prices?: Record<string, Money>; available?: boolean }
+type Hosting = Item<'listWebHosting'>;
 
 function Order({ onDone }: { onDone(): void }) {
-  const packages = useLoad(async () => (await v2.get<HostingPackage[]>('/web-hosting-packages?per_page=100')).data);
+  const packages = useLoad(async () => (await v2.get<Item<'listWebHostingPackages'>[]>('/web-hosting-packages?per_page=100')).data);
   const [domain, setDomain] = useState('');
   const [pkg, setPkg] = useState('');
   const [cycle, setCycle] = useState('monthly');

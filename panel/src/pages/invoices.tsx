@@ -1,17 +1,10 @@
 // Invoices and credit notes, newest first, each with its PDF.
-import { type Money, money, panel, when } from '../api.ts';
+import type { PanelItem } from '../api-types.ts';
+import { money, panel, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
 
-interface Invoice {
-  id: string;
-  number: string;
-  kind: 'invoice' | 'credit_note';
-  issued_at: string;
-  net: Money;
-  tax: Money;
-  gross: Money;
-}
+type Invoice = PanelItem<'GET /billing/invoices'>;
 
 export function InvoicesPage() {
   const list = useLoad(async () => (await panel.get<Invoice[]>('/billing/invoices?per_page=100')).data);

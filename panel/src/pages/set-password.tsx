@@ -2,17 +2,14 @@
 // the account's API keys (a sub-user's: its own), for when someone else may have had the password.
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import type { PanelData } from '../api-types.ts';
 import { panel } from '../api.ts';
 import { BRAND } from '../branding.ts';
 import { Loading, Notice, useLoad } from '../components/data.tsx';
 import { Button, Checkbox, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
 import { useSession } from '../session.tsx';
 
-interface Link {
-  kind: 'invitation' | 'password_reset' | 'email_verification';
-  email: string;
-  expires_at: string;
-}
+type Link = PanelData<'GET /links/{token}'>;
 
 export function SetPasswordPage() {
   const { params } = useRoute();

@@ -4,30 +4,15 @@
 // first) or from ?month=2026-03 when the page is opened.
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import type { PanelData } from '../api-types.ts';
 import { type Money, money, panel } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Select } from '../components/form.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
 
-interface Line {
-  id: number;
-  created_at: string;
-  type: 'deposit' | 'withdraw' | 'refund';
-  description: string;
-  /** Signed: a charge is negative. */
-  amount: Money;
-  balance: Money;
-}
+type Line = Statement['transactions'][number];
 
-interface Statement {
-  month: string;
-  opening_balance: Money;
-  closing_balance: Money;
-  deposits: Money;
-  refunds: Money;
-  charges: Money;
-  transactions: Line[];
-}
+type Statement = PanelData<'GET /billing/statements/{month}'>;
 
 const KIND: Record<Line['type'], string> = { deposit: 'Deposit', withdraw: 'Charge', refund: 'Refund' };
 

@@ -2,22 +2,14 @@
 // whether each can sign in, edit permissions, deactivate or activate, invite again, delete (its
 // keys and sessions go with it). Reading needs sub_users:read; changing sub_users:write.
 import { useState } from 'preact/hooks';
+import type { PanelItem } from '../api-types.ts';
 import { panel, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
 import { can, useSession } from '../session.tsx';
 
-interface SubUser {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  status: 'pending' | 'active' | 'inactive';
-  permissions: string[];
-  created_at: string;
-  panel: { invited: boolean; signed_up: boolean; two_factor: boolean };
-}
+type SubUser = PanelItem<'GET /sub-users'>;
 
 function Invite({ onDone, within }: { onDone(): void; within: string[] | undefined }) {
   const [email, setEmail] = useState('');
@@ -55,7 +47,7 @@ function Invite({ onDone, within }: { onDone(): void; within: string[] | undefin
 
 function Row({ s, writable, within, onChange }: { s: SubUser; writable: boolean; within: string[] | undefined; onChange(): void }) {
   const [editing, setEditing] = useState(false);
-  const [perms, setPerms] = useState(s.permissions);
+  const [perms, setPerms] = useState<string[]>(s.permissions);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [link, setLink] = useState<string | null>(null);
   const f = useForm();

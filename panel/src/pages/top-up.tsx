@@ -2,20 +2,13 @@
 // Stripe), which sends the customer back here with the payment's outcome.
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { type Money, money, panel } from '../api.ts';
+import type { PanelData } from '../api-types.ts';
+import { money, panel } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
 
-interface Payment {
-  id: string;
-  status: 'pending' | 'paid' | 'declined' | 'expired' | 'failed';
-  amount: Money;
-  tax: Money;
-  total: Money;
-  invoice_id: string | null;
-  failure: string | null;
-}
+type Payment = PanelData<'GET /billing/top-ups/{id}'>;
 
 function Outcome({ id }: { id: string }) {
   const payment = useLoad(async () => {

@@ -22,7 +22,7 @@ import {
 import { findPayment, lockPayment } from '../../db/queries/payments.ts';
 import { findTransaction } from '../../db/queries/transactions.ts';
 import type { Invoice, PaymentRefund } from '../../db/schema.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, withoutCompanion } from '../../db/transaction.ts';
 import { ProviderError, type PaymentProvider } from '../../providers/payments/types.ts';
 import { charge, refund as creditBack } from '../billing/ledger.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
@@ -204,8 +204,9 @@ export async function finishRefund(deps: RefundDeps, refund: PaymentRefund): Pro
   } catch (e) {
     if (!(e instanceof ProviderError)) throw e;
     if (e.retryable) {
-      // Whether the provider paid is unknown: the refund stays pending, the money reserved.
-      await noteRefundAttempt(db, refund.id, e.message, deps.now()).catch(() => undefined);
+      // Whether the provider paid is unknown: the refund stays pending, the money reserved. The note
+      // commits although the request fails, so it is apart from an admin write's audit row.
+      await withoutCompanion(() => noteRefundAttempt(db, refund.id, e.message, deps.now())).catch(() => undefined);
       throw new ApiError('UPSTREAM_ERROR', `The payment provider did not complete the refund (${e.message}). It is pending as ${refund.id} with the amount `
         + 'reserved: send the request again, or the worker finishes it within minutes; it is paid once either way');
     }

@@ -4,6 +4,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../connection.ts';
 import { precompile } from '../precompiled.ts';
 import type { SimFault, SimFaultMode, SimVm } from '../schema.ts';
+import { withoutCompanion } from '../transaction.ts';
 
 const NO_FAULT: SimFault = { mode: 'none', remaining: null, calls: [] };
 
@@ -28,7 +29,8 @@ export async function saveFault(db: Db, provider: string, fault: SimFault): Prom
  * exactly N times. A spent switch keeps its mode with `remaining: 0` (and fails nothing).
  */
 export async function consumeFault(db: Db, provider: string, call: string): Promise<SimFaultMode | null> {
-  const r = await sql<{ mode: SimFaultMode }>`${faultConsumption(provider, call)}`.execute(db);
+  // The switch is the simulated provider's state, spent whatever becomes of the work that called it.
+  const r = await withoutCompanion(() => sql<{ mode: SimFaultMode }>`${faultConsumption(provider, call)}`.execute(db));
   return r.rows[0]?.mode ?? null;
 }
 
@@ -62,11 +64,11 @@ const statusRead = precompile((_db: Db, p: { ref: string }) => sql<VmState & { a
  * every registration asks the registry first, and the fault switch is almost always off.
  */
 export async function consumeCheckFaultAndFindRegistryNames(db: Db, names: string[]): Promise<{ mode: SimFaultMode | null; taken: string[] }> {
-  const r = await sql<{ mode: SimFaultMode | null; taken: string[] }>`
+  const r = await withoutCompanion(() => sql<{ mode: SimFaultMode | null; taken: string[] }>`
     WITH f AS (${faultConsumption('registrar', 'check')})
     SELECT (SELECT mode FROM f) AS mode,
            ARRAY(SELECT name FROM sim_registry_domains WHERE name = ANY(${names}::text[])) AS taken
-  `.execute(db);
+  `.execute(db));
   return r.rows[0]!;
 }
 

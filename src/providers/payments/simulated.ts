@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import { findSimPayment, insertSimPayment, refundSimPayment } from '../../db/queries/sim-payments.ts';
 import type { SimPayment } from '../../db/schema.ts';
+import { withoutCompanion } from '../../db/transaction.ts';
 import { ProviderError } from '../errors.ts';
 import { obeyFault, sleep } from '../simulated/fault.ts';
 import type { PaymentProvider, ProviderPaymentState } from './types.ts';
@@ -45,10 +46,11 @@ export function createSimulatedPayments(opts: SimulatedPaymentsOptions): Payment
     async createCheckout(req) {
       await obeyFault(db, 'payments', 'createCheckout', opts.delayMs);
       await step();
-      const s = await insertSimPayment(db, {
+      // The simulated provider's books stand for another company's: never part of our transactions.
+      const s = await withoutCompanion(() => insertSimPayment(db, {
         id: `cs_sim_${randomBytes(18).toString('base64url')}`, amount_cents: req.amountCents, currency: req.currency, description: req.description, reference: req.paymentId,
         success_url: req.successUrl, cancel_url: req.cancelUrl, expires_at: new Date(now().getTime() + SIM_CHECKOUT_TTL_MS),
-      });
+      }));
       return { ref: s.id, url: checkoutPageUrl(opts.publicUrl, s.id) };
     },
     async retrieve(ref) {
@@ -60,7 +62,7 @@ export function createSimulatedPayments(opts: SimulatedPaymentsOptions): Payment
     async refund(req) {
       await obeyFault(db, 'payments', 'refund', opts.delayMs);
       await step();
-      if (!(await refundSimPayment(db, req.ref, req.amountCents, req.idempotencyKey))) {
+      if (!(await withoutCompanion(() => refundSimPayment(db, req.ref, req.amountCents, req.idempotencyKey)))) {
         throw new ProviderError('UPSTREAM_ERROR', `The payment ${req.ref} cannot be refunded ${req.amountCents} cents (not paid, or more than what is left)`, false);
       }
       return { ref: `re_sim_${req.idempotencyKey}` };
