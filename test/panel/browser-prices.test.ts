@@ -169,14 +169,16 @@ test('servers: each price shown is the API\'s and the charge; the list shows pow
 
   // The list: power, IPv4 and location in one request for the page (the location names are the
   // catalog's, read once); no request per server.
+  // A page of its own: the server page's late reloads (after its operation) are not counted.
+  const listPage = await newPage(context);
   const seen: string[] = [];
-  page.on('request', (r) => { if (r.url().includes('/v2/')) seen.push(new URL(r.url()).pathname + new URL(r.url()).search); });
-  await page.goto(`${origin}/panel/servers`);
-  await heading(page, 'Servers');
-  await evidence(page, 'list columns', () => page.waitForFunction(() => document.querySelector('table')?.textContent?.includes('Frankfurt (fra1)')));
-  const heads = await page.evaluate(() => [...document.querySelectorAll('th')].map((h) => h.textContent));
+  listPage.on('request', (r) => { if (r.url().includes('/v2/')) seen.push(new URL(r.url()).pathname + new URL(r.url()).search); });
+  await listPage.goto(`${origin}/panel/servers`);
+  await heading(listPage, 'Servers');
+  await evidence(listPage, 'list columns', () => listPage.waitForFunction(() => document.querySelector('table')?.textContent?.includes('Frankfurt (fra1)')));
+  const heads = await listPage.evaluate(() => [...document.querySelectorAll('th')].map((h) => h.textContent));
   assert.deepEqual(heads, ['Name', 'Status', 'Power', 'IPv4', 'Location', 'Size', 'Price']);
-  const row = await page.evaluate(() => [...document.querySelectorAll('tbody tr td')].map((c) => c.textContent));
+  const row = await listPage.evaluate(() => [...document.querySelectorAll('tbody tr td')].map((c) => c.textContent));
   assert.equal(row[0], 'shop-1.example.com');
   assert.equal(row[2], 'running');
   assert.match(row[3] ?? '', /^\d+\.\d+\.\d+\.\d+$/);
@@ -185,7 +187,7 @@ test('servers: each price shown is the API\'s and the charge; the list shows pow
   const serverRequests = seen.filter((u) => u.startsWith('/v2/servers'));
   assert.deepEqual(serverRequests, ['/v2/servers?page=1&per_page=25&include=power_state,location,primary_ip'], 'one request for the list page');
   console.log(`# server list page: ${seen.length} v2 requests (${seen.join(', ')})`);
-  await shot(page, 'cx-servers-desktop');
+  await shot(listPage, 'cx-servers-desktop');
 
   // On a phone: the list, the server page, the sessions table and the console fit the width.
   const phone = await newPage(context, PHONE);
