@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts `npm start` on a fresh DATA_DIR (embedded PostgreSQL), waits for /healthz, creates a
 # customer with `hostcloud admin`, reads the balance with the new key, creates a server and waits
-# for the embedded worker to provision it, loads the customer panel, then stops with SIGTERM.
+# for the embedded worker to provision it, loads the customer panel and the operator console, then stops with SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
@@ -48,6 +48,12 @@ curl -fs "http://127.0.0.1:$port/panel/sign-in" | grep -q '<div id="app">' || { 
 script=$(curl -fs "http://127.0.0.1:$port/panel" | sed -n 's/.*src="\(\/panel\/assets\/app\.js[^"]*\)".*/\1/p')
 curl -fs -o /dev/null "http://127.0.0.1:$port$script" || { echo "the panel's script did not load"; exit 1; }
 curl -fs "http://127.0.0.1:$port/panel/api/me" | grep -q '"signed_in":false' || { echo "panel /me did not answer"; exit 1; }
+
+# The operator console: its page and script, and the staff session it starts from.
+curl -fs "http://127.0.0.1:$port/admin" | grep -q '<title>Hostcloud console</title>' || { echo "no console page"; exit 1; }
+script=$(curl -fs "http://127.0.0.1:$port/admin" | sed -n 's/.*src="\(\/admin\/assets\/app\.js[^"]*\)".*/\1/p')
+curl -fs -o /dev/null "http://127.0.0.1:$port$script" || { echo "the console's script did not load"; exit 1; }
+curl -fs "http://127.0.0.1:$port/admin/v1/session" | grep -q '"stage":"signed_out"' || { echo "console session did not answer"; exit 1; }
 echo "panel: page, script and /me answered"
 
 kill -TERM -- "-$pid"

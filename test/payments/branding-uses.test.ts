@@ -133,6 +133,16 @@ test('the checkout page and the reference title carry the name; the checkout its
   assert.match(docs.body, /<title>Acme Cloud API v2 — reference<\/title>/);
 });
 
+test("the panel's mails name the brand, not Hostcloud", async () => {
+  await save();
+  const c = await createCustomer(t, { email: 'noa@example.com' });
+  assert.equal((await adminCall(t, 'POST', `/admin/v1/accounts/${c.accountId}/panel-invitation`)).statusCode, 201);
+  const [mail] = json(await adminCall(t, 'GET', `/admin/v1/notifications?account_id=${c.accountId}&kind=panel.invitation`)).data as { subject: string; body: string }[];
+  assert.match(mail!.subject, /^You are invited to the Acme Cloud panel/);
+  assert.match(mail!.body, /sign in to the Acme Cloud customer panel/);
+  assert.doesNotMatch(`${mail!.subject}${mail!.body}`, /Hostcloud/);
+});
+
 test("the panel's page embeds the branding at each load (no restart, no extra request); the logo has its own URL", async () => {
   await save({ ...BRANDING, name: 'First </script><b>' });
   const first = await call(app, 'GET', '/panel/sign-in');

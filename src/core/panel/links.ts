@@ -10,6 +10,7 @@ import { lockAccountSubUser, updateSubUserRow } from '../../db/queries/sub-users
 import type { PanelLinkKind, PanelUser } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { revokeAccountKeys, revokeSubUserKeys } from '../../db/queries/api-keys.ts';
+import { getBranding } from '../branding/branding.ts';
 import { ApiError } from '../errors.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import { hashPassword } from '../sub-users/password.ts';
@@ -127,26 +128,26 @@ export type LinkMail = PanelLinkKind | 'sign_up';
 
 /** Queues the mail that carries a link, to the person (not the account's contact address). */
 export async function mailLink(trx: Db, user: Pick<PanelUser, 'account_id' | 'email'>, kind: LinkMail, link: IssuedLink, inviter?: string): Promise<void> {
-  const account = await findAccount(trx, user.account_id);
+  const [account, { name: brand }] = await Promise.all([findAccount(trx, user.account_id), getBranding(trx)]);
   const hours = Math.round(LINK_TTL_S[kind === 'sign_up' ? 'invitation' : kind] / 3600);
   const text = {
     invitation: {
-      subject: `You are invited to the Hostcloud panel${account ? ` of ${account.name}` : ''}`,
-      body: `${inviter ?? 'Your provider'} invited you to sign in to the Hostcloud customer panel as ${user.email}.\n\n`
+      subject: `You are invited to the ${brand} panel${account ? ` of ${account.name}` : ''}`,
+      body: `${inviter ?? 'Your provider'} invited you to sign in to the ${brand} customer panel as ${user.email}.\n\n`
         + `Set your password here (the link works once, for ${hours} hours):\n${link.url}\n\nThen sign in with your email and that password.`,
     },
     password_reset: {
-      subject: 'Reset your Hostcloud panel password',
+      subject: `Reset your ${brand} panel password`,
       body: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nSet a new password here (the link works once, for ${hours} hour${hours === 1 ? '' : 's'}):\n${link.url}\n\n`
         + 'If you did not ask for this, ignore this email: your password stays as it is.',
     },
     sign_up: {
-      subject: 'Choose your password for Hostcloud',
-      body: `Someone (hopefully you) signed up to Hostcloud with ${user.email}.\n\nChoose your password here to confirm the email and sign in (the link works once, for ${hours} hours):\n${link.url}\n\n`
+      subject: `Choose your password for ${brand}`,
+      body: `Someone (hopefully you) signed up to ${brand} with ${user.email}.\n\nChoose your password here to confirm the email and sign in (the link works once, for ${hours} hours):\n${link.url}\n\n`
         + 'If you did not sign up, ignore this email: nobody can sign in with this email without the link.',
     },
     email_verification: {
-      subject: 'Confirm your email for Hostcloud',
+      subject: `Confirm your email for ${brand}`,
       body: `Confirm that ${user.email} is yours to finish signing up (the link works once, for ${hours} hours):\n${link.url}\n\nIf you did not sign up, ignore this email.`,
     },
   }[kind];

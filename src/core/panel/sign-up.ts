@@ -4,6 +4,7 @@ import { findAccountByEmail } from '../../db/queries/accounts.ts';
 import { findPanelUserByEmail, insertPanelUser } from '../../db/queries/panel-users.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { createAccount } from '../accounts/service.ts';
+import { getBranding } from '../branding/branding.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 import { queueNotification } from '../notifications/queue.ts';
 import type { Db } from '../types.ts';
@@ -29,11 +30,12 @@ export async function signUp(db: Db, input: SignUpInput, panelUrl: string, now: 
   else if (input.name.length > 200) errors.push({ field: 'name', code: 'INVALID', message: 'must be at most 200 characters' });
   if (errors.length) throw new ApiError('VALIDATION_FAILED', 'One or more parameters are invalid', errors);
   await inTransaction(db, async (trx) => {
+    const { name: brand } = await getBranding(trx);
     const user = await findPanelUserByEmail(trx, email);
     if (user?.password_hash) {
       await queueNotification(trx, {
         accountId: user.account_id, kind: 'panel.sign_up_repeated', toEmail: user.email,
-        subject: 'You already have a Hostcloud panel login',
+        subject: `You already have a ${brand} panel login`,
         body: `Someone tried to sign up with ${user.email}, which already signs in to the panel.\n\nSign in, or reset your password from the sign-in page if you forgot it. If it was not you, nothing changed.`,
       });
       return;
@@ -48,7 +50,7 @@ export async function signUp(db: Db, input: SignUpInput, panelUrl: string, now: 
       const accountId = user?.account_id ?? existing!.id;
       await queueNotification(trx, {
         accountId, kind: 'panel.sign_up_repeated', toEmail: email,
-        subject: 'You already have a Hostcloud account',
+        subject: `You already have a ${brand} account`,
         body: `Someone tried to sign up with ${email}, which already belongs to an account.\n\nUse the invitation you were sent, or ask your provider (or the account's owner) for one. If it was not you, nothing changed.`,
       });
       return;
