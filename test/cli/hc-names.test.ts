@@ -179,6 +179,9 @@ test('server list: live power, IPv4 and location code in one request per page; -
   assert.match(wide.stdout.split('\n')[0]!, /SPECS.*NEXT BILLING/);
   const picked = await hc(['server', 'list', '-o', 'table', '--columns', 'name,ipv4,power', '--no-header'], { env: e });
   assert.match(picked.stdout, /^list-1\.example\.com\s+\d+\.\d+\.\d+\.\d+\s+stopped\n$/);
+  // Piped without -o, --columns still means a table (JSON would drop the choice).
+  const piped = await hc(['server', 'list', '--columns', 'name,location', '--no-header'], { env: e });
+  assert.match(piped.stdout, /^list-1\.example\.com\s+ams1\n$/);
   const bad = await hc(['server', 'list', '-o', 'table', '--columns', 'name,colour'], { env: e });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--columns: no column "colour"; this list has id, name, status, power/);

@@ -33,7 +33,7 @@ export function buildProgram(rt: Runtime): Command {
     .version(VERSION, '-v, --version')
     .addHelpText('after', `
 Credentials: hc context add NAME --url URL (asks for the token; kept 0600), or HC_URL and HC_TOKEN.
-Output: tables on a terminal, JSON when piped; choose with -o table|wide|json|yaml, and --columns.
+Output: tables on a terminal, JSON when piped; choose with -o table|wide|json|yaml; --columns a,b is a table of those columns (piped too).
 Names: servers, locations (code), plans, OS versions (slug) and SSH keys are taken by name or id.
 Exit codes: 0 success, 1 API error or failed operation, 2 usage error.
 

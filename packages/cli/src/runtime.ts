@@ -85,8 +85,10 @@ export class Runtime {
 
   printer(cmd: Command): Printer {
     const g = this.globals(cmd);
-    const { format, wide } = parseFormat(g.output, this.io.stdoutIsTTY);
     const columns = g.columns?.split(',').map((c) => c.trim()).filter((c) => c !== '');
+    // Columns asked for are a table's, piped too (`hc server list --columns name,ipv4 | …`): JSON
+    // would silently drop the choice. An explicit -o still wins.
+    const { format, wide } = parseFormat(g.output, this.io.stdoutIsTTY || columns !== undefined);
     return { format, wide, columns, header: g.header, write: (t) => this.io.stdout(t) };
   }
 
