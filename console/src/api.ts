@@ -1,24 +1,10 @@
 // Every call the console makes: the admin API (/admin/v1) with the staff session cookie and, on
 // writes, the CSRF token. Errors keep the envelope's code, message and per-field errors, so forms
 // can show each next to its field.
+import { ApiError, type FieldError } from '../../ui/api-error.ts';
 
-export interface FieldError {
-  field: string;
-  code: string;
-  message: string;
-}
-
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly fields: FieldError[] = [], readonly requestId = '') {
-    super(message);
-  }
-
-  /** The message of one field (its own, or of an item of it: `ip_allowlist[2]`). */
-  field(name: string): string | undefined {
-    const f = this.fields.find((e) => e.field === name || e.field.startsWith(`${name}[`) || e.field.startsWith(`${name}.`));
-    return f && (f.field === name ? f.message : `${f.field.slice(name.length)}: ${f.message}`);
-  }
-}
+export { ApiError };
+export type { FieldError };
 
 let csrf = '';
 let onSignedOut: () => void = () => {};

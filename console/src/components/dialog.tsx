@@ -2,7 +2,7 @@
 // closes it, and focus returns to the button that opened it. The action's error shows inside.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
-import { Button, FormError, useForm } from './form.tsx';
+import { Button, FormError, useForm } from '../../../ui/form.tsx';
 
 export interface ConfirmProps {
   /** Shown (opened modal) while true. */

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { admin } from '../api.ts';
 import { useCan } from '../session.tsx';
 import { ConfirmDialog } from './dialog.tsx';
-import { Button, Field, fieldError } from './form.tsx';
+import { Button, Field, fieldError } from '../../../ui/form.tsx';
 
 interface Started { url: string; expires_at: string; read_only: boolean }
 

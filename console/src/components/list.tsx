@@ -8,7 +8,7 @@ import { type Envelope, qs } from '../api.ts';
 import { useCan } from '../session.tsx';
 import { Empty, Loading, Notice, Table, useLoad } from './data.tsx';
 import { ConfirmDialog } from './dialog.tsx';
-import { Button, Field, Form, Select } from './form.tsx';
+import { Button, Field, Form, Select } from '../../../ui/form.tsx';
 
 export interface Column<T> {
   label: string;

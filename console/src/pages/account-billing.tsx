@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { admin, when } from '../api.ts';
 import { Badge, type Money, money, useConfirm } from '../components/actions.tsx';
 import { Notice } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 import type { Account } from './accounts.tsx';

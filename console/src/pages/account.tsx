@@ -7,7 +7,7 @@ import { admin, qs, when } from '../api.ts';
 import { AccountActions } from '../components/account-actions.tsx';
 import { Badge, money, useConfirm } from '../components/actions.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button } from '../components/form.tsx';
+import { Button } from '../../../ui/form.tsx';
 import { useCan } from '../session.tsx';
 import type { Account } from './accounts.tsx';
 import { AccessTab, ServicesTab, TicketsTab, TimelineTab } from './account-sections.tsx';

@@ -6,7 +6,7 @@ import { admin, qs, when } from '../api.ts';
 import { Badge, type Money, SubNav, eachRow, money, useConfirm } from '../components/actions.tsx';
 import { ConfirmDialog } from '../components/dialog.tsx';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 

@@ -8,7 +8,7 @@ import { useId, useState } from 'preact/hooks';
 import { admin, when } from '../api.ts';
 import { type Branding, useBranding } from '../branding.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, fieldError, useForm } from '../../../ui/form.tsx';
 import { useCan } from '../session.tsx';
 
 const LOGO_MAX = 256 * 1024;

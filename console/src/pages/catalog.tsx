@@ -6,7 +6,7 @@ import { type Envelope, admin, qs } from '../api.ts';
 import { SubNav, eachRow } from '../components/actions.tsx';
 import { Notice, Page } from '../components/data.tsx';
 import { ConfirmDialog } from '../components/dialog.tsx';
-import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { admin, qs, when } from '../api.ts';
 import { Badge, eachRow, useConfirm } from '../components/actions.tsx';
 import { Notice, Page } from '../components/data.tsx';
-import { Button } from '../components/form.tsx';
+import { Button } from '../../../ui/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { admin, qs, when } from '../api.ts';
 import { Badge, eachRow, since, useConfirm } from '../components/actions.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button } from '../components/form.tsx';
+import { Button } from '../../../ui/form.tsx';
 import { type BulkAction, type Column, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 

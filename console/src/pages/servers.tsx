@@ -7,7 +7,7 @@ import { admin, qs, when } from '../api.ts';
 import { Badge, SubNav, eachRow, useConfirm } from '../components/actions.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
 import { ConfirmDialog } from '../components/dialog.tsx';
-import { Button, Select } from '../components/form.tsx';
+import { Button, Select } from '../../../ui/form.tsx';
 import { type BulkAction, type Column, type Filter, ListView } from '../components/list.tsx';
 import { useCan } from '../session.tsx';
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { admin, setCsrf } from '../api.ts';
 import { Loading, Notice, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { useSession } from '../session.tsx';
 
 interface Enrolment {

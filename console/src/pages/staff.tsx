@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { admin, when } from '../api.ts';
 import { Badge, useConfirm } from '../components/actions.tsx';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { type Column, ListView } from '../components/list.tsx';
 import { type Member, type StaffRole, useCan, useSession } from '../session.tsx';
 

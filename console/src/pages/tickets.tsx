@@ -8,7 +8,7 @@ import { admin, qs, when } from '../api.ts';
 import { useLocation } from 'preact-iso';
 import { Badge, useConfirm } from '../components/actions.tsx';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { type BulkAction, type Column, ListView } from '../components/list.tsx';
 import { useCan, useSession } from '../session.tsx';
 

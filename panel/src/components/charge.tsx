@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type DryRun, type Envelope, type Money } from '../api.ts';
-import { Button } from './form.tsx';
+import { Button } from '../../../ui/form.tsx';
 
 /** Sends the request dry; `exact` false may stand in placeholders for what does not change the price (a name). Null: not ready to price. */
 export type Quote = (exact: boolean) => Promise<Envelope<unknown>> | null;

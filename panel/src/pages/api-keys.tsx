@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { PanelItem } from '../api-types.ts';
 import { type ApiError, panel, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
 import { useSession } from '../session.tsx';
 

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { DnsRecord, DnsZone } from '../api-types.ts';
 import { v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 
 const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;

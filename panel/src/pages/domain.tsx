@@ -3,7 +3,7 @@ import { useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { v2, when } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 import type { Domain } from './domains.tsx';

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { panel } from '../api.ts';
 import { Notice } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Data, PanelData } from '../api-types.ts';
 import { ApiError, panel, setCsrf, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 
 type Site = Data<'getWebHostingSite'>;

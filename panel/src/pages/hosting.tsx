@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { Item } from '../api-types.ts';
 import { v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';
 

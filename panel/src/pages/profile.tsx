@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { panel, v2 } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Data } from '../api-types.ts';
 

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { panel, when } from '../api.ts';
 import { Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, fieldError, useForm } from '../../../ui/form.tsx';
 import { useSession } from '../session.tsx';
 
 interface Session {

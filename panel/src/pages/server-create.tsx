@@ -5,7 +5,7 @@ import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { v2 } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
-import { Checkbox, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Checkbox, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import type { Data, Item } from '../api-types.ts';
 import type { SshKey } from './ssh-keys.tsx';
 import { can, useSession } from '../session.tsx';

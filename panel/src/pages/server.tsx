@@ -5,7 +5,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { type Money, panel, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { type Operation, OperationProgress, useOperation } from '../components/operation.tsx';
 import { can, useSession } from '../session.tsx';
 import { BuyButton, ConfirmCharge, useCharge } from '../components/charge.tsx';

@@ -6,7 +6,7 @@ import type { PanelData } from '../api-types.ts';
 import { panel } from '../api.ts';
 import { BRAND } from '../branding.ts';
 import { Loading, Notice, useLoad } from '../components/data.tsx';
-import { Button, Checkbox, Field, Form, FormError, fieldError, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, fieldError, useForm } from '../../../ui/form.tsx';
 import { useSession } from '../session.tsx';
 
 type Link = PanelData<'GET /links/{token}'>;

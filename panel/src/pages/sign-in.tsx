@@ -2,7 +2,7 @@
 // a recovery code).
 import { useState } from 'preact/hooks';
 import { panel } from '../api.ts';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { useSession } from '../session.tsx';
 
 export function SignInPage() {

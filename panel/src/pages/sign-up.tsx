@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { panel } from '../api.ts';
 import { Notice } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { useSession } from '../session.tsx';
 
 export function SignUpPage() {

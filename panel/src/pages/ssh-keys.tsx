@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Item } from '../api-types.ts';
 

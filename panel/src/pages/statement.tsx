@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { PanelData } from '../api-types.ts';
 import { type Money, money, panel } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Select } from '../components/form.tsx';
+import { Select } from '../../../ui/form.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
 
 type Line = Statement['transactions'][number];

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { PanelItem } from '../api-types.ts';
 import { panel, v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { ScopePicker } from '../components/scope-picker.tsx';
 import { can, useSession } from '../session.tsx';
 

@@ -3,7 +3,7 @@ import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { v2, when } from '../api.ts';
 import { Loading, Page, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Data } from '../api-types.ts';
 

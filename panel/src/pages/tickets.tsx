@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { type Envelope, v2, when } from '../api.ts';
 import { Empty, Loading, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { Pager } from '../components/pager.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Data, Item } from '../api-types.ts';

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { PanelData } from '../api-types.ts';
 import { money, panel } from '../api.ts';
 import { Loading, Notice, Page, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { SubNav } from '../components/sub-nav.tsx';
 
 type Payment = PanelData<'GET /billing/top-ups/{id}'>;

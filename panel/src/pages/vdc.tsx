@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { v2 } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Field, Form, FormError, Select, useForm } from '../components/form.tsx';
+import { Button, Field, Form, FormError, Select, useForm } from '../../../ui/form.tsx';
 import { type Operation, OperationProgress, useOperation } from '../components/operation.tsx';
 import { can, useSession } from '../session.tsx';
 import type { Data, Item } from '../api-types.ts';

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { v2, when } from '../api.ts';
 import { Empty, Loading, Notice, Page, Table, useLoad } from '../components/data.tsx';
-import { Button, Checkbox, Field, Form, FormError, useForm } from '../components/form.tsx';
+import { Button, Checkbox, Field, Form, FormError, useForm } from '../../../ui/form.tsx';
 import { EVENT_TYPES } from '../event-types.ts';
 import { can, useSession } from '../session.tsx';
 import type { Item } from '../api-types.ts';

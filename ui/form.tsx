@@ -2,7 +2,7 @@
 // are announced), and a form's general error sits above its button.
 import type { ComponentChildren, TargetedEvent } from 'preact';
 import { useId, useState } from 'preact/hooks';
-import { ApiError } from '../api.ts';
+import { ApiError } from './api-error.ts';
 
 interface FieldProps {
   label: string;
