@@ -4,7 +4,7 @@
 // the live request's, shown by the form — and asks for a confirmation naming the price and the
 // balance after; only Confirm sends the request for real.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type DryRun, type Envelope, type Money } from '../api.ts';
 import { Button } from '../../../ui/form.tsx';
 
@@ -37,10 +37,20 @@ export function priceText(d: DryRun): string {
 export function useCharge(quote: Quote, deps: unknown[]): Charge {
   const [price, setPrice] = useState<DryRun | null>(null);
   const [priceError, setPriceError] = useState<string | null>(null);
-  const [pending, setPending] = useState<DryRun | null>(null);
+  const [asked, setAsked] = useState<{ dry: DryRun; version: number } | null>(null);
   const [idle, setIdle] = useState(false);
+  // A confirmation holds only for the inputs it was asked with. Which inputs those are is counted
+  // here, as the page renders: clearing it from the effect below lost races, since Preact runs
+  // effects after paint — a click right after a change (Register as soon as Check answered, on a
+  // busy machine) was confirmed, then the late effect of the change before it took it away.
+  const version = useRef(0);
+  const lastDeps = useRef<unknown[]>(deps);
+  if (deps.length !== lastDeps.current.length || deps.some((d, i) => !Object.is(d, lastDeps.current[i]))) {
+    lastDeps.current = deps;
+    version.current += 1;
+  }
+  const pending = asked && asked.version === version.current ? asked.dry : null;
   useEffect(() => {
-    setPending(null);
     let alive = true;
     // Typing in a field re-prices once the typing pauses, not on every key.
     const timer = setTimeout(() => {
@@ -67,16 +77,17 @@ export function useCharge(quote: Quote, deps: unknown[]): Charge {
     };
   }, deps);
   async function ask(): Promise<void> {
-    setPending(null);
+    setAsked(null);
+    const asking = version.current;
     const sent = quote(true);
     if (!sent) return;
     const d = (await sent).meta.dry_run;
     if (!d) throw new ApiError(0, 'CLIENT', 'The server did not price this request; try again');
     setPrice(d);
     setPriceError(null);
-    setPending(d);
+    setAsked({ dry: d, version: asking });
   }
-  return { price, priceError, idle, pending, ask, cancel: () => setPending(null) };
+  return { price, priceError, idle, pending, ask, cancel: () => setAsked(null) };
 }
 
 /** The price beside a button, announced as it changes. */
