@@ -35,8 +35,9 @@ export function priceText(d: DryRun): string {
 }
 
 export function useCharge(quote: Quote, deps: unknown[]): Charge {
-  const [price, setPrice] = useState<DryRun | null>(null);
-  const [priceError, setPriceError] = useState<string | null>(null);
+  // The price (or why there is none) is shown only for the inputs it was quoted for, as the
+  // confirmation is: a price kept while the next one was asked named a year count no longer chosen.
+  const [quoted, setQuoted] = useState<{ price: DryRun | null; error: string | null; version: number }>({ price: null, error: null, version: -1 });
   const [asked, setAsked] = useState<{ dry: DryRun; version: number } | null>(null);
   const [idle, setIdle] = useState(false);
   // A confirmation holds only for the inputs it was asked with. Which inputs those are is counted
@@ -50,25 +51,26 @@ export function useCharge(quote: Quote, deps: unknown[]): Charge {
     version.current += 1;
   }
   const pending = asked && asked.version === version.current ? asked.dry : null;
+  const current = quoted.version === version.current;
+  const price = current ? quoted.price : null;
+  const priceError = current ? quoted.error : null;
   useEffect(() => {
     let alive = true;
+    const quoting = version.current;
     // Typing in a field re-prices once the typing pauses, not on every key.
     const timer = setTimeout(() => {
       const sent = quote(false);
       setIdle(!sent);
       if (!sent) {
-        setPrice(null);
-        setPriceError(null);
+        setQuoted({ price: null, error: null, version: quoting });
         return;
       }
       sent.then((r) => {
         if (!alive) return;
-        setPrice(r.meta.dry_run ?? null);
-        setPriceError(null);
+        setQuoted({ price: r.meta.dry_run ?? null, error: null, version: quoting });
       }, (e: unknown) => {
         if (!alive) return;
-        setPrice(null);
-        setPriceError(e instanceof ApiError ? e.message : String(e));
+        setQuoted({ price: null, error: e instanceof ApiError ? e.message : String(e), version: quoting });
       });
     }, 250);
     return () => {
@@ -83,8 +85,7 @@ export function useCharge(quote: Quote, deps: unknown[]): Charge {
     if (!sent) return;
     const d = (await sent).meta.dry_run;
     if (!d) throw new ApiError(0, 'CLIENT', 'The server did not price this request; try again');
-    setPrice(d);
-    setPriceError(null);
+    setQuoted({ price: d, error: null, version: asking });
     setAsked({ dry: d, version: asking });
   }
   return { price, priceError, idle, pending, ask, cancel: () => setAsked(null) };
